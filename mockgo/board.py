@@ -1,0 +1,803 @@
+"""The rules of Go: a board, how a move is played, and how a game is scored.
+
+Everything a learner needs to see how a move is played is in this file. The
+position is a handful of flat numpy arrays indexed by point (``row * size +
+col``, row 0 at the top; see :mod:`mockgo.coords`):
+
+- ``stones``: EMPTY, BLACK or WHITE at each point.
+- ``group``: for each stone, the *head* of its group (one stone of the group
+  stands for all of it); ``next_stone`` links the stones of a group in a ring,
+  so a group can be walked without a flood fill.
+- per head: ``group_size``, ``liberties`` (the exact number of liberties),
+  ``liberty_bits`` (the set of liberties as a bitset, so merging two groups is
+  a bitwise OR) and ``group_hash`` (the XOR of the group's Zobrist keys, so the
+  position after a capture is known before the capture is made).
+
+Playing a move touches only the point, its neighbours and the groups they
+belong to; a capture walks the captured stones. That bookkeeping, and the
+other inner loops (legality of every point, area scoring), are plain Python
+compiled by numba: read them as Python, they run as machine code.
+
+Rules: captures, suicide is illegal, simple ko, positional superko (on by
+default: no move may recreate an earlier position), passes, two passes in a
+row end the game, resignation, komi, Tromp-Taylor area scoring.
+"""
+
+import functools
+
+import numpy as np
+from numba import njit
+
+from mockgo import coords
+
+EMPTY, BLACK, WHITE = 0, 1, 2
+COLOR_NAMES = {BLACK: "black", WHITE: "white"}
+_STONE_CHARS = {EMPTY: ".", BLACK: "X", WHITE: "O"}
+
+# Why a move is illegal: the codes the compiled legality check returns.
+LEGAL, OCCUPIED, SUICIDE, KO, SUPERKO = 0, 1, 2, 3, 4
+ILLEGAL_REASONS = {
+    OCCUPIED: "the point is occupied",
+    SUICIDE: "suicide",
+    KO: "it retakes a ko",
+    SUPERKO: "it repeats an earlier position (positional superko)",
+}
+
+MAX_SIZE = 25  # GTP vertices have letters for 25 columns
+
+
+def opponent(color):
+    """The other colour."""
+    return 3 - color
+
+
+def color_from_name(name):
+    """``"b"``, ``"black"``, ``"w"`` or ``"white"`` (any case) to BLACK or WHITE."""
+    key = name.strip().lower()
+    if key in ("b", "black"):
+        return BLACK
+    if key in ("w", "white"):
+        return WHITE
+    raise ValueError(f"{name!r} is not a colour (black, white, b or w)")
+
+
+class IllegalMove(ValueError):
+    """A move that the rules forbid; ``reason`` is one of the codes above."""
+
+    def __init__(self, message, reason):
+        super().__init__(message)
+        self.reason = reason
+
+
+# ---------------------------------------------------------------- geometry
+
+
+@functools.lru_cache(maxsize=None)
+def geometry(size):
+    """Neighbour and diagonal tables and Zobrist keys for a board size.
+
+    ``neighbors[p]`` lists the on-board orthogonal neighbours of ``p`` first and
+    pads with -1, so loops can stop at the first -1; ``diagonals`` likewise.
+    The Zobrist keys are fixed per size so hashes can be compared across runs.
+    """
+    if not isinstance(size, int) or not 2 <= size <= MAX_SIZE:
+        raise ValueError(f"board size must be an int from 2 to {MAX_SIZE}, got {size!r}")
+    n = size * size
+    neighbors = np.full((n, 4), -1, np.int32)
+    diagonals = np.full((n, 4), -1, np.int32)
+    for row in range(size):
+        for col in range(size):
+            p = row * size + col
+            near = [(row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)]
+            diag = [(row - 1, col - 1), (row - 1, col + 1), (row + 1, col - 1), (row + 1, col + 1)]
+            for table, points in ((neighbors, near), (diagonals, diag)):
+                on_board = [r * size + c for r, c in points if 0 <= r < size and 0 <= c < size]
+                table[p, : len(on_board)] = on_board
+    rng = np.random.default_rng(20_161_989 + size)
+    zobrist = rng.integers(1, 2**63, size=(3, n), dtype=np.int64).astype(np.uint64)
+    zobrist[EMPTY] = 0
+    # The empty board gets a non-zero hash because 0 marks a free slot in the
+    # table of seen positions.
+    empty_hash = np.uint64(rng.integers(1, 2**63))
+    for array in (neighbors, diagonals, zobrist):
+        array.setflags(write=False)
+    return neighbors, diagonals, zobrist, empty_hash
+
+
+def hoshi_points(size):
+    """The star points GnuGo draws on an empty board of this size."""
+    if size in (2, 4) or size < 2:
+        return []
+    middle = size // 2
+    if size == 3:
+        return [middle * size + middle]
+    line = 1 if size == 5 else (2 if size <= 11 else 3)
+    lines = [line, size - 1 - line]
+    points = {r * size + c for r in lines for c in lines}
+    if size % 2 == 1:
+        points.add(middle * size + middle)
+        if size >= 13:
+            for other in lines:
+                points.add(middle * size + other)
+                points.add(other * size + middle)
+    return sorted(points)
+
+
+def fixed_handicap_points(size, stones):
+    """Handicap stone placement as GTP's ``fixed_handicap`` defines it.
+
+    2 to 4 stones on the 3-3 points (4-4 on boards of 13 and up); odd boards of
+    9 and up also take 5 to 9 stones (the middles of the sides and the centre).
+    """
+    if size < 7 or stones < 2 or stones > (9 if size % 2 == 1 and size >= 9 else 4):
+        raise ValueError(f"no fixed handicap of {stones} stones on a {size}x{size} board")
+    low = 2 if size <= 12 else 3
+    high, middle = size - 1 - low, size // 2
+
+    def at(col, row_from_bottom):
+        return (size - 1 - row_from_bottom) * size + col
+
+    lower_left, upper_right = at(low, low), at(high, high)
+    upper_left, lower_right = at(low, high), at(high, low)
+    left, right = at(low, middle), at(high, middle)
+    bottom, top, center = at(middle, low), at(middle, high), at(middle, middle)
+    order = {
+        2: [lower_left, upper_right],
+        3: [lower_left, upper_right, upper_left],
+        4: [lower_left, upper_right, upper_left, lower_right],
+        5: [lower_left, upper_right, upper_left, lower_right, center],
+        6: [lower_left, upper_right, upper_left, lower_right, left, right],
+        7: [lower_left, upper_right, upper_left, lower_right, left, right, center],
+        8: [lower_left, upper_right, upper_left, lower_right, left, right, bottom, top],
+        9: [lower_left, upper_right, upper_left, lower_right, left, right, bottom, top, center],
+    }
+    return order[stones]
+
+
+# ------------------------------------------------------ compiled inner loops
+
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+_ONE = np.uint64(1)
+
+
+@njit(cache=True)
+def _popcount(x):
+    x = x - ((x >> np.uint64(1)) & _M1)
+    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
+    x = (x + (x >> np.uint64(4))) & _M4
+    return np.int64((x * _H01) >> np.uint64(56))
+
+
+@njit(cache=True)
+def _seen_contains(seen, key):
+    mask = len(seen) - 1
+    slot = np.int64(key & np.uint64(mask))
+    while seen[slot] != 0:
+        if seen[slot] == key:
+            return True
+        slot = (slot + 1) & mask
+    return False
+
+
+@njit(cache=True)
+def _seen_add(seen, key):
+    """Add a position hash to the open-addressing table; True if it was new."""
+    mask = len(seen) - 1
+    slot = np.int64(key & np.uint64(mask))
+    while seen[slot] != 0:
+        if seen[slot] == key:
+            return False
+        slot = (slot + 1) & mask
+    seen[slot] = key
+    return True
+
+
+@njit(cache=True)
+def _check_move(stones, group, liberties, group_hash, seen, neighbors, zobrist,
+                position_hash, p, color, ko, superko):
+    """Why the move at ``p`` is illegal for ``color``, or LEGAL."""
+    if stones[p] != EMPTY:
+        return OCCUPIED
+    if p == ko:
+        return KO
+    has_liberty = False
+    captures = False
+    new_hash = position_hash ^ zobrist[color, p]
+    for k in range(4):
+        n = neighbors[p, k]
+        if n < 0:
+            break
+        s = stones[n]
+        if s == EMPTY:
+            has_liberty = True
+        elif s == color:
+            if liberties[group[n]] > 1:
+                has_liberty = True
+        elif liberties[group[n]] == 1:
+            g = group[n]
+            counted = False  # two neighbours may belong to the same group
+            for j in range(k):
+                m = neighbors[p, j]
+                if stones[m] == s and group[m] == g:
+                    counted = True
+            if not counted:
+                captures = True
+                new_hash ^= group_hash[g]
+    if not has_liberty and not captures:
+        return SUICIDE
+    if superko and _seen_contains(seen, new_hash):
+        return SUPERKO
+    return LEGAL
+
+
+@njit(cache=True)
+def _merge(a, b, group, next_stone, group_size, liberties, liberty_bits, group_hash):
+    """Join groups ``a`` and ``b``; the larger one's head stays. Returns it."""
+    if group_size[a] < group_size[b]:
+        a, b = b, a
+    s = b
+    while True:
+        group[s] = a
+        s = next_stone[s]
+        if s == b:
+            break
+    # Splice the two rings into one.
+    next_a = next_stone[a]
+    next_stone[a] = next_stone[b]
+    next_stone[b] = next_a
+    group_size[a] += group_size[b]
+    group_hash[a] ^= group_hash[b]
+    count = 0
+    for w in range(liberty_bits.shape[1]):
+        liberty_bits[a, w] |= liberty_bits[b, w]
+        count += _popcount(liberty_bits[a, w])
+    liberties[a] = count
+    return a
+
+
+@njit(cache=True)
+def _remove_group(head, stones, group, next_stone, liberties, liberty_bits,
+                  neighbors, zobrist, hash_box):
+    """Take a captured group off the board; its points become liberties of
+    the capturing groups around it. Returns the number of stones taken."""
+    captured_color = stones[head]
+    taken = 0
+    s = head
+    while True:
+        stones[s] = EMPTY
+        group[s] = -1
+        hash_box[0] ^= zobrist[captured_color, s]
+        taken += 1
+        word, bit = s >> 6, _ONE << np.uint64(s & 63)
+        for k in range(4):
+            n = neighbors[s, k]
+            if n < 0:
+                break
+            if stones[n] != EMPTY and stones[n] != captured_color:
+                g = group[n]
+                if not liberty_bits[g, word] & bit:
+                    liberty_bits[g, word] |= bit
+                    liberties[g] += 1
+        s = next_stone[s]
+        if s == head:
+            break
+    return taken
+
+
+@njit(cache=True)
+def _place_stone(stones, group, next_stone, group_size, liberties, liberty_bits,
+                 group_hash, neighbors, zobrist, hash_box, p, color):
+    """Put a stone on an empty point, merge it with its friends and take
+    opponent groups left without liberties. Legality is checked elsewhere.
+    Returns the number of stones captured."""
+    stones[p] = color
+    hash_box[0] ^= zobrist[color, p]
+    word, bit = p >> 6, _ONE << np.uint64(p & 63)
+    # The point stops being a liberty of the groups around it.
+    for k in range(4):
+        n = neighbors[p, k]
+        if n < 0:
+            break
+        if stones[n] != EMPTY:
+            g = group[n]
+            if liberty_bits[g, word] & bit:
+                liberty_bits[g, word] &= ~bit
+                liberties[g] -= 1
+    # A new group of one stone...
+    group[p] = p
+    next_stone[p] = p
+    group_size[p] = 1
+    group_hash[p] = zobrist[color, p]
+    liberty_bits[p, :] = 0
+    count = 0
+    for k in range(4):
+        n = neighbors[p, k]
+        if n < 0:
+            break
+        if stones[n] == EMPTY:
+            liberty_bits[p, n >> 6] |= _ONE << np.uint64(n & 63)
+            count += 1
+    liberties[p] = count
+    # ...joined to the friendly groups it touches...
+    for k in range(4):
+        n = neighbors[p, k]
+        if n < 0:
+            break
+        if stones[n] == color and group[n] != group[p]:
+            _merge(group[p], group[n], group, next_stone, group_size, liberties,
+                   liberty_bits, group_hash)
+    # ...and opponent groups it leaves without liberties are captured.
+    captured = 0
+    for k in range(4):
+        n = neighbors[p, k]
+        if n < 0:
+            break
+        if stones[n] == 3 - color and liberties[group[n]] == 0:
+            captured += _remove_group(group[n], stones, group, next_stone, liberties,
+                                      liberty_bits, neighbors, zobrist, hash_box)
+    return captured
+
+
+@njit(cache=True)
+def _play(stones, group, next_stone, group_size, liberties, liberty_bits, group_hash,
+          seen, neighbors, zobrist, hash_box, p, color, ko, superko):
+    """Play a stone if it is legal. Returns (LEGAL or the reason it is
+    illegal, stones captured, the new ko point or -1)."""
+    reason = _check_move(stones, group, liberties, group_hash, seen, neighbors, zobrist,
+                         hash_box[0], p, color, ko, superko)
+    if reason != LEGAL:
+        return reason, 0, ko
+    captured = _place_stone(stones, group, next_stone, group_size, liberties,
+                            liberty_bits, group_hash, neighbors, zobrist, hash_box, p, color)
+    # Simple ko: one stone taken by a lone stone that now has that point as
+    # its only liberty; the opponent may not take back at once.
+    new_ko = -1
+    head = group[p]
+    if captured == 1 and group_size[head] == 1 and liberties[head] == 1:
+        for k in range(4):
+            n = neighbors[p, k]
+            if n < 0:
+                break
+            if stones[n] == EMPTY:
+                new_ko = n
+    _seen_add(seen, hash_box[0])
+    return LEGAL, captured, new_ko
+
+
+@njit(cache=True)
+def _is_own_eye(stones, neighbors, diagonals, p, color):
+    """A single-point eye of ``color``: every neighbour is its stone, and the
+    opponent holds at most one diagonal (none on the edge or in a corner)."""
+    if stones[p] != EMPTY:
+        return False
+    for k in range(4):
+        n = neighbors[p, k]
+        if n < 0:
+            break
+        if stones[n] != color:
+            return False
+    faults = 0
+    on_board = 0
+    for k in range(4):
+        d = diagonals[p, k]
+        if d < 0:
+            break
+        on_board += 1
+        if stones[d] == 3 - color:
+            faults += 1
+    if on_board < 4:
+        faults += 1
+    return faults < 2
+
+
+@njit(cache=True)
+def _legal_mask(stones, group, liberties, group_hash, seen, neighbors, diagonals, zobrist,
+                position_hash, color, ko, superko, skip_own_eyes):
+    """Legality of every point at once. The rule is _check_move's, written
+    out inline: a call per point would cost more than the check itself."""
+    n = len(stones)
+    mask = np.zeros(n + 1, np.bool_)
+    mask[n] = True  # passing is always legal
+    for p in range(n):
+        if stones[p] != EMPTY or p == ko:
+            continue
+        has_liberty = False
+        captures = False
+        own_neighbors = 0
+        on_board = 0
+        new_hash = position_hash ^ zobrist[color, p]
+        for k in range(4):
+            q = neighbors[p, k]
+            if q < 0:
+                break
+            on_board += 1
+            s = stones[q]
+            if s == EMPTY:
+                has_liberty = True
+            elif s == color:
+                own_neighbors += 1
+                if liberties[group[q]] > 1:
+                    has_liberty = True
+            elif liberties[group[q]] == 1:
+                g = group[q]
+                counted = False
+                for j in range(k):
+                    m = neighbors[p, j]
+                    if stones[m] == s and group[m] == g:
+                        counted = True
+                if not counted:
+                    captures = True
+                    new_hash ^= group_hash[g]
+        if not has_liberty and not captures:
+            continue
+        if skip_own_eyes and own_neighbors == on_board:
+            # _is_own_eye, inline: at most one diagonal fault
+            faults = 0
+            diagonal_count = 0
+            for k in range(4):
+                d = diagonals[p, k]
+                if d < 0:
+                    break
+                diagonal_count += 1
+                if stones[d] == 3 - color:
+                    faults += 1
+            if diagonal_count < 4:
+                faults += 1
+            if faults < 2:
+                continue
+        if superko and _seen_contains(seen, new_hash):
+            continue
+        mask[p] = True
+    return mask
+
+
+@njit(cache=True)
+def _area(stones, neighbors):
+    """Tromp-Taylor area: each colour's stones plus the empty regions that
+    reach only that colour. Returns (black area, white area)."""
+    n = len(stones)
+    visited = np.zeros(n, np.bool_)
+    stack = np.empty(n, np.int32)
+    black = 0
+    white = 0
+    for start in range(n):
+        if stones[start] == BLACK:
+            black += 1
+        elif stones[start] == WHITE:
+            white += 1
+        elif not visited[start]:
+            visited[start] = True
+            stack[0] = start
+            top = 1
+            region = 0
+            reaches = 0  # bit BLACK and bit WHITE
+            while top > 0:
+                top -= 1
+                p = stack[top]
+                region += 1
+                for k in range(4):
+                    q = neighbors[p, k]
+                    if q < 0:
+                        break
+                    if stones[q] == EMPTY:
+                        if not visited[q]:
+                            visited[q] = True
+                            stack[top] = q
+                            top += 1
+                    else:
+                        reaches |= stones[q]
+            if reaches == BLACK:
+                black += region
+            elif reaches == WHITE:
+                white += region
+    return black, white
+
+
+@njit(cache=True)
+def _liberty_map(stones, group, liberties):
+    out = np.zeros(len(stones), np.int32)
+    for p in range(len(stones)):
+        if stones[p] != EMPTY:
+            out[p] = liberties[group[p]]
+    return out
+
+
+@njit(cache=True)
+def _group_size_map(stones, group, group_size):
+    out = np.zeros(len(stones), np.int32)
+    for p in range(len(stones)):
+        if stones[p] != EMPTY:
+            out[p] = group_size[group[p]]
+    return out
+
+
+@njit(cache=True)
+def _seen_rehash(old, new):
+    for key in old:
+        if key != 0:
+            _seen_add(new, key)
+
+
+# -------------------------------------------------------------- the board
+
+
+class Board:
+    """A game of Go in progress: the position, whose turn it is, and the
+    history that ko and superko need.
+
+    >>> board = Board(9)
+    >>> board.play(coords.from_gtp("E5", 9))
+    >>> board.to_play == WHITE
+    True
+    """
+
+    def __init__(self, size=19, komi=7.5, superko=True):
+        self.neighbors, self.diagonals, self.zobrist, empty_hash = geometry(size)
+        self.size = size
+        self.komi = float(komi)
+        self.superko = bool(superko)
+        n = size * size
+        self.pass_index = n
+        self.stones = np.zeros(n, np.int8)
+        self.group = np.full(n, -1, np.int32)
+        self.next_stone = np.zeros(n, np.int32)
+        self.group_size = np.zeros(n, np.int32)
+        self.liberties = np.zeros(n, np.int32)
+        self.liberty_bits = np.zeros((n, (n + 63) // 64), np.uint64)
+        self.group_hash = np.zeros(n, np.uint64)
+        self._hash_box = np.array([empty_hash], np.uint64)
+        self._seen = np.zeros(_seen_capacity(n), np.uint64)
+        self._seen_count = 0
+        self._remember_position()
+        self.to_play = BLACK
+        self.ko = -1  # the point the player to move may not take back, or -1
+        self.last_move = None  # flat index of the last move, pass_index for a pass
+        self.passes = 0  # consecutive passes just played
+        self.resigned = None  # the colour that resigned
+        self.captures = {BLACK: 0, WHITE: 0}  # stones captured *by* each colour
+        self.history = []  # (colour, move) for every move and pass, in order
+
+    # ----------------------------------------------------------- state
+
+    @property
+    def hash(self):
+        """Zobrist hash of the stones on the board (not of whose turn it is)."""
+        return int(self._hash_box[0])
+
+    @property
+    def move_number(self):
+        return len(self.history)
+
+    @property
+    def is_over(self):
+        """Two passes in a row, or a resignation."""
+        return self.passes >= 2 or self.resigned is not None
+
+    def grid(self):
+        """The stones as a (size, size) array of EMPTY, BLACK, WHITE (a view)."""
+        return self.stones.reshape(self.size, self.size)
+
+    def copy(self):
+        """An independent copy, cheap enough to use inside a search."""
+        other = Board.__new__(Board)
+        other.__dict__.update(self.__dict__)
+        for name in ("stones", "group", "next_stone", "group_size", "liberties",
+                     "liberty_bits", "group_hash", "_hash_box", "_seen"):
+            setattr(other, name, getattr(self, name).copy())
+        other.captures = dict(self.captures)
+        other.history = list(self.history)
+        return other
+
+    # ----------------------------------------------------------- moves
+
+    def play(self, move, color=None):
+        """Play ``move`` (a flat index, or ``pass_index``) for ``color``
+        (default: the player to move), and give the turn to the opponent.
+
+        Raises IllegalMove, leaving the board unchanged, if the rules forbid it.
+        """
+        if color is None:
+            color = self.to_play
+        if self.resigned is not None:
+            raise IllegalMove("the game is over: a player resigned", OCCUPIED)
+        if move == self.pass_index:
+            self.ko = -1
+            self.passes += 1
+        else:
+            if not 0 <= move < self.pass_index:
+                raise ValueError(f"move {move!r} is off a {self.size}x{self.size} board")
+            ko = self.ko if color == self.to_play else -1
+            reason, captured, self.ko = _play(
+                self.stones, self.group, self.next_stone, self.group_size,
+                self.liberties, self.liberty_bits, self.group_hash, self._seen,
+                self.neighbors, self.zobrist, self._hash_box, move, color, ko, self.superko)
+            if reason != LEGAL:
+                raise IllegalMove(
+                    f"illegal move {COLOR_NAMES[color]} {coords.to_gtp(move, self.size)}: "
+                    f"{ILLEGAL_REASONS[reason]}", reason)
+            self.captures[color] += captured
+            self.passes = 0
+            self._seen_count += 1
+            if 2 * self._seen_count > len(self._seen):
+                self._grow_seen()
+        self.last_move = move
+        self.history.append((color, move))
+        self.to_play = 3 - color
+
+    def resign(self, color=None):
+        """``color`` (default: the player to move) gives up the game."""
+        self.resigned = self.to_play if color is None else color
+
+    def is_legal(self, move, color=None):
+        """Whether ``color`` (default: the player to move) may play ``move``."""
+        return self.illegal_reason(move, color) == LEGAL
+
+    def illegal_reason(self, move, color=None):
+        """LEGAL, or the code of the rule that forbids the move."""
+        if move == self.pass_index:
+            return LEGAL
+        color = self.to_play if color is None else color
+        ko = self.ko if color == self.to_play else -1
+        return int(_check_move(self.stones, self.group, self.liberties, self.group_hash,
+                               self._seen, self.neighbors, self.zobrist, self._hash_box[0],
+                               move, color, ko, self.superko))
+
+    def legal_moves(self, color=None):
+        """Boolean mask of length size*size + 1: which points the player may
+        play, and (last entry, always True) pass."""
+        color = self.to_play if color is None else color
+        ko = self.ko if color == self.to_play else -1
+        return _legal_mask(self.stones, self.group, self.liberties, self.group_hash,
+                           self._seen, self.neighbors, self.diagonals, self.zobrist,
+                           self._hash_box[0], color, ko, self.superko, False)
+
+    def sensible_moves(self, color=None):
+        """Like legal_moves, without the moves that fill the player's own
+        single-point eyes: what a random playout chooses from."""
+        color = self.to_play if color is None else color
+        ko = self.ko if color == self.to_play else -1
+        return _legal_mask(self.stones, self.group, self.liberties, self.group_hash,
+                           self._seen, self.neighbors, self.diagonals, self.zobrist,
+                           self._hash_box[0], color, ko, self.superko, True)
+
+    def is_eye(self, point, color=None):
+        """Whether ``point`` is a single-point eye of ``color`` (default: the
+        player to move)."""
+        color = self.to_play if color is None else color
+        return bool(_is_own_eye(self.stones, self.neighbors, self.diagonals, point, color))
+
+    # ------------------------------------------------------ set-up stones
+
+    def setup(self, black=(), white=()):
+        """Put set-up stones on empty points (SGF ``AB``/``AW``, free handicap).
+
+        They are not moves: the history of moves is unchanged, and the
+        position with them becomes the first that superko remembers.
+        """
+        for color, points in ((BLACK, black), (WHITE, white)):
+            for p in points:
+                if not 0 <= p < self.pass_index:
+                    raise ValueError(f"set-up point {p!r} is off a {self.size}x{self.size} board")
+                if self.stones[p] != EMPTY:
+                    raise ValueError(f"set-up point {coords.to_gtp(p, self.size)} is occupied")
+                captured = _place_stone(self.stones, self.group, self.next_stone,
+                                        self.group_size, self.liberties, self.liberty_bits,
+                                        self.group_hash, self.neighbors, self.zobrist,
+                                        self._hash_box, p, color)
+                if captured:
+                    raise ValueError(f"set-up stone at {coords.to_gtp(p, self.size)} "
+                                     f"leaves a group without liberties")
+        if np.any((self.stones != EMPTY) & (self.liberty_map() == 0)):
+            raise ValueError("set-up stones leave a group without liberties")
+        self.ko = -1
+        self._seen[:] = 0
+        self._seen_count = 0
+        self._remember_position()
+
+    def place_handicap(self, stones):
+        """Fixed handicap stones for black as GTP's ``fixed_handicap`` places
+        them; white moves next. Returns the points."""
+        if np.any(self.stones != EMPTY) or self.history:
+            raise ValueError("handicap stones go on an empty board")
+        points = fixed_handicap_points(self.size, stones)
+        self.setup(black=points)
+        self.to_play = WHITE
+        return points
+
+    # --------------------------------------------------------- scoring
+
+    def area(self, dead=()):
+        """(black area, white area) by Tromp-Taylor rules, after taking the
+        ``dead`` stones off the board."""
+        stones = self.stones
+        if len(dead):
+            stones = stones.copy()
+            stones[np.asarray(list(dead), np.int64)] = EMPTY
+        return _area(stones, self.neighbors)
+
+    def area_score(self, dead=()):
+        """Black's area minus white's area minus komi: above 0, black wins."""
+        black, white = self.area(dead)
+        return black - white - self.komi
+
+    def winner(self, dead=()):
+        """BLACK, WHITE, or EMPTY for a draw."""
+        if self.resigned is not None:
+            return 3 - self.resigned
+        score = self.area_score(dead)
+        return BLACK if score > 0 else WHITE if score < 0 else EMPTY
+
+    def result(self, dead=()):
+        """The result as SGF writes it: ``"B+3.5"``, ``"W+R"``, ``"0"`` for a draw."""
+        if self.resigned is not None:
+            return f"{'B' if self.resigned == WHITE else 'W'}+R"
+        score = self.area_score(dead)
+        if score == 0:
+            return "0"
+        return f"{'B' if score > 0 else 'W'}+{abs(score):g}"
+
+    # ------------------------------------------- what features are made of
+
+    def liberty_map(self):
+        """For each point, the liberties of the group on it (0 where empty)."""
+        return _liberty_map(self.stones, self.group, self.liberties)
+
+    def group_size_map(self):
+        """For each point, the number of stones in its group (0 where empty)."""
+        return _group_size_map(self.stones, self.group, self.group_size)
+
+    # -------------------------------------------------------- drawing
+
+    def __str__(self):
+        """The board as GnuGo's ``showboard`` draws it, the last move in
+        parentheses."""
+        size = self.size
+        letters = "   " + " ".join(coords.GTP_COLUMNS[:size])
+        hoshi = set(hoshi_points(size))
+        notes = {
+            min(size - 2, 8): f"     WHITE (O) has captured {self.captures[WHITE]} stones",
+            min(size - 2, 8) + 1: f"     BLACK (X) has captured {self.captures[BLACK]} stones",
+        }
+        lines = [letters]
+        for row in range(size):
+            cells = []
+            for col in range(size):
+                p = row * size + col
+                stone = self.stones[p]
+                cells.append("+" if stone == EMPTY and p in hoshi else _STONE_CHARS[stone])
+            label = size - row
+            text = f"{label:2d} " + " ".join(cells) + f" {label}"
+            if self.last_move is not None and self.last_move != self.pass_index:
+                last_row, last_col = divmod(self.last_move, size)
+                if last_row == row:
+                    at = 3 + 2 * last_col
+                    text = text[: at - 1] + "(" + text[at] + ")" + text[at + 2:]
+            lines.append(text + notes.get(row, ""))
+        lines.append(letters)
+        return "\n".join(lines)
+
+    def __repr__(self):
+        return (f"<Board {self.size}x{self.size}, move {self.move_number}, "
+                f"{COLOR_NAMES[self.to_play]} to play>")
+
+    # --------------------------------------------------------- internals
+
+    def _remember_position(self):
+        _seen_add(self._seen, self._hash_box[0])
+        self._seen_count += 1
+
+    def _grow_seen(self):
+        bigger = np.zeros(2 * len(self._seen), np.uint64)
+        _seen_rehash(self._seen, bigger)
+        self._seen = bigger
+
+
+def _seen_capacity(points):
+    """A power of two comfortably above the positions of a long game."""
+    capacity = 256
+    while capacity < 4 * points:
+        capacity *= 2
+    return capacity

@@ -1,0 +1,53 @@
+"""Every tutorial notebook must run top to bottom in quick mode.
+
+The notebooks are executed in memory with nbclient, so nothing is written back
+into notebooks/ (the repository keeps them without outputs).
+"""
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+
+NOTEBOOKS_DIR = Path(__file__).resolve().parent.parent / "notebooks"
+NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("*.ipynb"))
+
+# Quick mode keeps each notebook to seconds, but a cold numba compile or a
+# TensorFlow start-up on a slow CI machine can take minutes for one cell.
+CELL_TIMEOUT_S = 1200
+
+
+def describe_failure(notebook, error):
+    """Which cell failed, its source and its traceback, without terminal colours."""
+    for index, cell in enumerate(notebook.cells):
+        for output in cell.get("outputs", []):
+            if output.output_type == "error":
+                traceback = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(output.traceback))
+                return f"cell {index} failed:\n{cell.source}\n\n{traceback}"
+    return str(error)  # nbclient's own message also quotes the cell's source
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_executes(path, monkeypatch):
+    # The kernel is started as a child process and inherits os.environ.
+    monkeypatch.setenv("MOCKGO_QUICK", "1")
+    notebook = nbformat.read(path, as_version=4)
+    client = NotebookClient(
+        notebook,
+        kernel_name="python3",
+        timeout=CELL_TIMEOUT_S,
+        # The kernel's working directory, as when a learner opens the notebook in Jupyter.
+        resources={"metadata": {"path": str(NOTEBOOKS_DIR)}},
+    )
+    failure = None
+    try:
+        client.execute()
+    except CellExecutionError as error:
+        failure = describe_failure(notebook, error)
+    # Failing outside the except block keeps nbclient's coloured copy out of the report.
+    if failure:
+        pytest.fail(f"{path.name}: {failure}", pytrace=False)
