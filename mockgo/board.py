@@ -675,27 +675,52 @@ class Board:
         """Put set-up stones on empty points (SGF ``AB``/``AW``, free handicap).
 
         They are not moves: the history of moves is unchanged, and the
-        position with them becomes the first that superko remembers.
+        position with them becomes the first that superko remembers. On a bad
+        point the board is left as it was.
         """
+        trial = self.copy()
         for color, points in ((BLACK, black), (WHITE, white)):
             for p in points:
                 if not 0 <= p < self.pass_index:
                     raise ValueError(f"set-up point {p!r} is off a {self.size}x{self.size} board")
-                if self.stones[p] != EMPTY:
+                if trial.stones[p] != EMPTY:
                     raise ValueError(f"set-up point {coords.to_gtp(p, self.size)} is occupied")
-                captured = _place_stone(self.stones, self.group, self.next_stone,
-                                        self.group_size, self.liberties, self.liberty_bits,
-                                        self.group_hash, self.neighbors, self.zobrist,
-                                        self._hash_box, p, color)
+                captured = _place_stone(trial.stones, trial.group, trial.next_stone,
+                                        trial.group_size, trial.liberties, trial.liberty_bits,
+                                        trial.group_hash, trial.neighbors, trial.zobrist,
+                                        trial._hash_box, p, color)
                 if captured:
                     raise ValueError(f"set-up stone at {coords.to_gtp(p, self.size)} "
                                      f"leaves a group without liberties")
-        if np.any((self.stones != EMPTY) & (self.liberty_map() == 0)):
+        if np.any((trial.stones != EMPTY) & (trial.liberty_map() == 0)):
             raise ValueError("set-up stones leave a group without liberties")
-        self.ko = -1
-        self._seen[:] = 0
-        self._seen_count = 0
-        self._remember_position()
+        trial.ko = -1
+        trial._seen[:] = 0
+        trial._seen_count = 0
+        trial._remember_position()
+        self.__dict__.update(trial.__dict__)
+
+    @classmethod
+    def from_diagram(cls, diagram, to_play=BLACK, komi=7.5, superko=True):
+        """A position drawn as rows of ``X`` (black), ``O`` (white) and ``.``
+        or ``+`` (empty), top row first; spaces are ignored. The stones are
+        set-up stones, so no moves are in the history."""
+        rows = [line.replace(" ", "") for line in diagram.strip().splitlines()]
+        size = len(rows)
+        if any(len(row) != size for row in rows):
+            raise ValueError(f"a diagram must be square; got rows of lengths "
+                             f"{[len(row) for row in rows]}")
+        points = {"X": [], "O": []}
+        for row, line in enumerate(rows):
+            for col, char in enumerate(line):
+                if char in points:
+                    points[char].append(row * size + col)
+                elif char not in ".+":
+                    raise ValueError(f"unexpected {char!r} in diagram row {row + 1}")
+        board = cls(size, komi=komi, superko=superko)
+        board.setup(black=points["X"], white=points["O"])
+        board.to_play = to_play
+        return board
 
     def place_handicap(self, stones):
         """Fixed handicap stones for black as GTP's ``fixed_handicap`` places
