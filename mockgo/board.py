@@ -44,6 +44,7 @@ ILLEGAL_REASONS = {
 }
 
 MAX_SIZE = 25  # GTP vertices have letters for 25 columns
+HISTORY_PLANES = 7  # earlier positions a Board keeps (AlphaGo Zero's input sees 8 in all)
 
 
 def opponent(color):
@@ -559,6 +560,11 @@ class Board:
         self.resigned = None  # the colour that resigned
         self.captures = {BLACK: 0, WHITE: 0}  # stones captured *by* each colour
         self.history = []  # (colour, move) for every move and pass, in order
+        # What feature planes need beyond the stones: the move number each
+        # stone was played at (set-up stones count as long ago), and the
+        # stones of the last HISTORY_PLANES positions, most recent first.
+        self.played_at = np.full(n, -(2**30), np.int32)
+        self.previous_stones = ()
 
     # ----------------------------------------------------------- state
 
@@ -585,7 +591,7 @@ class Board:
         other = Board.__new__(Board)
         other.__dict__.update(self.__dict__)
         for name in ("stones", "group", "next_stone", "group_size", "liberties",
-                     "liberty_bits", "group_hash", "_hash_box", "_seen"):
+                     "liberty_bits", "group_hash", "played_at", "_hash_box", "_seen"):
             setattr(other, name, getattr(self, name).copy())
         other.captures = dict(self.captures)
         other.history = list(self.history)
@@ -603,6 +609,7 @@ class Board:
             color = self.to_play
         if self.resigned is not None:
             raise IllegalMove("the game is over: a player resigned", OCCUPIED)
+        before = self.stones.copy()
         if move == self.pass_index:
             self.ko = -1
             self.passes += 1
@@ -619,10 +626,12 @@ class Board:
                     f"illegal move {COLOR_NAMES[color]} {coords.to_gtp(move, self.size)}: "
                     f"{ILLEGAL_REASONS[reason]}", reason)
             self.captures[color] += captured
+            self.played_at[move] = len(self.history)
             self.passes = 0
             self._seen_count += 1
             if 2 * self._seen_count > len(self._seen):
                 self._grow_seen()
+        self.previous_stones = (before,) + self.previous_stones[:HISTORY_PLANES - 1]
         self.last_move = move
         self.history.append((color, move))
         self.to_play = 3 - color

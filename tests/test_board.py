@@ -440,3 +440,18 @@ def test_long_games_grow_the_table_of_seen_positions():
         choices = np.flatnonzero(board.legal_moves()[:-1])
         board.play(int(rng.choice(choices)) if len(choices) else board.pass_index)
     assert board.move_number == 2000
+
+
+def test_what_feature_planes_read_history_and_move_ages():
+    board = Board(9)
+    play_all(board, ["E5", "C3", "pass", "G7"])
+    assert len(board.previous_stones) == 4
+    # Most recent first: before G7 the board had E5 and C3.
+    assert board.previous_stones[0][at(board, "E5")] == BLACK
+    assert board.previous_stones[0][at(board, "G7")] == EMPTY
+    assert not board.previous_stones[-1].any()
+    assert board.played_at[at(board, "E5")] == 0
+    assert board.played_at[at(board, "G7")] == 3
+    for _ in range(10):
+        board.play(board.pass_index)
+    assert len(board.previous_stones) == 7
