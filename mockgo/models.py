@@ -1,0 +1,292 @@
+"""Keras 3 builders for the networks of the tutorials.
+
+Every builder returns an *uncompiled* functional :class:`keras.Model` (the
+training code chooses optimiser and losses), with every size a parameter.
+Inputs are channels-last planes of shape ``(N, N, planes)``, the arrays
+:mod:`mockgo.features` makes. The input layer takes ``uint8`` (``input_dtype``
+changes that) and the first layer, ``to_float`` (a ``keras.layers.Rescaling(1.0)``),
+casts to float32 inside the model, so data sets of 0/1 planes can stay uint8
+(a quarter of the memory of float32).
+
+The networks
+------------
+:func:`policy_network`
+    AlphaGo's supervised-learning (SL) policy network (Silver et al. 2016,
+    "Mastering the game of Go with deep neural networks and tree search",
+    Methods, "Neural network architecture"): a first convolution of ``k``
+    filters of 5x5 (ReLU), then 3x3 convolutions of ``k`` filters (ReLU), all
+    with zero padding so every layer stays N x N; then a 1x1 convolution with
+    one filter and *a different bias for each point* (:class:`PointBias`,
+    added after flattening), and a softmax over the N*N points. The paper's
+    network is ``policy_network(layers=13, filters=192)`` (13 convolutions in
+    all, 48 input planes: :mod:`mockgo.features` ``alphago48``); the default
+    here is a smaller 6 x 64. AlphaGo's policy never passes; with
+    ``include_pass=True`` a pass logit is added (see the function).
+:func:`value_network`
+    AlphaGo's value network (same paper): the same convolutional trunk on the
+    49 planes (``alphago49``: the 48 plus the colour to play), a 1x1
+    convolution with one filter (ReLU), then a dense layer of 256 ReLU units
+    and one tanh unit: the expected outcome for the player to move, in [-1, 1].
+:func:`dual_network`
+    AlphaGo Zero's residual "dual" network (Silver et al. 2017, "Mastering the
+    game of Go without human knowledge", Methods, "Neural network
+    architecture"), as MiniGo's ``DualNet`` builds it: a 3x3 convolution with
+    batch normalisation and ReLU, B residual blocks, a policy head giving
+    N*N+1 move probabilities (pass last, as ``Board.legal_moves()`` orders
+    moves) and a value head giving one tanh value. The paper's nets are
+    ``blocks=19`` or ``39`` with ``filters=256`` on the 17 ``agz17`` planes.
+:func:`imago_dense_network`, :func:`imago_conv_network`
+    The two small 9x9 move predictors of the Imago design, the first networks
+    a learner trains: a dense net and a little convolutional net on two
+    planes, own stones and opponent stones (:mod:`mockgo.features`
+    ``simple2``), predicting one of the 82 moves (81 points + pass). The
+    design fixes the layer types and the dense widths (81 = one unit per
+    point); the convolution widths, 32 then 64, are this module's choice.
+
+Output names and logits
+-----------------------
+Policies end in a softmax layer named ``"policy"`` fed by a layer named
+``"logits"`` (``"policy_logits"`` in the dual net); :func:`logits_model`
+gives a model that outputs the logits (for masking illegal moves before the
+softmax, or a from-logits loss). The dual net's outputs are the list
+``[policy, value]`` and its output layers are named ``"policy"`` and
+``"value"``, so ``compile(loss={"policy": ..., "value": ...})`` works.
+
+Saving
+------
+``model.save("net.keras")`` and ``keras.models.load_model("net.keras")``: the
+one custom layer, :class:`PointBias`, is registered with Keras under the
+package ``"mockgo"``, which happens when this module is imported; so
+``import mockgo.models`` before loading a policy network.
+"""
+
+import numbers
+
+import keras
+
+__all__ = [
+    "PointBias",
+    "dual_network",
+    "imago_conv_network",
+    "imago_dense_network",
+    "logits_model",
+    "policy_network",
+    "value_network",
+]
+
+
+@keras.saving.register_keras_serializable(package="mockgo")
+class PointBias(keras.layers.Layer):
+    """Add a learned bias to each of the last axis's entries.
+
+    After a 1-filter 1x1 convolution and a flatten this is AlphaGo's "different
+    bias for each position" (a convolution's bias is one number per filter,
+    shared by every point). Initialised to zeros.
+    """
+
+    def build(self, input_shape):
+        self.bias = self.add_weight(
+            name="bias", shape=(input_shape[-1],), initializer="zeros", trainable=True
+        )
+
+    def call(self, inputs):
+        return inputs + keras.ops.cast(self.bias, inputs.dtype)
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+
+def _check(board_size, planes, **positive):
+    if not isinstance(board_size, numbers.Integral) or not 2 <= board_size <= 25:
+        raise ValueError(f"board_size must be an int from 2 to 25, got {board_size!r}")
+    for name, value in dict(planes=planes, **positive).items():
+        if not isinstance(value, numbers.Integral) or value < 1:
+            raise ValueError(f"{name} must be a positive int, got {value!r}")
+
+
+def _input(board_size, planes, input_dtype):
+    """The planes input, and the same cast to float32 (the compute dtype)."""
+    inputs = keras.Input(shape=(board_size, board_size, planes), dtype=input_dtype,
+                         name="planes")
+    return inputs, keras.layers.Rescaling(1.0, name="to_float")(inputs)
+
+
+def _alphago_trunk(x, count, filters, first_kernel):
+    """AlphaGo's convolutions: one of first_kernel x first_kernel, then 3x3 ones."""
+    x = keras.layers.Conv2D(filters, first_kernel, padding="same", activation="relu",
+                            name="conv_1")(x)
+    for i in range(2, count):
+        x = keras.layers.Conv2D(filters, 3, padding="same", activation="relu", name=f"conv_{i}")(x)
+    return x
+
+
+def policy_network(board_size=19, planes=48, layers=6, filters=64, first_kernel=5,
+                   include_pass=False, input_dtype="uint8", name="policy_network"):
+    """AlphaGo's SL policy network (see the module docstring).
+
+    ``layers`` counts the convolutions: the first (``first_kernel``), the
+    ``layers - 2`` 3x3 ones and the final 1x1 one; so ``layers >= 2``. The
+    output is the move probabilities, shape ``(N*N,)``, or ``(N*N + 1,)``
+    with ``include_pass`` (pass last).
+
+    The pass logit (``include_pass=True``) is one dense unit (with bias) on
+    the flattened output of the last ReLU convolution (N*N*k features), the
+    features the point logits come from: whether to pass depends on the whole
+    board (is anything left worth playing?), which the single-filter point
+    logits summarise too narrowly. It is concatenated after the N*N point
+    logits, and the softmax runs over all N*N + 1.
+    """
+    _check(board_size, planes, layers=layers, filters=filters, first_kernel=first_kernel)
+    if layers < 2:
+        raise ValueError(f"the policy network needs at least 2 layers, got {layers}")
+    inputs, x = _input(board_size, planes, input_dtype)
+    trunk = _alphago_trunk(x, layers, filters, first_kernel)
+    x = keras.layers.Conv2D(1, 1, use_bias=False, name=f"conv_{layers}")(trunk)
+    x = keras.layers.Flatten(name="flatten")(x)
+    logits = PointBias(name="point_logits" if include_pass else "logits")(x)
+    if include_pass:
+        features = keras.layers.Flatten(name="trunk_flatten")(trunk)
+        pass_logit = keras.layers.Dense(1, name="pass_logit")(features)
+        logits = keras.layers.Concatenate(name="logits")([logits, pass_logit])
+    outputs = keras.layers.Activation("softmax", name="policy")(logits)
+    return keras.Model(inputs, outputs, name=name)
+
+
+def value_network(board_size=19, planes=49, layers=6, filters=64, first_kernel=5,
+                  hidden=256, input_dtype="uint8", name="value_network"):
+    """AlphaGo's value network (see the module docstring).
+
+    The trunk is the policy network's (``layers - 1`` convolutions: the first
+    and ``layers - 2`` 3x3 ones), then a 1x1 convolution of one filter (ReLU),
+    flatten, a dense layer of ``hidden`` ReLU units and one tanh unit. Output
+    shape ``(1,)``, in [-1, 1]; layer name ``"value"``. The paper's is
+    ``value_network(layers=13, filters=192)``.
+    """
+    _check(board_size, planes, layers=layers, filters=filters, first_kernel=first_kernel,
+           hidden=hidden)
+    if layers < 2:
+        raise ValueError(f"the value network needs at least 2 layers, got {layers}")
+    inputs, x = _input(board_size, planes, input_dtype)
+    x = _alphago_trunk(x, layers, filters, first_kernel)
+    x = keras.layers.Conv2D(1, 1, activation="relu", name=f"conv_{layers}")(x)
+    x = keras.layers.Flatten(name="flatten")(x)
+    x = keras.layers.Dense(hidden, activation="relu", name="value_hidden")(x)
+    outputs = keras.layers.Dense(1, activation="tanh", name="value")(x)
+    return keras.Model(inputs, outputs, name=name)
+
+
+def dual_network(board_size=19, planes=17, blocks=6, filters=64, value_hidden=None,
+                 l2=0.0, input_dtype="uint8", name="dual_network"):
+    """AlphaGo Zero's residual policy-and-value network (MiniGo's DualNet).
+
+    - convolutional block: 3x3 convolution of F filters, batch norm, ReLU;
+    - ``blocks`` residual blocks: conv 3x3, BN, ReLU, conv 3x3, BN, add the
+      block's input, ReLU;
+    - policy head: 1x1 convolution of 2 filters, BN, ReLU, flatten, dense to
+      N*N + 1 logits (layer ``"policy_logits"``), softmax (``"policy"``);
+    - value head: 1x1 convolution of 1 filter, BN, ReLU, flatten, dense of
+      ``value_hidden`` ReLU units, dense 1 tanh (``"value"``).
+
+    ``value_hidden=None`` means 256 (the paper's, 19x19) on boards larger
+    than 9x9 and 64 on 9x9 and smaller (MiniGo's 9x9 setting). Convolutions
+    have no bias (the batch norm after each has one, its beta). ``l2 > 0``
+    puts an L2 kernel regulariser of that factor on every convolution and
+    dense layer (the paper's weight decay; ``model.losses`` then holds the
+    penalties and ``fit`` adds them to the loss); batch-norm parameters are
+    not decayed. Outputs: ``[policy (N*N+1,), value (1,)]``.
+    """
+    if not isinstance(blocks, int) or blocks < 0:
+        raise ValueError(f"blocks must be an int >= 0, got {blocks!r}")
+    _check(board_size, planes, filters=filters)
+    if value_hidden is None:
+        value_hidden = 256 if board_size > 9 else 64
+    if l2 < 0:
+        raise ValueError(f"l2 must be >= 0, got {l2!r}")
+    regularizer = keras.regularizers.L2(l2) if l2 > 0 else None
+
+    def conv(x, width, kernel, layer_name):
+        return keras.layers.Conv2D(width, kernel, padding="same", use_bias=False,
+                                    kernel_regularizer=regularizer, name=layer_name)(x)
+
+    def norm(x, layer_name):
+        return keras.layers.BatchNormalization(name=layer_name)(x)
+
+    def relu(x, layer_name):
+        return keras.layers.Activation("relu", name=layer_name)(x)
+
+    def dense(x, units, activation, layer_name):
+        return keras.layers.Dense(units, activation=activation, kernel_regularizer=regularizer,
+                                   name=layer_name)(x)
+
+    inputs, x = _input(board_size, planes, input_dtype)
+    x = relu(norm(conv(x, filters, 3, "init_conv"), "init_bn"), "init_relu")
+    for b in range(1, blocks + 1):
+        shortcut = x
+        x = relu(norm(conv(x, filters, 3, f"res{b}_conv1"), f"res{b}_bn1"), f"res{b}_relu1")
+        x = norm(conv(x, filters, 3, f"res{b}_conv2"), f"res{b}_bn2")
+        x = keras.layers.Add(name=f"res{b}_add")([x, shortcut])
+        x = relu(x, f"res{b}_relu2")
+    trunk = x
+
+    p = relu(norm(conv(trunk, 2, 1, "policy_conv"), "policy_bn"), "policy_relu")
+    p = keras.layers.Flatten(name="policy_flatten")(p)
+    p = dense(p, board_size * board_size + 1, None, "policy_logits")
+    policy = keras.layers.Activation("softmax", name="policy")(p)
+
+    v = relu(norm(conv(trunk, 1, 1, "value_conv"), "value_bn"), "value_relu")
+    v = keras.layers.Flatten(name="value_flatten")(v)
+    v = dense(v, value_hidden, "relu", "value_hidden")
+    value = dense(v, 1, "tanh", "value")
+    return keras.Model(inputs, [policy, value], name=name)
+
+
+def imago_dense_network(board_size=9, planes=2, hidden=81, input_dtype="uint8",
+                        name="imago_dense_network"):
+    """The small dense move predictor: flatten, two dense layers of ``hidden``
+    (81) ReLU units, dense to N*N + 1 logits (``"logits"``), softmax
+    (``"policy"``). Output ``(N*N + 1,)``, pass last."""
+    _check(board_size, planes, hidden=hidden)
+    inputs, x = _input(board_size, planes, input_dtype)
+    x = keras.layers.Flatten(name="flatten")(x)
+    x = keras.layers.Dense(hidden, activation="relu", name="dense_1")(x)
+    x = keras.layers.Dense(hidden, activation="relu", name="dense_2")(x)
+    logits = keras.layers.Dense(board_size * board_size + 1, name="logits")(x)
+    outputs = keras.layers.Activation("softmax", name="policy")(logits)
+    return keras.Model(inputs, outputs, name=name)
+
+
+def imago_conv_network(board_size=9, planes=2, filters=(32, 64), kernel=3,
+                       input_dtype="uint8", name="imago_conv_network"):
+    """The small convolutional move predictor: for each entry of ``filters``
+    (32 then 64 by default, doubling as the board shrinks, the usual choice
+    for a first CNN) a ``kernel`` x ``kernel`` convolution (ReLU, same
+    padding) and a 2x2 max-pooling with same padding (9x9 -> 5x5 -> 3x3);
+    then flatten, dense to N*N + 1 logits (``"logits"``), softmax
+    (``"policy"``). Output ``(N*N + 1,)``, pass last."""
+    filters = tuple(filters)
+    widths = {f"filters[{i}]": width for i, width in enumerate(filters)}
+    _check(board_size, planes, kernel=kernel, **widths)
+    inputs, x = _input(board_size, planes, input_dtype)
+    for i, width in enumerate(filters, start=1):
+        x = keras.layers.Conv2D(width, kernel, padding="same", activation="relu",
+                                 name=f"conv_{i}")(x)
+        x = keras.layers.MaxPooling2D(2, padding="same", name=f"pool_{i}")(x)
+    x = keras.layers.Flatten(name="flatten")(x)
+    logits = keras.layers.Dense(board_size * board_size + 1, name="logits")(x)
+    outputs = keras.layers.Activation("softmax", name="policy")(logits)
+    return keras.Model(inputs, outputs, name=name)
+
+
+def logits_model(model):
+    """A model sharing ``model``'s weights whose output is its policy logits
+    (the input of the ``"policy"`` softmax): the layer named ``"logits"``, or
+    ``"policy_logits"`` in a dual network."""
+    names = {layer.name for layer in model.layers}
+    for candidate in ("logits", "policy_logits"):
+        if candidate in names:
+            # model.input, not model.inputs: a one-element list would make the
+            # new model expect a list and warn when called on an array.
+            return keras.Model(model.input, model.get_layer(candidate).output,
+                               name=f"{model.name}_logits")
+    raise ValueError(f"{model.name} has no layer named 'logits' or 'policy_logits'")
+
