@@ -1,0 +1,785 @@
+"""Game records: reading, replaying and writing SGF files.
+
+The supervised-learning notebooks learn from tens of thousands of KGS games,
+and the self-play notebooks save the games they play; both go through this
+module. A game is a :class:`GameRecord`: the game information (size, komi,
+players, result...), the set-up stones and the moves of the main line as flat
+indices (see :mod:`mockgo.coords`). The SGF syntax itself is parsed by the
+``sgf`` package; what this module adds is making sense of real files, which
+are messy:
+
+- text in many encodings (see :func:`decode_sgf_bytes`);
+- komi written as ``KM[650]`` for 6.5 (see :func:`parse_komi`);
+- missing ``RE``, ``KM`` or ``SZ``; variations; boards that are not 19x19;
+- files that are broken: those raise :class:`SGFError` (a ValueError) naming
+  the file and the reason, and :func:`iter_sgf_files` skips them with a
+  warning, so that one bad file cannot stop a long job;
+- moves that the rules forbid: :func:`replay` stops there and notes the
+  problem in ``record.problem``, keeping the positions before it.
+
+Writing goes the other way: :func:`record_from_board` makes a record of a
+game played on a Board, :func:`to_sgf` and :func:`save_sgf` write it.
+
+>>> record = read_sgf("(;GM[1]SZ[9]KM[7.5]RE[W+R];B[ee];W[cc])")
+>>> record.size, record.komi, record.winner == WHITE, record.result_reason
+(9, 7.5, True, 'resign')
+>>> [coords.to_gtp(move, 9) for color, move in record.moves]
+['E5', 'C7']
+"""
+
+import codecs
+import collections
+import dataclasses
+import datetime
+import functools
+import os
+import re
+import tarfile
+import tempfile
+import warnings
+import zipfile
+import zlib
+from pathlib import Path
+
+import sgf
+
+from mockgo import coords
+from mockgo.board import BLACK, EMPTY, ILLEGAL_REASONS, MAX_SIZE, WHITE, Board
+
+SGF_COLORS = {"B": BLACK, "W": WHITE}
+COLOR_LETTERS = {BLACK: "B", WHITE: "W"}
+ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar.bz2", ".tar", ".zip")
+
+
+class SGFError(ValueError):
+    """A game record that cannot be read. ``reason`` is a short category
+    (``"does not parse"``, ``"move off the board"``...) that summaries count;
+    the message also names the source and the details."""
+
+    def __init__(self, source, reason, detail=None):
+        self.source, self.reason, self.detail = source, reason, detail
+        super().__init__(f"{source}: {reason}" + (f": {detail}" if detail else ""))
+
+    def __reduce__(self):  # so it can cross a multiprocessing pool
+        return SGFError, (self.source, self.reason, self.detail)
+
+
+class SGFWarning(UserWarning):
+    """A skipped file or a game that could not be replayed to the end.
+    A category of its own, so long jobs can filter or count them."""
+
+
+# ------------------------------------------------------------ the record
+
+
+@dataclasses.dataclass
+class GameRecord:
+    """One game: the information of the SGF root node and the main line.
+
+    ``moves`` holds ``(color, move)`` pairs with flat indices (``size * size``
+    for a pass); ``comments`` is parallel to it (None where a move has no
+    comment). ``source`` and ``problem`` are not part of the game, so two
+    records of the same game compare equal wherever they were read from.
+    """
+
+    size: int = 19
+    komi: float = 0.0
+    handicap: int = 0
+    setup_black: list = dataclasses.field(default_factory=list)
+    setup_white: list = dataclasses.field(default_factory=list)
+    black: str | None = None  # player names
+    white: str | None = None
+    black_rank: str | None = None
+    white_rank: str | None = None
+    date: str | None = None
+    rules: str | None = None
+    result: str | None = None  # the RE text as written
+    winner: int | None = None  # BLACK, WHITE, EMPTY (a draw) or None (unknown)
+    margin: float | None = None  # points, when the game was counted
+    result_reason: str | None = None  # "score", "resign", "time", "forfeit" or None
+    moves: list = dataclasses.field(default_factory=list)
+    comments: list = dataclasses.field(default_factory=list)
+    to_play: int | None = None  # PL: who moves first, when the file says
+    game_comment: str | None = None  # C of the root node
+    source: str = dataclasses.field(default="<string>", compare=False)
+    # Set by replay(): why the game could not be replayed to the end.
+    problem: str | None = dataclasses.field(default=None, compare=False)
+
+    def __post_init__(self):
+        # Hand-made records may leave comments out; keep the list parallel.
+        if len(self.comments) > len(self.moves):
+            raise ValueError(f"{len(self.comments)} comments for {len(self.moves)} moves")
+        self.comments = list(self.comments) + [None] * (len(self.moves) - len(self.comments))
+
+    def first_color(self):
+        """Who moves first: ``PL`` if given; else white when black has
+        handicap (set-up) stones and white has none; else black.
+
+        ``HA`` alone places nothing: files with ``HA`` and no ``AB`` (old KGS
+        free-handicap games) have black put the stones down as moves.
+        """
+        if self.to_play is not None:
+            return self.to_play
+        return WHITE if self.setup_black and not self.setup_white else BLACK
+
+    def board(self, superko=None):
+        """The starting position: set-up stones placed, komi set, the right
+        player to move. ``superko`` defaults to :func:`rules_use_superko`."""
+        if superko is None:
+            superko = rules_use_superko(self.rules)
+        board = Board(self.size, komi=self.komi, superko=superko)
+        if self.setup_black or self.setup_white:
+            board.setup(black=self.setup_black, white=self.setup_white)
+        board.to_play = self.first_color()
+        return board
+
+
+def rules_use_superko(rules):
+    """Whether a game under these rules forbids repeating a position.
+
+    Japanese and Korean rules have only the simple ko rule (a long cycle
+    ends the game as no result instead), and KGS lets such games go on; the
+    other rule sets KGS offers (Chinese, AGA, New Zealand) have superko.
+    """
+    name = (rules or "").strip().lower()
+    return not name.startswith(("jap", "kor"))
+
+
+# --------------------------------------------------------------- reading
+
+
+def decode_sgf_bytes(data):
+    """Text from the bytes of an SGF file, whatever its encoding; never fails.
+
+    Tried in order, the first that decodes strictly (and, for the two East
+    Asian guesses, reads plausibly) wins:
+
+    1. the charset named by ``CA[...]``, if Python knows it (GB2312 is read
+       as its superset GB18030, EUC-KR as CP949: files labelled with the
+       older name often use the newer characters);
+    2. UTF-8 (what KGS writes);
+    3. EUC-KR (CP949), if the text reads as Korean (:func:`_looks_korean`);
+    4. GB18030, if the text reads as Chinese (:func:`_looks_chinese`);
+    5. Latin-1, which decodes any bytes.
+
+    Why the checks, and Korean before Chinese: GB18030 accepts almost any
+    bytes. Every Korean EUC-KR text is valid GB18030 too (as nonsense
+    Chinese), and so is Latin-1 "Müller" (read "M黮ler"), or "José]" whose
+    closing bracket it swallows along with the "é": tried first and
+    unchecked, GB18030 would leave EUC-KR and Latin-1 nothing to read.
+    """
+    declared = _declared_charset(data)
+    if declared:
+        text = _try_decode(data, declared)
+        if text is not None:
+            return text
+    text = _try_decode(data, "utf-8")
+    if text is not None:
+        return text
+    for codec, plausible in (("cp949", _looks_korean), ("gb18030", _looks_chinese)):
+        text = _try_decode(data, codec)
+        if text is not None and plausible(text):
+            return text
+    return data.decode("latin-1")
+
+
+_CHARSET_ALIASES = {"gb2312": "gb18030", "gbk": "gb18030", "euc_kr": "cp949"}
+_CA_PATTERN = re.compile(rb"(?<![A-Z])CA\s*\[\s*([-\w.:]+)\s*\]")
+
+
+def _declared_charset(data):
+    match = _CA_PATTERN.search(data)
+    if not match:
+        return None
+    try:
+        name = codecs.lookup(match.group(1).decode("ascii")).name
+    except LookupError:  # a charset Python does not know
+        return None
+    return _CHARSET_ALIASES.get(name.replace("-", "_"), name)
+
+
+def _try_decode(data, codec):
+    try:
+        text = data.decode(codec)
+    except UnicodeDecodeError:
+        return None
+    return text.removeprefix("\ufeff")  # a byte-order mark before "("
+
+
+# Syllables frequent in Korean names, chat and Go words. Chinese GB2312 text
+# read as EUC-KR gives Hangul too, but a random mix of rare syllables and
+# Hanja; Korean text is mostly these (or jamo such as "ㅋㅋ").
+_COMMON_HANGUL = frozenset(
+    "김이박최정강조윤장임한오서신권황안송류전홍고문양손배백허유남심노하곽성차주우구민진나지엄채원"
+    "천방공현함변염여추도소석선설마길연위표명기반왕금옥육인맹제모탁국어은편용"
+    "준영수호훈희숙혜경철태재동규상승환창중효미빈아름라다혁건범찬일열세돌"
+    "가는을를의에로와과하요니까네죠습있없었했였겠게만면며해할합감사녕갑셨잘좋예그저리너것거좀더또"
+    "많대큼부터처럼보께님씨바둑흑집판패계활단순포끝내원초프두뒀"
+)
+
+
+def _looks_chinese(text):
+    """Whether text read as GB18030 is plausibly Chinese: at least 80% of its
+    non-ASCII characters are in GB2312 (the 7,445 common characters and
+    symbols). Latin-1 read as GB18030 gives rare GBK characters, since an
+    accented letter followed by an ASCII letter is not a GB2312 pair. (Korean
+    read as GB18030 passes this test: it is ruled out first.)"""
+    others = [char for char in text if char >= "\x80"]
+    return len(others) > 0 and _in_gb2312(others) >= 0.8 * len(others)
+
+
+def _in_gb2312(chars):
+    count = 0
+    for char in chars:
+        try:
+            char.encode("gb2312")
+            count += 1
+        except UnicodeEncodeError:
+            pass
+    return count
+
+
+def _looks_korean(text):
+    """Whether text read as EUC-KR is plausibly Korean: nothing but ASCII,
+    Hangul syllables and jamo, and at least 60% common syllables or jamo."""
+    syllables = jamo = common = 0
+    for char in text:
+        if char < "\x80":
+            continue
+        if "\uac00" <= char <= "\ud7a3":
+            syllables += 1
+            common += char in _COMMON_HANGUL
+        elif "\u3130" <= char <= "\u318f":
+            jamo += 1
+        else:
+            return False
+    return syllables + jamo > 0 and common + jamo >= 0.6 * (syllables + jamo)
+
+
+def parse_komi(text):
+    """Komi from a ``KM`` value; None when the value is empty.
+
+    Some servers write komi times 100 (``KM[650]`` for 6.5). The rule: an
+    integer written without a decimal point, at least 50 in size and a
+    multiple of 50 is divided by 100 -- real komi is a multiple of 0.5 and
+    never that large, while ``KM[0]``, ``KM[6]`` or ``KM[-100.00]`` (a big
+    reverse komi, which KGS allows and writes with decimals) are taken as
+    written. Raises ValueError if the value is not a number.
+    """
+    text = text.strip().replace(",", ".")  # "6,5" in some European files
+    if not text:
+        return None
+    value = float(text)
+    if re.fullmatch(r"[+-]?\d+", text) and abs(value) >= 50 and value % 50 == 0:
+        return value / 100
+    return value
+
+
+_RESULT_REASONS = {"R": "resign", "RESIGN": "resign", "T": "time", "TIME": "time",
+                   "F": "forfeit", "FORFEIT": "forfeit"}
+
+
+def parse_result(text):
+    """``(winner, margin, reason)`` from an ``RE`` value; unknown parts are None.
+
+    ``"B+3.5"`` is (BLACK, 3.5, "score"), ``"W+R"`` or ``"W+Resign"`` is
+    (WHITE, None, "resign"), ``"0"``, ``"Draw"`` or ``"Jigo"`` is (EMPTY, 0.0,
+    "score"); ``"Void"``, ``"?"`` or anything unexpected is (None, None, None).
+    """
+    text = (text or "").strip()
+    if text.upper() in ("0", "DRAW", "JIGO", "D"):
+        return EMPTY, 0.0, "score"
+    match = re.fullmatch(r"([BW])\+(.*)", text, re.IGNORECASE)
+    if not match:
+        return None, None, None
+    winner = SGF_COLORS[match.group(1).upper()]
+    how = match.group(2).strip()
+    if how.upper() in _RESULT_REASONS:
+        return winner, None, _RESULT_REASONS[how.upper()]
+    try:
+        return winner, float(how), "score"
+    except ValueError:  # "B+" (margin not given) or something unexpected
+        return winner, None, None
+
+
+def read_sgf(data, source="<string>"):
+    """A :class:`GameRecord` from the text (``str``) or bytes of an SGF file.
+
+    Only the first game of a collection and the main line of its tree (the
+    first child at each branch) are read. Raises :class:`SGFError` when the
+    file does not parse or makes no sense as a game of Go.
+    """
+    text = data if isinstance(data, str) else decode_sgf_bytes(data)
+    nodes = _main_line(text, source)
+    root = nodes[0]
+    size = _board_size(root, source)
+    record = GameRecord(size=size, source=source, **_game_info(root, source))
+    _read_nodes(record, nodes, source)
+    try:
+        record.board()  # set-up stones on the same point, or without liberties
+    except ValueError as error:
+        raise SGFError(source, "bad set-up stones", str(error)) from None
+    return record
+
+
+def load_sgf(path):
+    """:func:`read_sgf` of a file on disk."""
+    return read_sgf(Path(path).read_bytes(), source=str(path))
+
+
+def _main_line(text, source):
+    """The property dicts of the main line's nodes, root first."""
+    if "(" not in text:
+        raise SGFError(source, "does not parse", "no game tree")
+    # The parser rejects anything after the last ")"; old files may end
+    # with NULs, a ^Z or a signature.
+    end = text.rfind(")")
+    text = text[:end + 1] if end > text.find("(") else text
+    try:
+        collection = sgf.parse(text)
+    except sgf.ParseException:
+        raise SGFError(source, "does not parse", _parse_error(text)) from None
+    if not collection.children or not collection[0].nodes:
+        raise SGFError(source, "does not parse", "no game tree")
+    # Node.next links each node to the first node of its first variation.
+    return [node.properties for node in collection[0]]
+
+
+def _parse_error(text):
+    """What is wrong with text that sgf.parse rejects. Its exception gives
+    only the character where it stopped, which is the last one when the file
+    ends early; parsing again with a NUL appended tells the two apart."""
+    try:
+        sgf.parse(text + "\x00")
+    except sgf.ParseException as error:
+        char = error.args[0]
+        if char != "\x00":
+            return f"unexpected {char!r}"
+    return "the file ends in the middle of the game"
+
+
+def _value(props, name):
+    """The first value of a property, stripped; None if absent or empty."""
+    values = props.get(name)
+    if not values:
+        return None
+    return values[0].strip() or None
+
+
+def _board_size(root, source):
+    text = _value(root, "SZ")
+    if text is None:
+        return 19
+    width, _, height = text.partition(":")  # FF[4] allows "19:13"
+    if not width.strip().isdigit() or (height and not height.strip().isdigit()):
+        raise SGFError(source, "bad board size", f"SZ[{text}] is not a number")
+    size = int(width)
+    if height and int(height) != size:
+        raise SGFError(source, "bad board size", f"SZ[{text}]: only square boards")
+    if not 2 <= size <= MAX_SIZE:
+        raise SGFError(source, "bad board size", f"SZ[{text}] is not in 2..{MAX_SIZE}")
+    return size
+
+
+def _game_info(root, source):
+    """The GameRecord fields that come from root properties."""
+    game = _value(root, "GM")
+    if game not in (None, "1"):
+        raise SGFError(source, "not a game of Go", f"GM[{game}]")
+    info = {
+        "black": _value(root, "PB"), "white": _value(root, "PW"),
+        "black_rank": _value(root, "BR"), "white_rank": _value(root, "WR"),
+        "date": _value(root, "DT"), "rules": _value(root, "RU"),
+        "result": _value(root, "RE"),
+    }
+    info["winner"], info["margin"], info["result_reason"] = parse_result(info["result"])
+    # A missing KM is taken as no komi, as KGS takes it.
+    info["komi"] = _number(root, "KM", parse_komi, source) or 0.0
+    info["handicap"] = _number(root, "HA", int, source) or 0
+    return info
+
+
+def _number(props, name, convert, source):
+    text = _value(props, name)
+    if text is None:
+        return None
+    try:
+        return convert(text)
+    except ValueError:
+        raise SGFError(source, "bad property value", f"{name}[{text}] is not a number") from None
+
+
+def _read_nodes(record, nodes, source):
+    """Fill in set-up stones, moves and comments from the main line."""
+    for number, props in enumerate(nodes):
+        if not _SETUP_PROPERTIES.isdisjoint(props):
+            if record.moves:
+                # Setting up stones mid-game is an edited diagram, not a game.
+                raise SGFError(source, "set-up stones mid-game", f"node {number}")
+            _apply_setup(record, props, source)
+        if "PL" in props and not record.moves:
+            player = (_value(props, "PL") or "").upper()[:1]
+            if player not in SGF_COLORS:
+                raise SGFError(source, "bad property value", f"PL[{_value(props, 'PL')}]")
+            record.to_play = SGF_COLORS[player]
+        move = _node_move(props, record.size, source, len(record.moves) + 1)
+        comment = _value(props, "C")
+        if move is not None:
+            record.moves.append(move)
+            record.comments.append(comment)
+        elif comment is not None:
+            _attach_comment(record, comment)
+
+
+_SETUP_PROPERTIES = frozenset(("AB", "AW", "AE"))
+
+
+def _attach_comment(record, comment):
+    """A comment on a node without a move belongs to the move before it,
+    or to the whole game if no move came yet."""
+    if record.moves:
+        previous = record.comments[-1]
+        record.comments[-1] = comment if previous is None else previous + "\n\n" + comment
+    else:
+        previous = record.game_comment
+        record.game_comment = comment if previous is None else previous + "\n\n" + comment
+
+
+def _apply_setup(record, props, source):
+    removed = set(_points(props.get("AE", []), record.size, source))
+    added_black = _points(props.get("AB", []), record.size, source)
+    added_white = _points(props.get("AW", []), record.size, source)
+    # dict.fromkeys: points listed twice (AB[aa][aa:bb]) count once, in order.
+    record.setup_black = list(dict.fromkeys(
+        [p for p in record.setup_black if p not in removed] + added_black))
+    record.setup_white = list(dict.fromkeys(
+        [p for p in record.setup_white if p not in removed] + added_white))
+
+
+def _points(values, size, source):
+    """Flat points from set-up values, expanding FF[4] rectangles ("aa:cc")."""
+    points = []
+    for value in values:
+        corners = value.strip().split(":")
+        try:
+            flat = [coords.from_sgf(corner, size) for corner in corners]
+        except ValueError as error:
+            raise SGFError(source, "bad set-up stones", str(error)) from None
+        if len(corners) > 2 or size * size in flat:
+            raise SGFError(source, "bad set-up stones", f"[{value}]")
+        (top, left), (bottom, right) = divmod(flat[0], size), divmod(flat[-1], size)
+        points += [row * size + col for row in range(min(top, bottom), max(top, bottom) + 1)
+                   for col in range(min(left, right), max(left, right) + 1)]
+    return points
+
+
+def _node_move(props, size, source, number):
+    """``(color, flat move)`` of a node, or None if it has no move."""
+    black, white = props.get("B"), props.get("W")
+    if black is None and white is None:
+        return None
+    if black is not None and white is not None:
+        raise SGFError(source, "B and W in one node", f"at move {number}")
+    letter, values = ("B", black) if black is not None else ("W", white)
+    point = values[0].strip() if len(values) == 1 else None
+    move = _sgf_moves(size).get(point)
+    if move is not None:
+        return SGF_COLORS[letter], move
+    if point is None:
+        raise SGFError(source, "bad move", f"move {number}: {letter} with {len(values)} values")
+    # Not a move of this board: coords.from_sgf says why.
+    letters = len(point) == 2 and all(char in coords.SGF_LETTERS for char in point)
+    try:
+        coords.from_sgf(point, size)
+    except ValueError as error:
+        raise SGFError(source, "move off the board" if letters else "bad move",
+                       f"move {number} {letter}[{point}]: {error}") from None
+    raise AssertionError(f"_sgf_moves({size}) lacks {point!r}")
+
+
+@functools.lru_cache(maxsize=None)
+def _sgf_moves(size):
+    """SGF point to flat move for every move on the board, passes included:
+    a dict lookup is the fast path for the 200-odd moves of every game."""
+    moves = {coords.to_sgf(move, size): move for move in range(size * size + 1)}
+    if size <= 19:
+        moves["tt"] = size * size  # the FF[3] way to write a pass
+    return moves
+
+
+# ------------------------------------------------------------- replaying
+
+
+def replay(record, superko=None):
+    """The position before each move of the main line, as ``(board, color,
+    move)``.
+
+    The same Board object is advanced in place after each step (copying 300
+    positions per game would cost more than the replay): a caller that keeps
+    positions must keep ``board.copy()`` or the features it computes. Once
+    the generator is exhausted the board holds the final position.
+
+    Moves are played as the record gives them, also two of one colour in a
+    row (KGS has those in handicap games). A move that the rules forbid
+    stops the replay before it is yielded: the positions before it stay
+    good, ``record.problem`` says what went wrong, and an SGFWarning is
+    issued; nothing is raised. ``superko`` defaults to the record's rules
+    (:func:`rules_use_superko`).
+    """
+    record.problem = None
+    board = record.board(superko)
+    for number, (color, move) in enumerate(record.moves, start=1):
+        reason = board.illegal_reason(move, color)
+        if reason:
+            record.problem = (f"move {number} ({COLOR_LETTERS[color]} "
+                              f"{coords.to_gtp(move, record.size)}) is illegal: "
+                              f"{ILLEGAL_REASONS[reason]}")
+            warnings.warn(f"{record.source}: {record.problem}", SGFWarning, stacklevel=2)
+            return
+        yield board, color, move
+        board.play(move, color)
+
+
+def final_board(record, superko=None):
+    """The position after the last move that could be replayed."""
+    board = None
+    for board, _, _ in replay(record, superko):
+        pass
+    # replay() leaves its board at the end; a game without moves has none.
+    return board if board is not None else record.board(superko)
+
+
+# ------------------------------------------------------ reading many files
+
+
+@dataclasses.dataclass
+class LoadSummary:
+    """What :func:`iter_sgf_files` read and what it skipped, and why."""
+
+    games: int = 0
+    skipped: collections.Counter = dataclasses.field(default_factory=collections.Counter)
+
+    def __str__(self):
+        line = f"{self.games} games read, {sum(self.skipped.values())} skipped"
+        if self.skipped:
+            reasons = ", ".join(f"{count} {reason}" for reason, count in
+                                sorted(self.skipped.items(), key=lambda item: (-item[1], item[0])))
+            line += f" ({reasons})"
+        return line
+
+
+def iter_sgf_files(paths, summary=None):
+    """The games of many SGF files, one :class:`GameRecord` at a time.
+
+    ``paths`` (one path or a list) may name ``.sgf`` files, folders (all
+    ``*.sgf`` below them, sorted by path) and archives (``.tar.gz``,
+    ``.tar.bz2``, ``.zip``...; read in memory, members in the order the
+    archive stores them). A file that cannot be read is skipped with an
+    SGFWarning naming it (``archive.tar.gz:member.sgf`` for members) and
+    the reason, and counted in ``summary`` (a :class:`LoadSummary`, pass
+    one in to see it). Games are yielded as read; nothing is replayed.
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    summary = LoadSummary() if summary is None else summary
+    for path in map(Path, paths):
+        try:
+            for source, data in sgf_sources(path):
+                if isinstance(data, OSError):  # one file of a folder
+                    _skip(summary, source, "unreadable file or archive", str(data))
+                    continue
+                record = _read_or_skip(data, source, summary)
+                if record is not None:
+                    summary.games += 1
+                    yield record
+        except OSError as error:
+            # A missing file, or a broken archive: the games read so far stay.
+            _skip(summary, str(path), "unreadable file or archive", str(error))
+
+
+def _read_or_skip(data, source, summary):
+    try:
+        return read_sgf(data, source)
+    except SGFError as error:
+        _skip(summary, source, error.reason, str(error).removeprefix(f"{source}: "))
+    except Exception as error:  # a bug must not end a day-long job either
+        _skip(summary, source, "unexpected error", repr(error))
+    return None
+
+
+def _skip(summary, source, reason, detail):
+    summary.skipped[reason] += 1
+    warnings.warn(f"{source}: skipped: {detail}", SGFWarning, stacklevel=3)
+
+
+def sgf_sources(path):
+    """``(source name, bytes)`` for each SGF file that ``path`` (an ``.sgf``
+    file, a folder or an archive) stands for, in :func:`iter_sgf_files`'s
+    order, for callers that parse in worker processes.
+
+    A file of a folder that cannot be read comes as ``(source, OSError)``;
+    a missing path or an archive that cannot be read (or breaks halfway)
+    raises OSError, after the members read before the break.
+    """
+    name = path.name.lower()
+    if path.is_dir():
+        files = sorted(p for p in path.rglob("*") if p.suffix.lower() == ".sgf" and p.is_file())
+        for file in files:
+            yield str(file), _read_bytes(file)
+    elif name.endswith(".zip"):
+        yield from _zip_members(path)
+    elif name.endswith(ARCHIVE_SUFFIXES):
+        yield from _tar_members(path)
+    elif name.endswith(".sgf"):
+        yield str(path), path.read_bytes()
+    elif not path.exists():
+        raise FileNotFoundError(f"no such file or folder: {path}")
+    else:
+        raise OSError(f"not an SGF file, a folder or an archive: {path}")
+
+
+def _read_bytes(file):
+    """The bytes of a file, or the OSError that reading it raised: one
+    unreadable file must not end the reading of its folder."""
+    try:
+        return file.read_bytes()
+    except OSError as error:
+        return error
+
+
+# What a damaged archive raises, besides OSError, in tarfile, gzip, bz2, zipfile.
+_ARCHIVE_ERRORS = (tarfile.TarError, zipfile.BadZipFile, EOFError, zlib.error)
+
+
+def _tar_members(path):
+    # Streaming mode ("r|*") reads the archive once, front to back, which is
+    # all a .tar.gz allows cheaply; the members are never written to disk.
+    try:
+        with tarfile.open(path, "r|*") as archive:
+            for member in archive:
+                if member.isfile() and member.name.lower().endswith(".sgf"):
+                    yield f"{path}:{member.name}", archive.extractfile(member).read()
+    except _ARCHIVE_ERRORS as error:
+        raise OSError(f"broken archive {path}: {error!r}") from error
+
+
+def _zip_members(path):
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for info in archive.infolist():
+                if not info.is_dir() and info.filename.lower().endswith(".sgf"):
+                    yield f"{path}:{info.filename}", archive.read(info)
+    except _ARCHIVE_ERRORS as error:
+        raise OSError(f"broken archive {path}: {error!r}") from error
+
+
+# --------------------------------------------------------------- writing
+
+
+def sgf_escape(text):
+    """A property value as SGF writes it: ``\\`` and ``]`` escaped."""
+    return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def format_result(winner, margin=None, reason=None):
+    """An ``RE`` value: ``"B+3.5"``, ``"W+R"``, ``"0"``; None if unknown."""
+    if winner is None:
+        return None
+    if winner == EMPTY:
+        return "0"
+    how = {"resign": "R", "time": "T", "forfeit": "F"}.get(reason, "")
+    if not how and margin is not None:
+        how = f"{margin:g}"
+    return f"{COLOR_LETTERS[winner]}+{how}"
+
+
+def to_sgf(record):
+    """The record as SGF text (FF[4], UTF-8), main line only."""
+    size = record.size
+    root = [("GM", "1"), ("FF", "4"), ("CA", "UTF-8"), ("AP", "mockgo"),
+            ("SZ", str(size)), ("KM", f"{record.komi:g}"), ("RU", record.rules),
+            ("PB", record.black), ("PW", record.white),
+            ("BR", record.black_rank), ("WR", record.white_rank), ("DT", record.date),
+            ("RE", record.result if record.result is not None
+             else format_result(record.winner, record.margin, record.result_reason))]
+    text = ";" + "".join(f"{name}[{sgf_escape(value)}]" for name, value in root
+                         if value is not None)
+    if record.handicap:
+        text += f"HA[{record.handicap}]"
+    for name, points in (("AB", record.setup_black), ("AW", record.setup_white)):
+        if points:
+            text += name + "".join(f"[{coords.to_sgf(p, size)}]" for p in points)
+    if record.to_play is not None:
+        text += f"PL[{COLOR_LETTERS[record.to_play]}]"
+    if record.game_comment:
+        text += f"C[{sgf_escape(record.game_comment)}]"
+    lines = [text]
+    # Comments may lag behind moves appended to a record after it was made.
+    comments = record.comments + [None] * (len(record.moves) - len(record.comments))
+    nodes = [_move_node(color, move, comment, size)
+             for (color, move), comment in zip(record.moves, comments)]
+    for start in range(0, len(nodes), 10):  # ten moves a line, for people reading it
+        lines.append("".join(nodes[start:start + 10]))
+    return "(" + "\n".join(lines) + ")\n"
+
+
+def _move_node(color, move, comment, size):
+    node = f";{COLOR_LETTERS[color]}[{coords.to_sgf(move, size)}]"
+    return node + (f"C[{sgf_escape(comment)}]" if comment else "")
+
+
+def save_sgf(record, path):
+    """Write the record to ``path`` atomically: a job killed while writing
+    leaves the old file or the new one, never half a game."""
+    path = Path(path)
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        os.fchmod(handle, 0o644)  # mkstemp makes it private; a game is an ordinary file
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(to_sgf(record))
+        os.replace(temp, path)
+    except BaseException:
+        os.unlink(temp)
+        raise
+
+
+def record_from_board(board, black="Black", white="White", rules="Chinese",
+                      comments=None, result=None, date=None, start=None):
+    """A GameRecord of the game played on ``board`` (its moves history), so
+    self-play can save its games.
+
+    ``result`` defaults to ``board.result()``, ``date`` to today. Set-up
+    stones (handicap) are found on the board (stones that no move put
+    there); if some of them were captured, pass ``start``, the Board as it
+    was before the first move.
+    """
+    origin = start if start is not None else board
+    setup = (origin.stones != EMPTY) & (origin.played_at < 0)
+    setup_black = [int(p) for p in setup.nonzero()[0] if origin.stones[p] == BLACK]
+    setup_white = [int(p) for p in setup.nonzero()[0] if origin.stones[p] == WHITE]
+    result = board.result() if result is None else result
+    winner, margin, reason = parse_result(result)
+    record = GameRecord(
+        size=board.size, komi=board.komi,
+        handicap=len(setup_black) if setup_black and not setup_white else 0,
+        setup_black=setup_black, setup_white=setup_white,
+        black=black, white=white, rules=rules,
+        date=date or datetime.date.today().isoformat(),
+        result=result, winner=winner, margin=margin, result_reason=reason,
+        moves=[(int(color), int(move)) for color, move in board.history],
+        comments=list(comments or []))
+    first = board.history[0][0] if board.history else origin.to_play
+    if first != record.first_color():
+        record.to_play = first
+    _check_same_game(record, board)
+    return record
+
+
+def _check_same_game(record, board):
+    # Captured set-up stones may leave no trace in the final position, but
+    # they do in the count of captures.
+    replayed = final_board(record, superko=board.superko)
+    if record.problem or replayed.captures != board.captures \
+            or not (replayed.stones == board.stones).all():
+        raise ValueError("replaying the history does not give the board's position: "
+                         "set-up stones were captured? pass start=")

@@ -1,0 +1,582 @@
+"""Game records: reading messy SGF files, replaying them, writing them back.
+
+The fixtures in tests/fixtures/sgf are small hand-written files, one per
+kind of mess found in real game collections; the test on real KGS games
+reads an archive from the shared mirror and is skipped without it.
+"""
+
+import io
+import os
+import pickle
+import shutil
+import subprocess
+import tarfile
+import time
+import warnings
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mockgo import BLACK, EMPTY, WHITE, Board, coords
+from mockgo import records
+from mockgo.records import (
+    GameRecord, LoadSummary, SGFError, SGFWarning, decode_sgf_bytes, final_board,
+    iter_sgf_files, load_sgf, parse_komi, parse_result, read_sgf, record_from_board,
+    replay, rules_use_superko, save_sgf, to_sgf,
+)
+
+FIXTURES = Path(__file__).parent / "fixtures" / "sgf"
+REPO = Path(__file__).parent.parent
+KGS_ARCHIVE = "KGS-2017_02-19-525-.tar.gz"
+
+BAD_FILES = {
+    "bad_both_b_and_w.sgf": "B and W in one node",
+    "bad_empty_file.sgf": "does not parse",
+    "bad_off_board.sgf": "move off the board",
+    "bad_size.sgf": "bad board size",
+    "bad_truncated.sgf": "does not parse",
+    "bad_unparsable.sgf": "does not parse",
+}
+GOOD_FILES = sorted(p.name for p in FIXTURES.glob("*.sgf") if p.name not in BAD_FILES)
+
+# The final position of kgs_9x9_game.sgf, checked against GnuGo below.
+KGS_9X9_FINAL = """
+    . O X X X X . . .
+    . . O X O X . . .
+    . . . O O X . . .
+    . O . O X X . . .
+    . . . O X . . . .
+    . . O O X X X . .
+    . . O O O O O X .
+    O O . O X X O X .
+    O . . O X . X . .
+"""
+
+
+def fixture(name):
+    return load_sgf(FIXTURES / name)
+
+
+def gtp(board, color):
+    return sorted(coords.to_gtp(int(p), board.size) for p in np.flatnonzero(board.stones == color))
+
+
+def diagram_stones(diagram):
+    return Board.from_diagram(diagram).stones
+
+
+# ------------------------------------------------------------ game info
+
+
+def test_kgs_style_game_info():
+    record = fixture("kgs_9x9_game.sgf")
+    assert (record.size, record.komi, record.handicap) == (9, 6.5, 0)
+    assert (record.black, record.black_rank, record.white, record.white_rank) == \
+        ("tanuki", "4k", "kuroneko", "3k")
+    assert (record.date, record.rules, record.result) == ("2017-02-14", "Chinese", "W+3.50")
+    assert (record.winner, record.margin, record.result_reason) == (WHITE, 3.5, "score")
+    assert record.source == str(FIXTURES / "kgs_9x9_game.sgf")
+    assert len(record.moves) == 47 and len(record.comments) == 47
+    assert record.moves[0] == (BLACK, coords.from_gtp("E5", 9))
+    assert record.moves[-2:] == [(WHITE, 81), (BLACK, 81)]  # two passes end the game
+    # Escaped "]" and "\" inside a comment come back as written.
+    assert record.comments[39] == "takes three: B1, C1, C2 ] (a smiley \\o/)"
+    assert record.comments[20] == "atari!" and record.comments[0] is None
+
+
+def test_str_and_bytes_read_the_same():
+    data = (FIXTURES / "kgs_9x9_game.sgf").read_bytes()
+    assert read_sgf(data) == read_sgf(data.decode("utf-8"))
+    assert read_sgf(data).source == "<string>"
+
+
+@pytest.mark.parametrize("text, komi", [
+    ("650", 6.5), ("750", 7.5), ("550", 5.5), ("50", 0.5), ("-650", -6.5),
+    ("6.5", 6.5), ("7.50", 7.5), ("0.50", 0.5), ("0", 0.0), ("6", 6.0), ("6,5", 6.5),
+    # Big komi that KGS really has, written with decimals: taken as written.
+    ("75.50", 75.5), ("-100.00", -100.0), ("100.00", 100.0), ("375", 375.0), ("", None),
+])
+def test_parse_komi(text, komi):
+    assert parse_komi(text) == komi
+
+
+def test_komi_times_100_file():
+    record = fixture("komi_times_100.sgf")
+    assert record.komi == 6.5 and record.board().komi == 6.5
+
+
+def test_bad_komi_names_the_property():
+    with pytest.raises(SGFError, match=r"KM\[six\] is not a number"):
+        read_sgf("(;GM[1]KM[six];B[aa])")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("B+3.5", (BLACK, 3.5, "score")), ("W+0.50", (WHITE, 0.5, "score")),
+    ("W+R", (WHITE, None, "resign")), ("B+Resign", (BLACK, None, "resign")),
+    ("W+T", (WHITE, None, "time")), ("B+Time", (BLACK, None, "time")),
+    ("W+Forfeit", (WHITE, None, "forfeit")), ("B+F", (BLACK, None, "forfeit")),
+    ("0", (EMPTY, 0.0, "score")), ("Draw", (EMPTY, 0.0, "score")), ("jigo", (EMPTY, 0.0, "score")),
+    ("B+", (BLACK, None, None)), ("Void", (None, None, None)), ("?", (None, None, None)),
+    ("", (None, None, None)), (None, (None, None, None)),
+])
+def test_parse_result(text, expected):
+    assert parse_result(text) == expected
+
+
+def test_missing_re_km_sz_get_defaults():
+    record = fixture("missing_re_km_sz.sgf")
+    assert (record.size, record.komi, record.result, record.winner) == (19, 0.0, None, None)
+    assert record.margin is None and record.result_reason is None
+    assert record.moves[2] == (BLACK, 361)  # B[tt]: a pass, the FF[3] way
+
+
+def test_small_board():
+    record = fixture("board_13x13.sgf")
+    assert record.size == 13 and record.moves[-1] == (WHITE, coords.from_gtp("N1", 13))
+    assert final_board(record).size == 13 and record.problem is None
+
+
+def test_empty_game():
+    record = fixture("empty_game.sgf")
+    assert record.moves == [] and record.comments == []
+    assert (record.black, record.white, record.result, record.winner) == ("Alice", "Bob", "?", None)
+    assert list(replay(record)) == []
+    assert not final_board(record).stones.any() and record.problem is None
+
+
+def test_variations_give_the_main_line():
+    record = fixture("variations.sgf")
+    main_line = ["E5", "C7", "G7", "G3", "C3", "D2"]
+    assert [coords.to_gtp(move, 9) for _, move in record.moves] == main_line
+    assert record.game_comment == "a reviewed game"
+    assert record.comments[2] == "main line" and "not read" not in str(record.comments)
+
+
+# -------------------------------------------------------------- encodings
+
+
+@pytest.mark.parametrize("name, black, white, comment", [
+    ("latin1_declared.sgf", "Müller", "Jérôme", "très bien"),
+    ("latin1_undeclared.sgf", "Müller", "José", "ça va? à bientôt"),
+    ("latin1_labelled_utf8.sgf", "Ångström", "Zoë", "déjà vu"),
+    ("gb2312_declared.sgf", "古力", "柯洁", "好棋！"),
+    ("gb2312_undeclared.sgf", "常昊", "聂卫平", "黑中盘胜"),
+    ("euckr_declared.sgf", "이창호", "조훈현", "좋은 수"),
+    ("euckr_undeclared.sgf", "이세돌", "박정환", "안녕하세요 ㅋㅋ"),
+    ("utf8_with_bom.sgf", "Shin Jinseo 신진서", "Ke Jie 柯洁", "Ça"),
+])
+def test_encodings(name, black, white, comment):
+    record = fixture(name)
+    assert (record.black, record.white, record.comments[0]) == (black, white, comment)
+    assert len(record.moves) == 2
+
+
+def test_latin1_is_not_mistaken_for_gb18030():
+    # b"Jos\xe9]" is valid GB18030, which would swallow the closing bracket.
+    data = b"(;GM[1]PB[Jos\xe9]PW[M\xfcller];B[aa])"
+    assert decode_sgf_bytes(data) == "(;GM[1]PB[José]PW[Müller];B[aa])"
+
+
+def test_undecodable_bytes_never_fail():
+    record = read_sgf(b"(;GM[1]CA[no-such-charset]PB[\xff\xfe\x80\x81]C[\x9d];B[aa])")
+    assert isinstance(record.black, str) and len(record.moves) == 1
+
+
+# ------------------------------------------------------------ bad input
+
+
+@pytest.mark.parametrize("name", sorted(BAD_FILES))
+def test_bad_files_raise_sgf_error_naming_source_and_reason(name):
+    with pytest.raises(SGFError) as caught:
+        fixture(name)
+    assert isinstance(caught.value, ValueError)
+    assert caught.value.reason == BAD_FILES[name]
+    assert str(caught.value).startswith(f"{FIXTURES / name}: {BAD_FILES[name]}")
+    copy = pickle.loads(pickle.dumps(caught.value))  # e.g. from a worker process
+    assert (str(copy), copy.reason) == (str(caught.value), caught.value.reason)
+
+
+@pytest.mark.parametrize("text, reason, detail", [
+    ("(;GM[1]SZ[1];B[aa])", "bad board size", "SZ[1] is not in 2..25"),
+    ("(;GM[1]SZ[52])", "bad board size", "SZ[52]"),
+    ("(;GM[1]SZ[19:13])", "bad board size", "only square boards"),
+    ("(;GM[1]SZ[nine])", "bad board size", "not a number"),
+    ("(;GM[1]SZ[9];B[ee];W[ez])", "move off the board", "move 2 W[ez]"),
+    ("(;GM[1]SZ[9];B[e5])", "bad move", "move 1 B[e5]"),
+    ("(;GM[1]SZ[9];B[ee]W[cc])", "B and W in one node", "at move 1"),
+    ("(;GM[3]SZ[9])", "not a game of Go", "GM[3]"),
+    ("(;GM[1]SZ[9]AB[ee]AW[ee])", "bad set-up stones", "occupied"),
+    ("(;GM[1]SZ[9];B[ee];AB[cc])", "set-up stones mid-game", "node 2"),
+    ("(;GM[1]SZ[9];B[ee]", "does not parse", "ends in the middle"),
+    ("(;GM[1]SZ[9];B[ee]]", "does not parse", "unexpected ']'"),
+    ("", "does not parse", "no game tree"),
+])
+def test_bad_strings(text, reason, detail):
+    with pytest.raises(SGFError) as caught:
+        read_sgf(text, source="game.sgf")
+    assert caught.value.reason == reason
+    assert str(caught.value).startswith(f"game.sgf: {reason}: ")
+    assert detail in str(caught.value)
+
+
+def test_text_after_the_game_is_ignored():
+    assert len(read_sgf("(;GM[1]SZ[9];B[ee])\n\x00\x00\x1a-- signature").moves) == 1
+
+
+# ----------------------------------------------------- the starting board
+
+
+def test_handicap_game_starts_with_white_and_plays_black_twice():
+    record = fixture("handicap_19x19.sgf")
+    assert record.handicap == 2 and record.komi == 0.5
+    board = record.board()
+    assert gtp(board, BLACK) == ["D4", "Q16"] and board.to_play == WHITE
+    assert board.move_number == 0 and not board.superko  # Japanese rules: simple ko
+    assert record.moves[7:9] == [(BLACK, coords.from_gtp("F17", 19)),
+                                 (BLACK, coords.from_gtp("C14", 19))]
+    final = final_board(record)
+    assert record.problem is None and final.move_number == 12
+    assert gtp(final, BLACK) == ["C14", "D15", "D4", "F17", "P3", "Q16", "Q3", "R3"]
+
+
+def test_pl_is_honoured():
+    record = read_sgf("(;GM[1]SZ[9]AB[cc][gg]PL[B];B[ee])")
+    assert record.to_play == BLACK and record.board().to_play == BLACK
+
+
+def test_white_set_up_stones_too_mean_black_first():
+    record = read_sgf("(;GM[1]SZ[9]AB[cc]AW[gg])")
+    assert record.board().to_play == BLACK
+
+
+def test_handicap_without_set_up_stones_places_nothing():
+    # Old KGS free-handicap games: HA[2], and black's stones come as moves.
+    record = read_sgf("(;GM[1]SZ[19]HA[2]KM[0.50];B[pd];B[dp];W[dd])")
+    board = record.board()
+    assert record.handicap == 2 and not board.stones.any() and board.to_play == BLACK
+    assert final_board(record).move_number == 3 and record.problem is None
+
+
+def test_set_up_rectangles_and_removals():
+    record = read_sgf("(;GM[1]SZ[5]AB[aa:bb]AW[ee];AE[bb];W[cc])")
+    assert record.setup_black == [0, 1, 5] and record.setup_white == [24]
+    assert record.moves == [(WHITE, 12)]
+
+
+def test_superko_follows_the_rules():
+    assert not rules_use_superko("Japanese") and not rules_use_superko("korean")
+    assert all(rules_use_superko(rules) for rules in ("Chinese", "AGA", "NZ", None))
+    assert GameRecord(rules="Japanese").board().superko is False
+    assert GameRecord(rules="Japanese").board(superko=True).superko is True
+
+
+# --------------------------------------------------------------- replay
+
+
+def test_replay_yields_the_position_before_each_move():
+    record = fixture("kgs_9x9_game.sgf")
+    seen = []
+    for board, color, move in replay(record):
+        assert board.move_number == len(seen) and board.to_play == color
+        seen.append((color, move, board.copy()))
+    assert [(color, move) for color, move, _ in seen] == record.moves
+    assert not seen[0][2].stones.any()  # before the first move: the empty board
+    assert seen[1][2].stones[coords.from_gtp("E5", 9)] == BLACK
+
+
+def test_replay_final_position():
+    record = fixture("kgs_9x9_game.sgf")
+    board = final_board(record)
+    assert record.problem is None and board.is_over
+    assert (board.stones == diagram_stones(KGS_9X9_FINAL)).all()
+    assert board.captures == {BLACK: 1, WHITE: 4}
+    # Area scoring agrees with the result the record gives.
+    assert board.result() == "W+3.5" and board.winner() == record.winner
+
+
+def test_replay_stops_at_an_illegal_move():
+    record = fixture("illegal_suicide.sgf")
+    expected = r"illegal_suicide.sgf: move 6 \(W A9\) is illegal: suicide"
+    with pytest.warns(SGFWarning, match=expected):
+        positions = [(color, move) for _, color, move in replay(record)]
+    assert positions == record.moves[:5]  # the positions before it are kept
+    assert record.problem == "move 6 (W A9) is illegal: suicide"
+    with pytest.warns(SGFWarning):
+        board = final_board(record)
+    assert board.move_number == 5
+
+
+def test_a_clean_replay_clears_an_old_problem():
+    record = fixture("illegal_suicide.sgf")
+    with pytest.warns(SGFWarning):
+        final_board(record)
+    record.moves = record.moves[:5]
+    record.comments = record.comments[:5]
+    final_board(record)
+    assert record.problem is None
+
+
+# -------------------------------------------------------------- writing
+
+
+def test_to_sgf_writes_the_expected_header_and_escapes():
+    record = fixture("kgs_9x9_game.sgf")
+    record.comments[0] = "a ] b \\ c"
+    text = to_sgf(record)
+    assert text.startswith("(;GM[1]FF[4]CA[UTF-8]AP[mockgo]SZ[9]KM[6.5]RU[Chinese]"
+                           "PB[tanuki]PW[kuroneko]")
+    assert ";B[ee]C[a \\] b \\\\ c];W[cf]" in text
+    assert ";W[];B[]C[thanks for the game])" in text and text.endswith(")\n")
+    assert read_sgf(text).comments[0] == "a ] b \\ c"
+
+
+def test_to_sgf_keeps_moves_appended_without_comments():
+    record = read_sgf("(;GM[1]SZ[9];B[ee]C[first])")
+    record.moves.append((WHITE, 81))
+    assert read_sgf(to_sgf(record)).moves == [(BLACK, 40), (WHITE, 81)]
+
+
+def test_handicap_header():
+    text = to_sgf(fixture("handicap_19x19.sgf"))
+    assert "RE[W+Resign]HA[2]AB[dp][pd]\n;W[qp]" in text
+
+
+@pytest.mark.parametrize("name", GOOD_FILES)
+def test_round_trip(name):
+    record = fixture(name)
+    again = read_sgf(to_sgf(record))
+    assert again == record
+    assert to_sgf(again) == to_sgf(record)
+
+
+def test_save_sgf_writes_atomically(tmp_path, monkeypatch):
+    record = fixture("kgs_9x9_game.sgf")
+    path = tmp_path / "game.sgf"
+    save_sgf(record, path)
+    assert load_sgf(path) == record
+    assert [p.name for p in tmp_path.iterdir()] == ["game.sgf"]
+    assert path.stat().st_mode & 0o777 == 0o644  # not mkstemp's private 0600
+
+    def broken(record):
+        raise RuntimeError("disk on fire")
+    monkeypatch.setattr(records, "to_sgf", broken)
+    with pytest.raises(RuntimeError):
+        save_sgf(GameRecord(size=9), path)
+    assert load_sgf(path) == record  # the old file is intact, no temp file left
+    assert [p.name for p in tmp_path.iterdir()] == ["game.sgf"]
+
+
+def random_game(size, seed, board=None):
+    rng = np.random.default_rng(seed)
+    board = board or Board(size, komi=7.5)
+    while not board.is_over and board.move_number < 3 * size * size:
+        moves = np.flatnonzero(board.sensible_moves())
+        board.play(int(rng.choice(moves)) if len(moves) > 1 or rng.random() < 0.1
+                   else board.pass_index)
+    return board
+
+
+def test_record_from_board_round_trip():
+    board = random_game(9, seed=3)
+    record = record_from_board(board, black="net-0001", white="net-0002", date="2024-01-02",
+                               comments=["opening"])
+    assert record.result == board.result() and record.winner == board.winner()
+    assert (record.rules, record.date, record.komi, record.handicap) == \
+        ("Chinese", "2024-01-02", 7.5, 0)
+    assert record.moves == board.history and record.comments[0] == "opening"
+    again = read_sgf(to_sgf(record))
+    assert again == record
+    assert (final_board(again).stones == board.stones).all()
+
+
+def test_record_from_board_with_handicap_and_resignation():
+    board = Board(9, komi=0.5)
+    board.place_handicap(2)
+    for vertex in ["E5", "C5", "pass"]:
+        board.play(coords.from_gtp(vertex, 9))
+    board.resign()  # black, who was to play
+    record = record_from_board(board)
+    assert record.handicap == 2 and record.to_play is None and record.result == "W+R"
+    assert record.board().to_play == WHITE and record.winner == WHITE
+    assert "HA[2]AB[" in to_sgf(record)
+
+
+def test_record_from_board_needs_start_when_set_up_stones_were_captured():
+    start = Board.from_diagram("""
+        . . . . .
+        . . X . .
+        . X O . .
+        . . X . .
+        . . . . .
+    """)
+    board = start.copy()
+    board.play(coords.from_gtp("D3", 5), BLACK)  # captures the white set-up stone
+    with pytest.raises(ValueError, match="start="):
+        record_from_board(board)
+    record = record_from_board(board, start=start)
+    assert record.setup_white == [coords.from_gtp("C3", 5)] and record.to_play is None
+    assert (final_board(read_sgf(to_sgf(record))).stones == board.stones).all()
+
+
+def test_record_from_board_writes_pl_when_the_default_is_wrong():
+    board = Board.from_diagram(". . .\n. X .\n. . .", to_play=BLACK)  # black stones, black first
+    board.play(0)
+    record = record_from_board(board)
+    assert record.to_play == BLACK and "PL[B]" in to_sgf(record)
+    assert read_sgf(to_sgf(record)).board().to_play == BLACK
+
+
+# ------------------------------------------------------------------ GnuGo
+
+
+def find_gnugo(request):
+    """GnuGo's path: the conftest fixture if the project has one, else here."""
+    try:
+        return request.getfixturevalue("gnugo_path")
+    except pytest.FixtureLookupError:
+        pass
+    path = shutil.which("gnugo")
+    if path is None and os.path.exists("/usr/games/gnugo"):  # not on PATH on Debian
+        path = "/usr/games/gnugo"
+    if path is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("GnuGo is required on CI (apt-get install gnugo)")
+        pytest.skip("GnuGo is not installed (apt-get install gnugo)")
+    return path
+
+
+@pytest.mark.parametrize("name", ["kgs_9x9_game.sgf", "handicap_19x19.sgf"])
+def test_gnugo_loads_our_file_to_the_same_position(name, tmp_path, request):
+    gnugo = find_gnugo(request)
+    record = fixture(name)
+    path = tmp_path / "game.sgf"
+    save_sgf(record, path)
+    commands = f"loadsgf {path}\nlist_stones black\nlist_stones white\nget_komi\nquit\n"
+    reply = subprocess.run([gnugo, "--mode", "gtp"], input=commands, capture_output=True,
+                           text=True, timeout=30, check=True).stdout
+    answers = [block.removeprefix("= ").split() for block in reply.strip().split("\n\n")]
+    to_play, black, white, komi = answers[:4]
+    board = final_board(record)
+    assert sorted(black) == gtp(board, BLACK) and sorted(white) == gtp(board, WHITE)
+    assert to_play == ["black" if board.to_play == BLACK else "white"]
+    assert float(komi[0]) == record.komi
+
+
+# ------------------------------------------------------- many files at once
+
+
+def test_iter_folder_skips_bad_files_with_warnings():
+    summary = LoadSummary()
+    with pytest.warns(SGFWarning) as caught:
+        games = list(iter_sgf_files(FIXTURES, summary))
+    assert [Path(game.source).name for game in games] == GOOD_FILES
+    assert summary.games == len(GOOD_FILES)
+    assert summary.skipped == {"does not parse": 3, "B and W in one node": 1,
+                               "move off the board": 1, "bad board size": 1}
+    messages = sorted(str(warning.message) for warning in caught)
+    assert messages[0].startswith(f"{FIXTURES / 'bad_both_b_and_w.sgf'}: skipped: ")
+    assert len(messages) == len(BAD_FILES)
+    assert str(summary) == (f"{len(GOOD_FILES)} games read, 6 skipped (3 does not parse, "
+                            "1 B and W in one node, 1 bad board size, 1 move off the board)")
+
+
+def make_archives(folder):
+    """The fixtures packed as .tar.gz, .tar.bz2 and .zip, built in memory."""
+    files = sorted(FIXTURES.glob("*.sgf"))
+    paths = []
+    for suffix, mode in ((".tar.gz", "w:gz"), (".tar.bz2", "w:bz2")):
+        path = folder / f"games{suffix}"
+        with tarfile.open(path, mode) as archive:
+            for file in files:
+                data = file.read_bytes()
+                info = tarfile.TarInfo(f"games/{file.name}")
+                info.size = len(data)
+                archive.addfile(info, io.BytesIO(data))
+        paths.append(path)
+    path = folder / "games.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        for file in files:
+            archive.writestr(f"games/{file.name}", file.read_bytes())
+    return paths + [path]
+
+
+def test_iter_archives(tmp_path):
+    archives = make_archives(tmp_path)
+    summary = LoadSummary()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        games = list(iter_sgf_files(archives + [FIXTURES / "kgs_9x9_game.sgf"], summary))
+    expected = [f"{archive}:games/{name}" for archive in archives for name in GOOD_FILES]
+    assert [game.source for game in games] == expected + [str(FIXTURES / "kgs_9x9_game.sgf")]
+    assert games[0] == fixture(GOOD_FILES[0])
+    assert summary.games == 3 * len(GOOD_FILES) + 1
+    assert sum(summary.skipped.values()) == 3 * len(BAD_FILES) == len(caught)
+    assert f"{archives[0]}:games/bad_size.sgf: skipped: bad board size" in \
+        [str(warning.message) for warning in caught][3]
+    assert not list(tmp_path.glob("games/*"))  # nothing was extracted to disk
+
+
+@pytest.mark.parametrize("kind", [0, 1, 2])  # .tar.gz, .tar.bz2, .zip
+def test_broken_archive_keeps_the_games_before_the_break(tmp_path, kind):
+    good = make_archives(tmp_path)[kind]
+    data = good.read_bytes()
+    broken = tmp_path / good.name.replace("games", "broken")
+    broken.write_bytes(data[: len(data) // 2])
+    summary = LoadSummary()
+    paths = [broken, tmp_path / "missing.zip", FIXTURES / "empty_game.sgf"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        games = list(iter_sgf_files(paths, summary))
+    # gzip streams up to the break; a zip's index is at its end and a small
+    # bz2 is one block, so half of either gives nothing.
+    assert len(games) - 1 == [6, 0, 0][kind] and games[-1].black == "Alice"
+    assert summary.skipped["unreadable file or archive"] == 2
+    messages = [str(warning.message) for warning in caught]
+    assert messages[-2].startswith(f"{broken}: skipped: ")
+    assert messages[-1].startswith(f"{tmp_path / 'missing.zip'}: skipped: ")
+
+
+def test_sgf_sources_raises_oserror_for_a_broken_archive(tmp_path):
+    fake = tmp_path / "fake.tar.gz"
+    fake.write_bytes(b"not an archive at all")
+    with pytest.raises(OSError, match="broken archive"):
+        list(records.sgf_sources(fake))
+    folder = tmp_path / "folder"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "sub" / "b.SGF").write_bytes(b"(;GM[1];B[aa])")
+    (folder / "a.sgf").write_bytes(b"(;GM[1];B[bb])")
+    (folder / "notes.txt").write_text("not a game")
+    sources = [source for source, _ in records.sgf_sources(folder)]
+    assert [Path(source).relative_to(folder).as_posix() for source in sources] == \
+        ["a.sgf", "sub/b.SGF"]
+
+
+# ---------------------------------------------------------- real KGS games
+
+
+def kgs_mirror():
+    mirror = Path(os.environ.get("MOCKGO_KGS_MIRROR", REPO.parent / "shared" / "data" / "kgs"))
+    if not (mirror / KGS_ARCHIVE).exists():
+        pytest.skip(f"the KGS mirror is absent ({mirror / KGS_ARCHIVE})")
+    return mirror
+
+
+def test_real_kgs_archive_replays(capsys):
+    archive = kgs_mirror() / KGS_ARCHIVE
+    summary = LoadSummary()
+    clean = moves = 0
+    started = time.perf_counter()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for record in iter_sgf_files(archive, summary):
+            for board, color, move in replay(record):
+                moves += 1
+            clean += record.problem is None
+    seconds = time.perf_counter() - started
+    assert summary.games == 525 and not summary.skipped
+    assert clean >= 0.99 * summary.games
+    assert len(caught) == summary.games - clean  # a warning per problem, nothing else
+    assert capsys.readouterr() == ("", "")  # a long job's log stays quiet
+    assert moves > 100_000 and seconds < 20
