@@ -35,7 +35,6 @@ import functools
 import os
 import re
 import tarfile
-import tempfile
 import warnings
 import zipfile
 import zlib
@@ -45,6 +44,7 @@ import sgf
 
 from mockgo import coords
 from mockgo.board import BLACK, EMPTY, ILLEGAL_REASONS, MAX_SIZE, WHITE, Board
+from mockgo.files import atomic_write_text
 
 SGF_COLORS = {"B": BLACK, "W": WHITE}
 COLOR_LETTERS = {BLACK: "B", WHITE: "W"}
@@ -731,16 +731,7 @@ def _move_node(color, move, comment, size):
 def save_sgf(record, path):
     """Write the record to ``path`` atomically: a job killed while writing
     leaves the old file or the new one, never half a game."""
-    path = Path(path)
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.fchmod(handle, 0o644)  # mkstemp makes it private; a game is an ordinary file
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(to_sgf(record))
-        os.replace(temp, path)
-    except BaseException:
-        os.unlink(temp)
-        raise
+    atomic_write_text(path, to_sgf(record))
 
 
 def record_from_board(board, black="Black", white="White", rules="Chinese",

@@ -1,0 +1,473 @@
+"""Training datasets: from folders and archives of SGF games to shards on disk,
+and a tf.data pipeline that reads them back for Keras.
+
+A dataset is a folder:
+
+- ``dataset.json``: what was built (encoder, board size, filters, split
+  shares), how far the build got, the shards of each split, and the counts of
+  games kept and skipped and why. Rewritten atomically at every checkpoint.
+- ``games.tsv``: game id, split and source (file or ``archive:member``) of
+  every game kept.
+- ``{split}-{n:05d}.npz``: shards of positions. ``planes`` holds the feature
+  planes bit-packed along the plane axis (``np.packbits``: a 48-plane
+  position on 19x19 takes 2.2 kB instead of 17 kB), ``moves`` the move
+  played (flat index, ``size * size`` for pass), ``outcomes`` the game's
+  result from the mover's view (+1 won, -1 lost, 0 unknown or a draw) and
+  ``game_ids`` the game each position comes from.
+
+Games go to train, validation or test by a hash of their file name, so a game
+never has positions in two splits and a rebuild splits the same way. Building
+streams: memory holds a window of games and one shard per split, however many
+games go in, and the work of replaying and encoding is shared by worker
+processes. An interrupted build resumes from its last checkpoint.
+"""
+
+import dataclasses
+import hashlib
+import json
+import multiprocessing
+import os
+import re
+import warnings
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from mockgo import records
+from mockgo.board import BLACK, EMPTY, WHITE
+from mockgo.features import get_encoder
+from mockgo.files import atomic_open, atomic_write_text
+
+SPLITS = ("train", "validation", "test")
+FORMAT_VERSION = 1
+
+
+# --------------------------------------------------------------- the spec
+
+
+@dataclasses.dataclass
+class DatasetSpec:
+    """What a dataset holds; a build resumes only into a folder with the same spec."""
+
+    encoder: str = "alphago48"
+    board_size: int = 19
+    min_rank: str | None = None  # both players at least this strong, e.g. "6d"
+    max_handicap: int | None = None  # None: any handicap
+    validation_share: float = 0.05
+    test_share: float = 0.05
+
+
+def split_of(source, validation_share=0.05, test_share=0.05):
+    """The split of a game, from a hash of its file name alone (not the
+    archive it sits in), so that it stays put when archives are re-packed."""
+    name = source.rsplit(":", 1)[-1].replace("\\", "/").rsplit("/", 1)[-1]
+    bucket = int.from_bytes(hashlib.sha1(name.encode()).digest()[:8], "big") / 2**64
+    if bucket < test_share:
+        return "test"
+    if bucket < test_share + validation_share:
+        return "validation"
+    return "train"
+
+
+_RANK = re.compile(r"^\s*(\d+)\s*([kdp])", re.IGNORECASE)
+
+
+def rank_value(rank):
+    """A KGS rank as a number: 30k is -29, 1k is 0, 1d is 1, 9d is 9, and
+    professional ranks (1p...) rank above 9d. None when there is no rank."""
+    match = _RANK.match(rank or "")
+    if not match:
+        return None
+    number, kind = int(match.group(1)), match.group(2).lower()
+    return {"k": 1 - number, "d": number, "p": 9 + number}[kind]
+
+
+def _rejection(record, spec):
+    """Why a game is left out of the dataset, or None to keep it."""
+    if record.size != spec.board_size:
+        return f"board size {record.size}"
+    if spec.max_handicap is not None and record.handicap > spec.max_handicap:
+        return "handicap"
+    if spec.min_rank is not None:
+        floor = rank_value(spec.min_rank)
+        for rank in (record.black_rank, record.white_rank):
+            value = rank_value(rank)
+            if value is None or value < floor:
+                return "rank below minimum or unknown"
+    if not record.moves:
+        return "no moves"
+    return None
+
+
+# -------------------------------------------------- encoding one game (workers)
+
+
+_worker_state = {}
+
+
+def _init_worker(spec_fields):
+    spec = DatasetSpec(**spec_fields)
+    _worker_state["spec"] = spec
+    _worker_state["encoder"] = get_encoder(spec.encoder, spec.board_size)
+    warnings.simplefilter("ignore", records.SGFWarning)  # counted, not printed
+
+
+def encode_game(record, encoder):
+    """The positions of one game: (packed planes, moves, outcomes). Stops
+    before a move that the rules forbid, keeping the positions before it."""
+    planes = []
+    moves = []
+    movers = []
+    for board, color, move in records.replay(record):
+        planes.append(encoder.encode(board))
+        moves.append(move)
+        movers.append(color)
+    if not planes:
+        shape = (0, encoder.size, encoder.size, (encoder.num_planes + 7) // 8)
+        return np.zeros(shape, np.uint8), np.zeros(0, np.int16), np.zeros(0, np.int8)
+    movers = np.array(movers, np.int8)
+    if record.winner in (BLACK, WHITE):
+        outcomes = np.where(movers == record.winner, 1, -1).astype(np.int8)
+    else:
+        outcomes = np.zeros(len(movers), np.int8)
+    packed = np.packbits(np.stack(planes).astype(bool), axis=-1)
+    return packed, np.array(moves, np.int16), outcomes
+
+
+def _work(item):
+    """One game, in a worker: read, filter, replay, encode."""
+    source, data = item
+    spec, encoder = _worker_state["spec"], _worker_state["encoder"]
+    if isinstance(data, Exception):
+        return source, "unreadable file", None
+    try:
+        record = records.read_sgf(data, source)
+    except records.SGFError as error:
+        return source, error.reason, None
+    except Exception as error:  # one strange file must not end a long build
+        return source, f"unexpected error: {type(error).__name__}", None
+    reason = _rejection(record, spec)
+    if reason:
+        return source, reason, None
+    packed, moves, outcomes = encode_game(record, encoder)
+    if not len(moves):
+        return source, "illegal first move", None
+    note = "kept, stopped at an illegal move" if record.problem else "kept"
+    return source, note, (packed, moves, outcomes)
+
+
+# ----------------------------------------------------------- the builder
+
+
+class _ShardWriter:
+    """Collects positions of one split and writes them as shards."""
+
+    def __init__(self, folder, split, shard_size, first_index):
+        self.folder, self.split, self.shard_size = folder, split, shard_size
+        self.index = first_index
+        self.parts = []
+        self.count = 0
+        self.written = []  # (file name, positions) of shards written
+
+    def add(self, packed, moves, outcomes, game_id):
+        self.parts.append((packed, moves, outcomes, np.full(len(moves), game_id, np.int32)))
+        self.count += len(moves)
+        if self.count >= self.shard_size:
+            self.flush()
+
+    def flush(self):
+        if not self.parts:
+            return
+        arrays = [np.concatenate(column) for column in zip(*self.parts)]
+        name = f"{self.split}-{self.index:05d}.npz"
+        with atomic_open(self.folder / name) as file:
+            np.savez(file, planes=arrays[0], moves=arrays[1], outcomes=arrays[2],
+                     game_ids=arrays[3])
+        self.written.append((name, len(arrays[1])))
+        self.index += 1
+        self.parts, self.count = [], 0
+
+
+def _sgf_items(sources, skip):
+    """(source, bytes) of every SGF file under ``sources``, in a fixed order,
+    after the first ``skip`` (those a resumed build has done already)."""
+    seen = 0
+    for path in map(Path, sources):
+        try:
+            for item in records.sgf_sources(path):
+                seen += 1
+                if seen > skip:
+                    yield item
+        except (OSError, EOFError) as error:
+            seen += 1
+            if seen > skip:
+                yield str(path), error
+
+
+def _expected_games(sources):
+    """Games in KGS archives, from their names (``KGS-2003-19-7582-``), for
+    the progress bar; None when a source is not such an archive."""
+    total = 0
+    for path in map(Path, sources):
+        match = re.search(r"-19-(\d+)-\.(tar\.gz|tar\.bz2|zip)$", path.name)
+        if not match:
+            return None
+        total += int(match.group(1))
+    return total
+
+
+def build_dataset(sources, folder, spec=None, workers=2, shard_size=8192,
+                  checkpoint_games=2000, max_games=None, progress=True):
+    """Build (or finish building) a dataset in ``folder`` from SGF files,
+    folders of them and archives. Returns the manifest (a dict, also saved
+    as ``dataset.json``); ``str(summary_line(manifest))`` reads well.
+
+    ``max_games`` stops after that many SGF files were looked at (for quick
+    runs). A folder holding an unfinished build with the same spec and
+    sources resumes at its last checkpoint; a finished one is left as it is.
+    """
+    spec = spec or DatasetSpec()
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    sources = [str(s) for s in ([sources] if isinstance(sources, (str, os.PathLike)) else sources)]
+    manifest = _load_or_start(folder, spec, sources, max_games)
+    if manifest["complete"]:
+        return manifest
+
+    writers = {split: _ShardWriter(folder, split, shard_size, len(manifest["shards"][split]))
+               for split in SPLITS}
+    skipped = Counter(manifest["skipped"])
+    kept_notes = Counter(manifest["kept"])
+    games_file = open(folder / "games.tsv", "a", encoding="utf-8")
+    done = manifest["games_looked_at"]
+    limit = None if max_games is None else max(0, max_games - done)
+    items = _sgf_items(sources, done)
+    total = _expected_games(sources) if max_games is None else max_games
+    bar = _progress_bar(progress, total, done)
+
+    def checkpoint(complete=False):
+        for writer in writers.values():
+            writer.flush()
+            manifest["shards"][writer.split] += [list(entry) for entry in writer.written]
+            writer.written = []
+        games_file.flush()
+        os.fsync(games_file.fileno())
+        manifest.update(games_looked_at=done, skipped=dict(skipped), kept=dict(kept_notes),
+                        games_tsv_bytes=games_file.tell(), complete=complete)
+        atomic_write_text(folder / "dataset.json", json.dumps(manifest, indent=1))
+
+    # spawn, not fork: the caller (a notebook) may have TensorFlow threads running.
+    context = multiprocessing.get_context("spawn")
+    try:
+        with context.Pool(workers, _init_worker, (dataclasses.asdict(spec),)) as pool:
+            while limit is None or limit > 0:
+                window = _take(items, checkpoint_games if limit is None else min(limit, checkpoint_games))
+                if not window:
+                    break
+                for source, note, result in pool.imap(_work, window, chunksize=8):
+                    done += 1
+                    bar.update(1)
+                    if result is None:
+                        skipped[note] += 1
+                        continue
+                    kept_notes[note] += 1
+                    game_id = manifest["games_kept"]
+                    manifest["games_kept"] += 1
+                    split = split_of(source, spec.validation_share, spec.test_share)
+                    writers[split].add(*result, game_id)
+                    manifest["positions"][split] += len(result[1])
+                    games_file.write(f"{game_id}\t{split}\t{source}\n")
+                if limit is not None:
+                    limit -= len(window)
+                checkpoint()
+        checkpoint(complete=True)
+    finally:
+        bar.close()
+        games_file.close()
+    return manifest
+
+
+def _take(iterator, count):
+    window = []
+    for item in iterator:
+        window.append(item)
+        if len(window) >= count:
+            break
+    return window
+
+
+def _load_or_start(folder, spec, sources, max_games):
+    path = folder / "dataset.json"
+    fresh = {
+        "format": FORMAT_VERSION, "spec": dataclasses.asdict(spec),
+        "sources": sources, "max_games": max_games, "complete": False,
+        "games_looked_at": 0, "games_kept": 0, "games_tsv_bytes": 0,
+        "positions": {split: 0 for split in SPLITS},
+        "shards": {split: [] for split in SPLITS},
+        "skipped": {}, "kept": {},
+    }
+    if not path.exists():
+        _remove_build_files(folder)
+        return fresh
+    manifest = json.loads(path.read_text())
+    same = (manifest.get("format") == FORMAT_VERSION and manifest["spec"] == fresh["spec"]
+            and manifest["sources"] == sources and manifest.get("max_games") == max_games)
+    if not same:
+        raise ValueError(
+            f"{folder} holds a dataset built with other settings "
+            f"({manifest.get('spec')}, sources {manifest.get('sources')}); "
+            f"choose another folder or delete it")
+    # Shards written after the last checkpoint, and games listed after it,
+    # belong to work that is done again now.
+    listed = {name for split in SPLITS for name, _ in manifest["shards"][split]}
+    for shard in folder.glob("*-[0-9][0-9][0-9][0-9][0-9].npz"):
+        if shard.name not in listed:
+            shard.unlink()
+    with open(folder / "games.tsv", "r+b") as games:
+        games.truncate(manifest["games_tsv_bytes"])
+    return manifest
+
+
+def _remove_build_files(folder):
+    for stale in list(folder.glob("*-[0-9][0-9][0-9][0-9][0-9].npz")) + [folder / "games.tsv"]:
+        stale.unlink(missing_ok=True)
+
+
+def _progress_bar(enabled, total, initial):
+    if not enabled:
+        return _Silent()
+    from tqdm.auto import tqdm
+    return tqdm(total=total, initial=initial, unit="game", desc="building dataset", smoothing=0.05)
+
+
+class _Silent:
+    def update(self, n):
+        pass
+
+    def close(self):
+        pass
+
+
+def summary_line(manifest):
+    """Games and positions kept and skipped, and why, in one line."""
+    kept = manifest["games_kept"]
+    positions = ", ".join(f"{manifest['positions'][s]:,} {s}" for s in SPLITS)
+    line = f"{kept:,} games kept ({positions} positions)"
+    skipped = manifest["skipped"]
+    if skipped:
+        reasons = ", ".join(f"{n:,} {why}" for why, n in sorted(skipped.items(), key=lambda x: -x[1]))
+        line += f"; {sum(skipped.values()):,} skipped: {reasons}"
+    partial = manifest["kept"].get("kept, stopped at an illegal move", 0)
+    if partial:
+        line += f"; {partial:,} kept up to an illegal move"
+    return line
+
+
+# ------------------------------------------------------------- reading back
+
+
+def read_manifest(folder):
+    path = Path(folder) / "dataset.json"
+    if not path.exists():
+        raise FileNotFoundError(f"no dataset in {folder}: {path} is missing (build it first)")
+    return json.loads(path.read_text())
+
+
+def load_shard(path, num_planes):
+    """One shard as (planes uint8 (n, N, N, num_planes), moves, outcomes, game_ids)."""
+    with np.load(path) as shard:
+        planes = np.unpackbits(shard["planes"], axis=-1, count=num_planes)
+        return planes, shard["moves"], shard["outcomes"], shard["game_ids"]
+
+
+def load_split(folder, split, max_positions=None):
+    """A whole split in memory, as numpy arrays: (planes, moves, outcomes)."""
+    manifest = read_manifest(folder)
+    num_planes = get_encoder(manifest["spec"]["encoder"], manifest["spec"]["board_size"]).num_planes
+    parts, total = [], 0
+    for name, _ in manifest["shards"][split]:
+        planes, moves, outcomes, _ = load_shard(Path(folder) / name, num_planes)
+        parts.append((planes, moves, outcomes))
+        total += len(moves)
+        if max_positions is not None and total >= max_positions:
+            break
+    if not parts:
+        raise ValueError(f"the {split} split of {folder} is empty")
+    planes, moves, outcomes = (np.concatenate(column) for column in zip(*parts))
+    return planes[:max_positions], moves[:max_positions], outcomes[:max_positions]
+
+
+def symmetry_tables(size):
+    """For the 8 symmetries of the square: where each point's planes come
+    from (``gather[s]``) and where a move goes (``moves[s]``, pass fixed)."""
+    grid = np.arange(size * size).reshape(size, size)
+    gather, moves = [], []
+    for s in range(8):
+        image = np.rot90(grid, s % 4)
+        if s >= 4:
+            image = np.fliplr(image)
+        gather.append(image.reshape(-1))
+        forward = np.empty(size * size + 1, np.int64)
+        forward[image.reshape(-1)] = np.arange(size * size)
+        forward[-1] = size * size
+        moves.append(forward)
+    return np.array(gather), np.array(moves)
+
+
+def batches(folder, split, batch_size=256, shuffle=True, augment=True, seed=0,
+            include_pass=False, target="policy", shards_in_memory=4, repeat=False):
+    """Batches of (planes, labels) as numpy arrays, read shard by shard.
+
+    ``shuffle`` mixes positions across ``shards_in_memory`` shards at a time
+    (and the order of shards); ``augment`` applies a random symmetry of the
+    square to each position and its move. ``target`` is "policy" (labels:
+    the move played) or "value" (labels: the outcome from the mover's view).
+    Without ``include_pass`` positions where the player passed are left out.
+    """
+    manifest = read_manifest(folder)
+    size = manifest["spec"]["board_size"]
+    num_planes = get_encoder(manifest["spec"]["encoder"], size).num_planes
+    names = [name for name, _ in manifest["shards"][split]]
+    if not names:
+        raise ValueError(f"the {split} split of {folder} is empty")
+    gather, move_maps = symmetry_tables(size)
+    rng = np.random.default_rng(seed)
+    while True:
+        order = rng.permutation(len(names)) if shuffle else range(len(names))
+        order = list(order)
+        for start in range(0, len(order), shards_in_memory):
+            group = [load_shard(Path(folder) / names[i], num_planes) for i in order[start:start + shards_in_memory]]
+            planes, moves, outcomes = (np.concatenate(column) for column in list(zip(*group))[:3])
+            keep = np.ones(len(moves), bool) if include_pass else moves != size * size
+            index = np.flatnonzero(keep)
+            if shuffle:
+                rng.shuffle(index)
+            for first in range(0, len(index), batch_size):
+                chosen = index[first:first + batch_size]
+                x, move = planes[chosen], moves[chosen].astype(np.int64)
+                if augment:
+                    syms = rng.integers(0, 8, len(chosen))
+                    flat = x.reshape(len(chosen), size * size, num_planes)
+                    x = np.take_along_axis(flat, gather[syms][:, :, None], axis=1).reshape(x.shape)
+                    move = move_maps[syms, move]
+                labels = move.astype(np.int32) if target == "policy" else outcomes[chosen].astype(np.float32)
+                yield x, labels
+        if not repeat:
+            return
+
+
+def tf_dataset(folder, split, batch_size=256, **options):
+    """The same batches as :func:`batches`, as a prefetching ``tf.data.Dataset``
+    for ``model.fit``."""
+    import tensorflow as tf
+
+    manifest = read_manifest(folder)
+    size = manifest["spec"]["board_size"]
+    num_planes = get_encoder(manifest["spec"]["encoder"], size).num_planes
+    label_dtype = tf.int32 if options.get("target", "policy") == "policy" else tf.float32
+    signature = (tf.TensorSpec((None, size, size, num_planes), tf.uint8),
+                 tf.TensorSpec((None,), label_dtype))
+    dataset = tf.data.Dataset.from_generator(
+        lambda: batches(folder, split, batch_size, **options), output_signature=signature)
+    return dataset.prefetch(tf.data.AUTOTUNE)

@@ -1,0 +1,34 @@
+"""Writing files so that a crash never leaves half of one.
+
+Datasets, checkpoints and game records are written to a temporary file in
+the same folder and then renamed over the target: the rename is atomic, so
+readers (and a resumed job) see the old file or the new one.
+"""
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+
+@contextlib.contextmanager
+def atomic_open(path, mode="wb", encoding=None):
+    """Open a temporary file beside ``path``; on a clean exit it replaces
+    ``path``, on an exception it is removed and ``path`` is untouched."""
+    path = Path(path)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        os.fchmod(handle, 0o644)  # mkstemp makes it private; these are ordinary files
+        with os.fdopen(handle, mode, encoding=encoding) as file:
+            yield file
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def atomic_write_text(path, text):
+    with atomic_open(path, "w", encoding="utf-8") as file:
+        file.write(text)

@@ -1,0 +1,169 @@
+"""Training datasets: building shards from SGF files (filters, splits,
+resuming), and reading them back with shuffling and symmetry augmentation."""
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from mockgo import Board, records
+from mockgo.dataset import (DatasetSpec, batches, build_dataset, load_split, rank_value,
+                            split_of, summary_line, symmetry_tables, tf_dataset)
+
+
+def random_game(size, seed, black_rank="6d", white_rank="7d", moves=40):
+    rng = random.Random(seed)
+    board = Board(size, komi=6.5)
+    while board.move_number < moves and not board.is_over:
+        choices = np.flatnonzero(board.sensible_moves()[:-1])
+        board.play(int(rng.choice(choices)) if len(choices) else board.pass_index)
+    record = records.record_from_board(board, black="b", white="w")
+    record.black_rank, record.white_rank = black_rank, white_rank
+    return record
+
+
+@pytest.fixture(scope="module")
+def sgf_folder(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("sgf")
+    for i in range(24):
+        records.save_sgf(random_game(9, i), folder / f"game-{i:02d}.sgf")
+    records.save_sgf(random_game(13, 99), folder / "big-board.sgf")
+    records.save_sgf(random_game(9, 98, black_rank="2k"), folder / "weak.sgf")
+    (folder / "broken.sgf").write_text("(;GM[1]SZ[9];B[ee];W[")
+    return folder
+
+
+SPEC = DatasetSpec(encoder="simple2", board_size=9, min_rank="5d",
+                   validation_share=0.2, test_share=0.2)
+
+
+def test_split_is_a_stable_function_of_the_file_name():
+    assert split_of("a/b/2003-01-01-1.sgf") == split_of("other.tar.gz:x/2003-01-01-1.sgf")
+    names = [f"{i}.sgf" for i in range(4000)]
+    shares = {s: sum(split_of(n, 0.1, 0.05) == s for n in names) / 4000
+              for s in ("train", "validation", "test")}
+    assert abs(shares["validation"] - 0.1) < 0.02 and abs(shares["test"] - 0.05) < 0.02
+
+
+def test_rank_values():
+    assert rank_value("30k") < rank_value("1k") < rank_value("1d") < rank_value("9d") < rank_value("1p")
+    assert rank_value("6d*") == 6 and rank_value(None) is None and rank_value("?") is None
+
+
+def test_build_keeps_and_skips_with_reasons(sgf_folder, tmp_path):
+    manifest = build_dataset([sgf_folder], tmp_path / "ds", SPEC, workers=2, shard_size=300,
+                             checkpoint_games=10, progress=False)
+    assert manifest["complete"] and manifest["games_kept"] == 24
+    assert manifest["skipped"] == {"board size 13": 1, "rank below minimum or unknown": 1,
+                                   "does not parse": 1}
+    assert "24 games kept" in summary_line(manifest) and "3 skipped" in summary_line(manifest)
+    games = [line.split("\t") for line in (tmp_path / "ds" / "games.tsv").read_text().splitlines()]
+    assert len(games) == 24
+    split_by_id = {int(game_id): split for game_id, split, _ in games}
+    total = 0
+    for split in ("train", "validation", "test"):
+        planes, moves, outcomes = load_split(tmp_path / "ds", split)
+        assert planes.shape[1:] == (9, 9, 2) and planes.dtype == np.uint8
+        assert len(moves) == manifest["positions"][split]
+        total += len(moves)
+        assert set(np.unique(outcomes)) <= {-1, 0, 1}
+        # Every position of a game sits in that game's split.
+        for name, _ in manifest["shards"][split]:
+            with np.load(tmp_path / "ds" / name) as shard:
+                assert {split_by_id[int(g)] for g in shard["game_ids"]} == {split}
+    assert total == sum(40 for _ in range(24))  # 40 moves a game, none illegal
+
+
+def test_positions_and_labels_are_the_games(sgf_folder, tmp_path):
+    build_dataset([sgf_folder / "game-00.sgf"], tmp_path / "one", SPEC, workers=1, progress=False)
+    record = records.load_sgf(sgf_folder / "game-00.sgf")
+    manifest = json.loads((tmp_path / "one" / "dataset.json").read_text())
+    split = next(s for s in manifest["positions"] if manifest["positions"][s])
+    planes, moves, outcomes = load_split(tmp_path / "one", split)
+    expected_moves = [m for _, m in record.moves]
+    assert moves.tolist() == expected_moves
+    for (board, color, move), x, outcome in zip(records.replay(record), planes, outcomes):
+        assert np.array_equal(x[..., 0].reshape(-1), board.stones == color)
+        assert outcome == (1 if color == record.winner else -1)
+
+
+def test_an_interrupted_build_resumes_to_the_same_dataset(sgf_folder, tmp_path, monkeypatch):
+    build_dataset([sgf_folder], tmp_path / "whole", SPEC, workers=1, shard_size=200,
+                  checkpoint_games=5, progress=False)
+    real_sources = records.sgf_sources
+
+    def interrupted(path):
+        for count, item in enumerate(real_sources(path)):
+            if count == 13:
+                raise KeyboardInterrupt
+            yield item
+
+    monkeypatch.setattr(records, "sgf_sources", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        build_dataset([sgf_folder], tmp_path / "resumed", SPEC, workers=1, shard_size=200,
+                      checkpoint_games=5, progress=False)
+    partial = json.loads((tmp_path / "resumed" / "dataset.json").read_text())
+    assert not partial["complete"] and partial["games_looked_at"] == 10
+    monkeypatch.setattr(records, "sgf_sources", real_sources)
+    resumed = build_dataset([sgf_folder], tmp_path / "resumed", SPEC, workers=1, shard_size=200,
+                            checkpoint_games=5, progress=False)
+    whole = json.loads((tmp_path / "whole" / "dataset.json").read_text())
+    for key in ("games_kept", "positions", "skipped", "games_looked_at"):
+        assert resumed[key] == whole[key]
+    assert ((tmp_path / "resumed" / "games.tsv").read_text()
+            == (tmp_path / "whole" / "games.tsv").read_text())
+    for split in ("train", "validation", "test"):
+        a, b = load_split(tmp_path / "whole", split), load_split(tmp_path / "resumed", split)
+        assert all(np.array_equal(x, y) for x, y in zip(a, b))
+
+
+def test_a_folder_with_another_build_is_refused(sgf_folder, tmp_path):
+    build_dataset([sgf_folder / "game-01.sgf"], tmp_path / "ds", SPEC, workers=1, progress=False)
+    other = DatasetSpec(encoder="agz17", board_size=9)
+    with pytest.raises(ValueError, match="other settings"):
+        build_dataset([sgf_folder / "game-01.sgf"], tmp_path / "ds", other, workers=1, progress=False)
+
+
+def test_symmetry_tables_move_planes_and_moves_together():
+    size = 5
+    gather, move_maps = symmetry_tables(size)
+    rng = np.random.default_rng(0)
+    planes = rng.integers(0, 2, (size, size, 3)).astype(np.uint8)
+    images = set()
+    for s in range(8):
+        moved = planes.reshape(size * size, 3)[gather[s]].reshape(size, size, 3)
+        images.add(moved.tobytes())
+        for move in range(size * size):
+            one_hot = np.zeros(size * size, np.uint8)
+            one_hot[move] = 1
+            assert one_hot[gather[s]].argmax() == move_maps[s][move]
+        assert move_maps[s][size * size] == size * size
+    assert len(images) == 8  # eight different images of a random board
+
+
+def test_batches_shuffle_augment_and_drop_passes(sgf_folder, tmp_path):
+    build_dataset([sgf_folder], tmp_path / "ds", SPEC, workers=1, progress=False)
+    seen = 0
+    for x, moves in batches(tmp_path / "ds", "train", batch_size=32, seed=1):
+        assert x.shape[1:] == (9, 9, 2) and x.dtype == np.uint8 and moves.dtype == np.int32
+        assert (moves < 81).all()  # passes left out
+        # The point played is empty in the (transformed) position.
+        rows = np.arange(len(moves))
+        assert not x.reshape(len(moves), 81, 2)[rows, moves].any()
+        seen += len(moves)
+    planes, moves, _ = load_split(tmp_path / "ds", "train")
+    assert seen == int((moves < 81).sum())
+    values = next(batches(tmp_path / "ds", "train", batch_size=8, target="value"))[1]
+    assert values.dtype == np.float32 and set(np.unique(values)) <= {-1.0, 0.0, 1.0}
+
+
+def test_tf_dataset(sgf_folder, tmp_path):
+    build_dataset([sgf_folder], tmp_path / "ds", SPEC, workers=1, progress=False)
+    x, y = next(iter(tf_dataset(tmp_path / "ds", "train", batch_size=16)))
+    assert tuple(x.shape) == (16, 9, 9, 2) and x.dtype.name == "uint8" and y.dtype.name == "int32"
+
+
+def test_missing_dataset_is_a_clear_error(tmp_path):
+    with pytest.raises(FileNotFoundError, match="build it first"):
+        next(batches(tmp_path / "nothing", "train"))
