@@ -1,21 +1,18 @@
 """A small client for the Go Text Protocol (GTP version 2).
 
-It starts an external Go engine (GnuGo, or any program that speaks GTP on
-its standard input and output), sends it commands and reads its answers, so
-that mockgo can check its rules against another program and play matches
-against it::
+It runs an external Go engine (GnuGo, or any program that speaks GTP on its
+standard input and output) and drives it over pipes: to check mockgo's rules
+against another program, and to play matches against it::
 
     with GTPEngine(gnugo_command(level=1)) as gnugo:
-        gnugo.send("boardsize 9")
-        gnugo.send("play black E5")
+        gnugo.send_many(["boardsize 9", "play black E5"])
         reply = gnugo.send("genmove white")   # e.g. "D4"
 
-GTP in one paragraph: each command is one line, optionally preceded by a
-numeric id; the engine answers ``=id text`` on success or ``?id message`` on
-failure, and ends every answer with an empty line (an answer never contains
-one, though it may span several lines, like ``showboard``). The engine
-answers in order, so many commands can be written at once and their answers
-read afterwards (:meth:`GTPEngine.send_many`), saving a round trip each.
+GTP in brief: a command is one line, here preceded by a numeric id; the
+engine answers ``=id text`` or ``?id message``, ends every answer with an
+empty line (answers, like ``showboard``'s, may span lines but contain no
+empty one), and answers in order, so :meth:`GTPEngine.send_many` can write
+many commands at once and then read their answers, saving a round trip each.
 """
 
 import os
@@ -34,8 +31,7 @@ class GTPError(RuntimeError):
 
     def __init__(self, command, message):
         super().__init__(f"GTP command {command!r} failed: {message}")
-        self.command = command
-        self.message = message
+        self.command, self.message = command, message
 
 
 class GTPEngineDied(RuntimeError):
@@ -84,23 +80,22 @@ class GTPEngine:
                 size += len(command) + 8  # and its id
         return answers
 
-    def close(self):
-        """Ask the engine to quit; kill it if it has not gone in 5 seconds."""
-        if self.process.poll() is None:
-            try:
-                self.send("quit")
-            except (GTPError, GTPEngineDied):
-                pass
-            try:
-                self.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        for pipe in (self.process.stdin, self.process.stdout):
-            try:
-                pipe.close()
-            except OSError:  # flushing to a dead engine
-                pass
+    def close(self, timeout=5.0):
+        """Tell the engine to quit and close its input (an engine that
+        ignores ``quit`` sees the end of its input); kill it if it has not
+        exited within ``timeout`` seconds."""
+        try:
+            if self.process.poll() is None:
+                self.process.stdin.write("quit\n")
+            self.process.stdin.close()
+        except (BrokenPipeError, ValueError):  # gone already, or closed before
+            pass
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process.stdout.close()
 
     # ------------------------------------------------------------ internals
 

@@ -1,0 +1,82 @@
+"""The GTP client, driving a real GnuGo (skipped where GnuGo is missing)."""
+
+import re
+import sys
+
+import pytest
+
+from mockgo.gtp_client import GTPEngine, GTPEngineDied, GTPError, gnugo_command
+
+
+@pytest.fixture
+def gnugo(gnugo_path):
+    with GTPEngine(gnugo_command(binary=gnugo_path)) as engine:
+        yield engine
+
+
+def test_protocol_version(gnugo):
+    assert gnugo.send("protocol_version") == "2"
+    assert gnugo.send("name") == "GNU Go"
+
+
+def test_unknown_command_raises(gnugo):
+    with pytest.raises(GTPError, match="no_such_command.*unknown command") as info:
+        gnugo.send("no_such_command")
+    assert info.value.command == "no_such_command"
+    assert info.value.message == "unknown command"
+    assert gnugo.send("protocol_version") == "2"  # and the engine carries on
+
+
+def test_refused_move_raises(gnugo):
+    gnugo.send("boardsize 9")
+    gnugo.send("play black E5")
+    with pytest.raises(GTPError, match="illegal move"):
+        gnugo.send("play white E5")
+
+
+def test_send_many_keeps_order_around_a_multiline_answer(gnugo):
+    answers = gnugo.send_many([
+        "boardsize 5", "clear_board", "play black C3", "play white C3",
+        "showboard", "list_stones black", "bogus", "list_stones white", "query_boardsize"])
+    assert answers[:3] == ["", "", ""]
+    assert isinstance(answers[3], GTPError) and answers[3].message == "illegal move"
+    board = answers[4].splitlines()
+    assert board[0].split() == list("ABCDE")
+    assert board[3].split()[:6] == ["3", ".", ".", "X", ".", "."]
+    assert len(board) == 7
+    assert answers[5] == "C3"
+    assert isinstance(answers[6], GTPError) and answers[6].message == "unknown command"
+    assert answers[7] == ""  # no white stones: an empty answer
+    assert answers[8] == "5"
+
+
+def test_send_many_with_more_than_a_pipe_full(gnugo):
+    # Far more text each way than a pipe holds: must not deadlock.
+    answers = gnugo.send_many(["showboard"] * 400 + ["is_legal black A1"] * 5000)
+    assert len(answers) == 5400
+    assert all(answer.splitlines()[0].split()[0] == "A" for answer in answers[:400])
+    assert set(answers[400:]) == {"1"}
+
+
+def test_engine_that_quit_gives_a_clear_error(gnugo, gnugo_path):
+    assert gnugo.send("quit") == ""
+    expected = f"{re.escape(gnugo_path)}.*exited with code 0.*'name'"
+    with pytest.raises(GTPEngineDied, match=expected):
+        gnugo.send("name")
+    gnugo.close()  # closing a dead engine is fine
+
+
+def test_engine_that_dies_gives_a_clear_error():
+    # An "engine" that answers one command and exits with an error.
+    script = "import sys; sys.stdin.readline(); print('=1 ok\\n', flush=True); sys.exit(3)"
+    with GTPEngine([sys.executable, "-c", script], name="fake") as engine:
+        assert engine.send("first") == "ok"
+        with pytest.raises(GTPEngineDied, match="fake .*exited with code 3.*'second'"):
+            engine.send("second")
+
+
+def test_close_kills_an_engine_that_ignores_quit():
+    script = "import time\nwhile True: time.sleep(1)"
+    engine = GTPEngine([sys.executable, "-c", script])
+    engine.close(timeout=0.5)
+    assert engine.process.returncode is not None
