@@ -1,0 +1,396 @@
+"""Monte Carlo tree search with PUCT, as in AlphaGo Zero (Silver et al. 2017).
+
+The search knows nothing of Go: it plays through a state that follows
+:class:`mockgo.games.Game` and asks an *evaluator* about positions::
+
+    priors, values = evaluate(states)    # priors [B, num_actions], values [B]
+
+``values[i]`` is the expected result for the player to move in ``states[i]``
+(+1 win, -1 loss). A network wrapped in a batched predictor is one evaluator;
+:func:`uniform_evaluator` (every action equally likely, value 0) is another.
+
+Each node keeps the statistics of its edges in numpy arrays of length
+``num_actions``: visit counts N(s, a), total values W(s, a), mean values
+Q(s, a) = W / N and priors P(s, a), all from the view of the player to move
+at s. A *simulation* (readout) does what the paper's Figure 2 shows:
+
+Select
+    From the root, take a_t = argmax_a Q(s, a) + U(s, a) with
+    U(s, a) = c_puct * P(s, a) * sqrt(sum_b N(s, b)) / (1 + N(s, a)),
+    a vectorised argmax over the node's arrays, until an unexpanded node (a
+    leaf) or a terminal state. ``sqrt(max(1, sum_b N))`` keeps the first
+    choice at a fresh node on the best prior instead of on action 0.
+    *First-play value*: an unvisited edge has Q = the node's own evaluator
+    value minus ``fpu_reduction`` (default 0): MiniGo's "initialise to parent"
+    choice. With the uniform evaluator that is 0, the paper's Q = 0.
+Expand and evaluate
+    The evaluator's priors, restricted to the legal actions and renormalised,
+    become P; illegal actions get Q = -inf and are never chosen.
+Back up
+    The leaf's value v (no rollouts) is added along the path, N += 1,
+    W += v, with its sign flipped at each ply (each change of player to
+    move). A terminal state backs up its exact ``terminal_value()``.
+
+Throughput comes from batches. *Virtual loss* (Silver et al. 2016): while a
+leaf waits for its evaluation, each edge on its path counts ``virtual_loss``
+extra visits, each a loss for the player who chose the edge (N += vl,
+W -= vl), so the next selection in the same tree goes elsewhere; a tree
+gathers ``parallel_readouts`` leaves, then they are evaluated together and
+the virtual losses undone as the real values are backed up.
+:func:`search_many` runs many games' trees in lockstep so that one evaluator
+call serves every game. If a leaf is selected twice before it is evaluated
+(a *duplicate*, common late in a game), it is evaluated and expanded once, and
+its value is backed up once per selection: every selection counts as a
+readout, so the root's visit counts grow by exactly ``num_readouts``.
+
+At the root, Dirichlet noise mixes into the priors of the legal actions,
+P = 0.75 P + 0.25 eta with eta ~ Dir(alpha). The paper used alpha = 0.03 on
+19x19; we scale it by the number of legal actions, alpha = 0.03 * 361 /
+num_legal (10.83 / num_legal: 0.13 on an empty 9x9 board, 1.2 in tic-tac-toe),
+which works for any game. On an empty Go board it is MiniGo's 0.03 * 361 / N^2
+(to within the pass); as the board fills, alpha grows with fewer legal moves.
+Moves are chosen in proportion to the root's visit counts (temperature 1)
+for the first ``softpick_moves`` moves of a game, then the most visited move.
+"""
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+DIRICHLET_WEIGHT = 0.25
+
+
+def default_softpick_moves(num_actions):
+    """MiniGo's cut-off, 30 moves on 19x19 and 6 on 9x9: N^2 / 12 rounded
+    down to an even number (N^2 = num_actions - 1)."""
+    return (num_actions - 1) // 12 // 2 * 2
+
+
+# ---------------------------------------------------------------- evaluators
+
+
+def uniform_evaluator(states):
+    """Every action equally likely, every position even (value 0): the search
+    is then plain PUCT on exact terminal values, and costs only its own time."""
+    num_actions = states[0].num_actions
+    return np.full((len(states), num_actions), 1.0 / num_actions), np.zeros(len(states))
+
+
+def random_rollout_evaluator(rng, max_moves=1000):
+    """Uniform priors, and the value of one random playout from each state
+    (to the end, or ``max_moves`` moves, scored 0). For tests and small games
+    only: AlphaGo Zero uses no rollouts, and each move of a playout copies the
+    state, which is slow for Go."""
+    def evaluate(states):
+        values = np.zeros(len(states))
+        for i, state in enumerate(states):
+            end, moves = state, 0
+            while not end.is_terminal() and moves < max_moves:
+                end = end.play(rng.choice(np.flatnonzero(end.legal_actions())))
+                moves += 1
+            if end.is_terminal():
+                value = end.terminal_value()
+                values[i] = value if end.to_play == state.to_play else -value
+        return uniform_evaluator(states)[0], values
+    return evaluate
+
+
+# ---------------------------------------------------------------------- tree
+
+
+class Node:
+    """A state in the tree and the statistics of the edges out of it.
+
+    A node's own visit count lives in its parent's ``child_N[action]``; its
+    edges' counts sum to ``n_total``. Children are created when first
+    selected. There are no parent links (selection returns the path), so a
+    tree holds no reference cycles and is freed as soon as it is dropped.
+    """
+
+    __slots__ = ("state", "action", "to_play", "children", "terminal", "value",
+                 "child_N", "child_W", "child_Q", "child_P", "n_total", "pending", "noised")
+
+    def __init__(self, state, action=None):
+        self.state = state
+        self.action = action
+        self.to_play = state.to_play
+        self.children = {}
+        self.terminal = state.is_terminal()
+        # The evaluator's value once expanded; the exact result if terminal.
+        self.value = state.terminal_value() if self.terminal else None
+        self.child_N = self.child_W = self.child_Q = self.child_P = None
+        self.n_total = 0.0
+        self.pending = False  # selected in this batch, waiting for its evaluation
+        self.noised = False  # Dirichlet noise already mixed into child_P
+
+    @property
+    def is_expanded(self):
+        return self.child_P is not None
+
+    def expand(self, prior, value, fpu_reduction=0.0):
+        """Take the evaluator's output: P from the prior over legal actions."""
+        assert not self.is_expanded and not self.terminal, "a node is expanded once"
+        legal = np.asarray(self.state.legal_actions(), bool)
+        p = np.where(legal, np.asarray(prior, np.float64), 0.0)
+        total = p.sum()
+        self.child_P = p / total if total > 0 else legal / legal.sum()
+        self.value = float(value)
+        self.child_N = np.zeros(len(legal))
+        self.child_W = np.zeros(len(legal))
+        self.child_Q = np.where(legal, self.value - fpu_reduction, -np.inf)
+
+    def add_dirichlet_noise(self, rng, weight=DIRICHLET_WEIGHT):
+        """P = (1 - weight) P + weight Dir(alpha) on the legal actions, with
+        alpha = 0.03 * 361 / (number of legal actions)."""
+        legal = np.flatnonzero(self.child_Q > -np.inf)
+        eta = rng.dirichlet(np.full(len(legal), 0.03 * 361 / len(legal)))
+        self.child_P[legal] = (1 - weight) * self.child_P[legal] + weight * eta
+        self.noised = True
+
+    @property
+    def Q(self):
+        """Mean value of the position for its player to move: the backed-up
+        values of all simulations through it (its own evaluation if none)."""
+        if self.n_total > 0:
+            return float(self.child_W.sum() / self.n_total)
+        return 0.0 if self.value is None else self.value
+
+
+def select_leaf(root, c_puct, virtual_loss):
+    """Walk down by argmax Q + U, adding virtual loss to each edge taken;
+    return the path of nodes from the root to the leaf (an unexpanded or a
+    terminal node)."""
+    node = root
+    path = [node]
+    while node.child_P is not None:
+        scale = c_puct * math.sqrt(node.n_total if node.n_total > 1 else 1.0)
+        a = int((node.child_Q + scale * node.child_P / (1.0 + node.child_N)).argmax())
+        if virtual_loss:
+            n = node.child_N[a] + virtual_loss
+            w = node.child_W[a] - virtual_loss
+            node.child_N[a] = n
+            node.child_W[a] = w
+            node.child_Q[a] = w / n
+            node.n_total += virtual_loss
+        child = node.children.get(a)
+        if child is None:
+            child = node.children[a] = Node(node.state.play(a), a)
+        node = child
+        path.append(node)
+    return path
+
+
+def backup(path, value, virtual_loss):
+    """Add the leaf's value (from the view of its player to move) along the
+    path to the root, undoing the virtual loss that selection added."""
+    step = 1.0 - virtual_loss
+    node = path[-1]
+    for parent in reversed(path[:-1]):
+        if parent.to_play != node.to_play:
+            value = -value
+        a = node.action
+        n = parent.child_N[a] + step
+        w = parent.child_W[a] + value + virtual_loss
+        parent.child_N[a] = n
+        parent.child_W[a] = w
+        parent.child_Q[a] = w / n
+        parent.n_total += step
+        node = parent
+
+
+def pick_action(root, temperature=0.0, rng=None):
+    """An action from the root's visit counts: pi(a) ~ N(a)^(1/temperature),
+    the most visited (ties to the higher Q) at temperature 0."""
+    rng = np.random.default_rng() if rng is None else rng
+    counts = root.child_N
+    if counts is None or counts.sum() == 0:
+        legal = np.flatnonzero(root.state.legal_actions())
+        if counts is None:
+            return int(legal[0]) if temperature == 0 else int(rng.choice(legal))
+        counts = root.child_P  # no visits: follow the prior
+    if temperature == 0:
+        best = np.flatnonzero(counts == counts.max())
+        return int(best[np.argmax(root.child_Q[best])])
+    probs = counts ** (1.0 / temperature)
+    return int(rng.choice(len(probs), p=probs / probs.sum()))
+
+
+# -------------------------------------------------------------------- player
+
+
+@dataclass
+class ResignationCheck:
+    """The false-positive rate of resignation (AlphaGo Zero, Methods): in a
+    share of self-play games resignation is off; in those, did the player who
+    would have resigned go on to win? The paper kept this under 5 %.
+
+    ``resign_enabled(rng)`` draws whether a new game may resign; after a game
+    with resignation off, ``record(player.would_have_resigned, winner)``.
+    """
+
+    disabled_share: float = 0.1
+    games: int = 0  # games played with resignation off
+    would_have_resigned: int = 0  # of those, games where someone fell below the threshold
+    false_positives: int = 0  # of those, games that player went on to win
+
+    def resign_enabled(self, rng):
+        return bool(rng.random() >= self.disabled_share)
+
+    def record(self, would_have_resigned, winner):
+        self.games += 1
+        if would_have_resigned is not None:
+            self.would_have_resigned += 1
+            self.false_positives += int(would_have_resigned == winner)
+
+    @property
+    def false_positive_rate(self):
+        return self.false_positives / self.would_have_resigned if self.would_have_resigned else 0.0
+
+
+class MCTSPlayer:
+    """Plays one game by tree search; the tree is kept from move to move.
+
+    ::
+
+        player = MCTSPlayer(uniform_evaluator, num_readouts=200, seed=0)
+        player.initialize(TicTacToe())
+        while not player.state.is_terminal():
+            player.search()
+            player.play(player.pick_action())
+
+    ``num_readouts`` simulations per ``search()``, gathered
+    ``parallel_readouts`` at a time per evaluator call. ``c_puct``: the
+    exploration constant in U (MiniGo uses about 1.25-2.5 in this constant
+    form). ``softpick_moves``: moves sampled at temperature 1 at the start of
+    a game (default :func:`default_softpick_moves`). ``resign_threshold``:
+    resign when the root's value and its best child's value are both below it
+    (None: never); set ``resign_enabled = False`` to play on and record in
+    ``would_have_resigned`` the player who would have resigned.
+    """
+
+    def __init__(self, evaluate, num_readouts=800, c_puct=1.5, dirichlet=True,
+                 dirichlet_weight=DIRICHLET_WEIGHT, parallel_readouts=8, virtual_loss=3,
+                 softpick_moves=None, resign_threshold=-0.9, resign_enabled=True,
+                 fpu_reduction=0.0, seed=None):
+        if parallel_readouts < 1 or num_readouts < 0:
+            raise ValueError("parallel_readouts must be >= 1 and num_readouts >= 0")
+        self.evaluate = evaluate
+        self.num_readouts = num_readouts
+        self.c_puct = c_puct
+        self.dirichlet = dirichlet
+        self.dirichlet_weight = dirichlet_weight
+        self.parallel_readouts = parallel_readouts
+        self.virtual_loss = virtual_loss
+        self.softpick_moves = softpick_moves
+        self.resign_threshold = resign_threshold
+        self.resign_enabled = resign_enabled
+        self.fpu_reduction = fpu_reduction
+        self.rng = np.random.default_rng(seed)
+        self.root = None
+
+    def initialize(self, state, move_number=0):
+        """Start a game from ``state``, ``move_number`` moves into it."""
+        self.root = Node(state)
+        self.move_number = move_number
+        self.would_have_resigned = None
+
+    @property
+    def state(self):
+        return self.root.state
+
+    def search(self):
+        """Run ``num_readouts`` simulations from the root."""
+        search_many([self])
+
+    def pick_action(self):
+        """Sample by visit count early in the game, then the most visited."""
+        cutoff = self.softpick_moves
+        if cutoff is None:
+            cutoff = default_softpick_moves(self.root.state.num_actions)
+        temperature = 1.0 if self.move_number < cutoff else 0.0
+        return pick_action(self.root, temperature, self.rng)
+
+    def play(self, action):
+        """Move the root to the child for ``action``, keeping its subtree."""
+        child = self.root.children.get(action)
+        if child is None:
+            child = Node(self.root.state.play(action))
+        child.action = None
+        self.root = child
+        self.move_number += 1
+
+    @property
+    def root_value(self):
+        """Q of the root: the expected result for the player to move."""
+        return self.root.Q
+
+    def visit_distribution(self):
+        """pi, the root's visit counts normalised over all actions (the
+        training target); the legal moves' uniform distribution if unsearched."""
+        counts = self.root.child_N
+        if counts is None or counts.sum() == 0:
+            counts = np.asarray(self.root.state.legal_actions(), float)
+        return counts / counts.sum()
+
+    def should_resign(self):
+        """Whether the player to move should resign now: the root's value and
+        its best (most visited) child's value are both below the threshold
+        (Silver et al. 2017, Methods). With ``resign_enabled`` off, records
+        the would-be resigner and says no."""
+        root = self.root
+        if self.resign_threshold is None or root.n_total == 0:
+            return False
+        best = root.child_Q[root.child_N.argmax()]  # the most visited child
+        if max(self.root_value, best) >= self.resign_threshold:
+            return False
+        if not self.resign_enabled:
+            if self.would_have_resigned is None:
+                self.would_have_resigned = root.to_play
+            return False
+        return True
+
+
+def search_many(players, evaluate=None):
+    """Search every player's tree in lockstep: each step gathers up to
+    ``parallel_readouts`` leaves from each tree and makes ONE evaluator call
+    (``evaluate``, default the first player's) for all of them. Unexpanded
+    roots are first expanded together in one call. Each player gets exactly
+    its ``num_readouts`` new simulations; terminal roots are skipped."""
+    players = [p for p in players if not p.root.terminal]
+    if not players:
+        return
+    evaluate = evaluate or players[0].evaluate
+    roots = [(p.root, p) for p in players if not p.root.is_expanded]
+    if roots:
+        _evaluate_and_expand(evaluate, roots)
+    for p in players:
+        if p.dirichlet and not p.root.noised:
+            p.root.add_dirichlet_noise(p.rng, p.dirichlet_weight)
+    remaining = [p.num_readouts for p in players]
+    while any(remaining):
+        leaves, waiting = [], []
+        for i, p in enumerate(players):
+            for _ in range(min(p.parallel_readouts, remaining[i])):
+                remaining[i] -= 1
+                path = select_leaf(p.root, p.c_puct, p.virtual_loss)
+                leaf = path[-1]
+                if leaf.terminal:
+                    backup(path, leaf.value, p.virtual_loss)
+                    continue
+                if not leaf.pending:  # a duplicate is evaluated once
+                    leaf.pending = True
+                    leaves.append((leaf, p))
+                waiting.append((path, p))
+        if leaves:
+            _evaluate_and_expand(evaluate, leaves)
+        for path, p in waiting:
+            backup(path, path[-1].value, p.virtual_loss)
+
+
+def _evaluate_and_expand(evaluate, nodes):
+    """One evaluator call for (node, player) pairs; expand each node."""
+    priors, values = evaluate([node.state for node, _ in nodes])
+    for (node, player), prior, value in zip(nodes, priors, values):
+        node.expand(prior, value, player.fpu_reduction)
+        node.pending = False

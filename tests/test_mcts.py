@@ -1,0 +1,412 @@
+"""PUCT tree search (mockgo.mcts) on tic-tac-toe and small Go positions,
+and the game interface it plays through (mockgo.games).
+
+Tic-tac-toe is checked against an exact minimax solver; the Go positions use
+uniform priors and a value read off the area score, so the search has to find
+captures and rescues by looking ahead."""
+
+import math
+
+import numpy as np
+import pytest
+
+from mockgo import BLACK, WHITE, Board, coords
+from mockgo.games import Game, GoGame, TicTacToe
+from mockgo.mcts import (MCTSPlayer, Node, ResignationCheck, default_softpick_moves,
+                         pick_action, random_rollout_evaluator, search_many, uniform_evaluator)
+
+
+class Counting:
+    """Wraps an evaluator; counts calls and remembers every state it saw."""
+
+    def __init__(self, evaluate=uniform_evaluator):
+        self.evaluate, self.calls, self.states = evaluate, 0, []
+
+    def __call__(self, states):
+        self.calls += 1
+        self.states.extend(states)
+        return self.evaluate(states)
+
+
+def score_evaluator(states):
+    """Uniform priors; value = tanh(area score / 10) for the player to move."""
+    priors, _ = uniform_evaluator(states)
+    return priors, np.array([math.tanh(state.score() / 10) for state in states])
+
+
+_SOLVED = {}
+
+
+def solve(state):
+    """Exact tic-tac-toe value for the player to move (+1, 0, -1)."""
+    key = state.key()
+    if key not in _SOLVED:
+        if state.is_terminal():
+            _SOLVED[key] = state.terminal_value()
+        else:
+            _SOLVED[key] = max(-solve(state.play(int(a)))
+                               for a in np.flatnonzero(state.legal_actions()))
+    return _SOLVED[key]
+
+
+def best_actions(state):
+    """The actions that keep the minimax value of the position."""
+    values = {int(a): -solve(state.play(int(a))) for a in np.flatnonzero(state.legal_actions())}
+    best = max(values.values())
+    return {a for a, v in values.items() if v == best}
+
+
+def ttt_player(readouts=1600, parallel=8, **kwargs):
+    kwargs.setdefault("softpick_moves", 0)
+    return MCTSPlayer(uniform_evaluator, num_readouts=readouts, dirichlet=False,
+                      parallel_readouts=parallel, **kwargs)
+
+
+def check_tree(node):
+    """Statistics are whole visit counts, no virtual loss is left behind, and
+    Q stays in [-1, 1]; children's own visits fit inside their edge counts."""
+    if not node.is_expanded:
+        return
+    n = node.child_N
+    assert np.all(n == np.round(n)) and np.all(n >= 0)
+    assert node.n_total == n.sum()
+    visited = n > 0
+    assert np.all(np.abs(node.child_W[visited]) <= n[visited] + 1e-9)
+    for action, child in node.children.items():
+        if child.is_expanded:
+            assert child.n_total + 1 <= n[action]
+        check_tree(child)
+
+
+# ------------------------------------------------------------- the games
+
+
+def test_games_follow_the_protocol():
+    assert isinstance(TicTacToe(), Game)
+    assert isinstance(GoGame(5), Game)
+
+
+def test_tictactoe_rules():
+    state = TicTacToe.from_diagram("X X .  O O .  . . .")
+    assert state.to_play == 1 and not state.is_terminal()
+    won = state.play(2)
+    assert won.winner == 1 and won.is_terminal() and won.terminal_value() == -1.0
+    assert not won.legal_actions().any()
+    assert state.cells[2] == 0  # play returns a new state
+    draw = TicTacToe.from_diagram("X O X  X O O  O X X")
+    assert draw.is_terminal() and draw.terminal_value() == 0.0
+    assert solve(TicTacToe()) == 0  # perfect play is a draw
+
+
+def test_go_game_interface():
+    game = GoGame(5, komi=0.5)
+    assert game.num_actions == 26 and game.to_play == BLACK
+    after = game.play(12)
+    assert game.board.stones[12] == 0 and after.board.stones[12] == BLACK
+    assert after.to_play == WHITE and not after.legal_actions()[12]
+    over = after.play(25).play(25)
+    assert over.is_terminal()
+    # Black has the whole board and wins, so white (to move) sees -1.
+    assert over.to_play == WHITE and over.terminal_value() == -1.0
+    for komi, value in ((0.5, -1.0), (-0.5, 1.0), (0, 0.0)):  # empty board, black to move
+        assert GoGame(5, komi=komi).play(25).play(25).terminal_value() == value
+    capped = GoGame(5, max_moves=3).play(0).play(1).play(2)
+    assert capped.is_terminal()
+    assert game.key() != after.key() and game.key() == GoGame(5, komi=0.5).key()
+
+
+# ------------------------------------------------------------ tic-tac-toe
+
+
+def test_never_loses_to_random_player():
+    """30 games with each colour against uniformly random moves, all 60 games
+    searched in lockstep."""
+    rng = np.random.default_rng(1)
+    players = []
+    for g in range(60):
+        player = ttt_player(seed=g)
+        player.initialize(TicTacToe())
+        player.me = 1 + g % 2
+        players.append(player)
+    while True:
+        for p in players:
+            if not p.state.is_terminal() and p.state.to_play != p.me:
+                p.play(int(rng.choice(np.flatnonzero(p.state.legal_actions()))))
+        live = [p for p in players if not p.state.is_terminal()]
+        if not live:
+            break
+        search_many(live)
+        for p in live:
+            p.play(p.pick_action())
+    winners = [p.state.winner for p in players]
+    assert all(w in (0, p.me) for w, p in zip(winners, players))
+    assert sum(w == p.me for w, p in zip(winners, players)) >= 30  # it also wins
+
+
+def test_self_play_is_a_draw_in_lockstep():
+    """Nine games, one from each first move, searched in lockstep: every step
+    of search_many is ONE evaluator call, and every game is a draw."""
+    evaluate = Counting()
+    players = []
+    for first in range(9):
+        player = ttt_player(readouts=1600, seed=first)
+        player.evaluate = evaluate
+        player.initialize(TicTacToe().play(first), move_number=1)
+        players.append(player)
+    while live := [p for p in players if not p.state.is_terminal()]:
+        before = evaluate.calls
+        search_many(live)
+        steps = -(-1600 // 8) + 1  # readouts in batches of 8, plus expanding the roots
+        assert evaluate.calls - before <= steps  # fewer once leaves are all terminal
+        for p in live:
+            assert p.root.child_N.sum() >= 1600
+            p.play(p.pick_action())
+    assert all(p.state.winner == 0 for p in players)
+
+
+@pytest.mark.parametrize("diagram", [
+    "X X .  O O .  . . .",  # win now (and O threatens too)
+    "X O .  . . .  . . .",  # X to move after O's edge reply: a forced win
+    "X . .  . O .  . . X",  # O to move: the edge saves, the corner loses
+    ". . .  . X .  . . .",  # O to move: only a corner holds the draw
+])
+def test_finds_the_best_move(diagram):
+    state = TicTacToe.from_diagram(diagram)
+    best = best_actions(state)
+    assert len(best) < len(np.flatnonzero(state.legal_actions()))  # some moves are worse
+    player = ttt_player(readouts=1600, parallel=1)
+    player.initialize(state)
+    player.search()
+    assert player.pick_action() in best
+
+
+def test_blocks_a_threat():
+    state = TicTacToe.from_diagram("O O .  X . .  . . X")
+    assert best_actions(state) == {2}
+    player = ttt_player(readouts=800)
+    player.initialize(state)
+    player.search()
+    assert player.pick_action() == 2
+
+
+def test_random_rollout_evaluator_values():
+    evaluate = random_rollout_evaluator(np.random.default_rng(0))
+    lost = TicTacToe.from_diagram("X X .  O O .  X . .")  # O to move, wins at 5
+    priors, values = evaluate([lost, lost.play(5)])
+    assert priors.shape == (2, 9) and values[1] == -1.0
+
+
+# ---------------------------------------------------------------------- Go
+
+
+def go_player(readouts, parallel=8):
+    return MCTSPlayer(score_evaluator, num_readouts=readouts, dirichlet=False,
+                      parallel_readouts=parallel, softpick_moves=0)
+
+
+def test_go_captures_a_large_group():
+    board = Board.from_diagram("""
+        . . . . . . .
+        . X X X X X .
+        X O O O O O .
+        . X X X X X .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+    """, to_play=BLACK, komi=0.5)
+    player = go_player(800)
+    player.initialize(GoGame.from_board(board))
+    player.search()
+    assert coords.to_gtp(player.pick_action(), 7) == "G5"
+
+
+def test_go_saves_a_large_group_in_atari():
+    board = Board.from_diagram("""
+        . . . . . . .
+        . O O O O . .
+        O X X X X . .
+        . O O O O . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+    """, to_play=BLACK, komi=0.5)
+    player = go_player(2400)
+    player.initialize(GoGame.from_board(board))
+    player.search()
+    assert coords.to_gtp(player.pick_action(), 7) == "F5"
+
+
+# ----------------------------------------------------- batching and reuse
+
+
+@pytest.mark.parametrize("readouts, parallel", [(203, 8), (200, 1), (64, 16)])
+def test_visit_counts_sum_to_readouts_and_leaves_expand_once(readouts, parallel):
+    evaluate = Counting()
+    player = MCTSPlayer(evaluate, num_readouts=readouts, parallel_readouts=parallel, seed=0)
+    player.initialize(GoGame(5))
+    player.search()
+    assert player.root.child_N.sum() == readouts
+    assert len({id(s) for s in evaluate.states}) == len(evaluate.states)  # none twice
+    check_tree(player.root)
+
+
+def test_duplicate_leaves_count_as_readouts():
+    """Two legal moves and 16 leaves per batch: leaves are selected several
+    times per batch, evaluated once, and every selection counts."""
+    state = TicTacToe.from_diagram("X O X  X O O  . X .")
+    evaluate = Counting()
+    player = MCTSPlayer(evaluate, num_readouts=64, parallel_readouts=16, dirichlet=False)
+    player.initialize(state)
+    player.search()
+    assert player.root.child_N.sum() == 64
+    assert len({id(s) for s in evaluate.states}) == len(evaluate.states)
+    assert evaluate.calls <= 5  # the root, then at most one per batch
+    check_tree(player.root)
+
+
+def test_one_evaluator_call_per_step_for_many_games():
+    evaluate = Counting()
+    players = [MCTSPlayer(evaluate, num_readouts=64, parallel_readouts=8, seed=g)
+               for g in range(4)]
+    for p in players:
+        p.initialize(GoGame(5))
+    search_many(players)
+    assert evaluate.calls == 1 + 64 // 8  # the roots, then one call per step
+    assert len(evaluate.states) <= 4 + 4 * 64
+    assert all(p.root.child_N.sum() == 64 for p in players)
+
+
+def test_lockstep_search_equals_independent_searches():
+    """The trees do not interact: searching K games together gives each the
+    same tree as searching it alone (same seeds, same Dirichlet noise)."""
+    def players():
+        out = []
+        for g, first in enumerate([0, 6, 12, 24]):
+            p = MCTSPlayer(score_evaluator, num_readouts=120, parallel_readouts=8, seed=g)
+            p.initialize(GoGame(5, komi=0.5).play(first))
+            out.append(p)
+        return out
+    together, alone = players(), players()
+    for _ in range(2):
+        search_many(together)
+        for p in alone:
+            p.search()
+        for a, b in zip(together, alone):
+            np.testing.assert_array_equal(a.root.child_N, b.root.child_N)
+            np.testing.assert_allclose(a.root.child_W, b.root.child_W)
+            action = a.pick_action()
+            assert b.pick_action() == action
+            a.play(action)
+            b.play(action)
+
+
+def test_tree_reuse_keeps_the_chosen_subtree():
+    player = ttt_player(readouts=400, parallel=1)
+    player.initialize(TicTacToe())
+    player.search()
+    action = player.pick_action()
+    child = player.root.children[action]
+    visits, counts = player.root.child_N[action], child.child_N.copy()
+    player.play(action)
+    assert player.root is child and player.move_number == 1
+    np.testing.assert_array_equal(player.root.child_N, counts)
+    assert counts.sum() == visits - 1  # every visit but the one that expanded it
+    player.search()
+    assert player.root.child_N.sum() == counts.sum() + 400
+    player.play(int(np.flatnonzero(player.state.legal_actions())[0]))  # unexplored is fine
+    assert player.root.state.to_play == 1
+
+
+def test_visit_distribution():
+    board = Board.from_diagram("""
+        . X . . .
+        X . . . .
+        . . O . .
+        . . . . .
+        . . . . .
+    """, to_play=WHITE)  # white may not play the corner (suicide) nor on stones
+    player = MCTSPlayer(uniform_evaluator, num_readouts=300, seed=0)
+    player.initialize(GoGame.from_board(board))
+    assert player.visit_distribution().sum() == pytest.approx(1.0)  # before any search
+    player.search()
+    pi = player.visit_distribution()
+    legal = player.state.legal_actions()
+    assert pi.shape == (26,) and pi.sum() == pytest.approx(1.0)
+    assert np.all(pi[~legal] == 0) and not legal[0]
+
+
+# ------------------------------------------------ noise and temperature
+
+
+def test_dirichlet_noise_stays_on_legal_actions():
+    board = Board.from_diagram("""
+        . X . . .
+        X . . . .
+        . . O . .
+        . . . . .
+        . . . . .
+    """, to_play=WHITE)
+    game = GoGame.from_board(board)
+    legal = game.legal_actions()
+    plain = MCTSPlayer(uniform_evaluator, num_readouts=1, dirichlet=False)
+    noisy = MCTSPlayer(uniform_evaluator, num_readouts=1, dirichlet=True, seed=3)
+    for p in (plain, noisy):
+        p.initialize(game)
+        p.search()
+    assert plain.root.child_P == pytest.approx(legal / legal.sum())
+    assert not np.allclose(noisy.root.child_P, plain.root.child_P)
+    assert noisy.root.child_P.sum() == pytest.approx(1.0)
+    assert np.all(noisy.root.child_P[~legal] == 0) and np.all(noisy.root.child_P[legal] > 0)
+    p = noisy.root.child_P.copy()
+    noisy.search()  # noise is mixed in once per root
+    np.testing.assert_array_equal(noisy.root.child_P, p)
+
+
+def test_temperature_one_follows_visit_counts():
+    root = Node(TicTacToe())
+    root.expand(np.full(9, 1 / 9), 0.0)
+    root.child_N[:] = [0, 10, 20, 30, 40, 0, 0, 0, 100]
+    rng = np.random.default_rng(0)
+    picks = np.bincount([pick_action(root, 1.0, rng) for _ in range(20000)], minlength=9)
+    np.testing.assert_allclose(picks / 20000, root.child_N / 200, atol=0.01)
+    assert pick_action(root, 0.0) == 8
+
+
+def test_softpick_moves_then_most_visited():
+    player = ttt_player(readouts=50, softpick_moves=2, seed=0)
+    player.initialize(TicTacToe())
+    player.root.expand(np.full(9, 1 / 9), 0.0)
+    player.root.child_N[:] = [1, 1, 1, 1, 50, 1, 1, 1, 1]
+    sampled = {player.pick_action() for _ in range(300)}
+    assert len(sampled) > 1  # move 0: sampled
+    player.move_number = 2
+    assert {player.pick_action() for _ in range(20)} == {4}
+    assert default_softpick_moves(362) == 30 and default_softpick_moves(82) == 6
+
+
+# -------------------------------------------------------------- resigning
+
+
+def test_resignation_and_its_false_positive_record():
+    lost = TicTacToe.from_diagram("X . O  . O .  X . X")  # O to move: two X threats
+    player = ttt_player(readouts=400)
+    player.initialize(lost)
+    player.search()
+    assert player.root_value < -0.9
+    assert player.should_resign()
+    player.resign_enabled = False
+    assert not player.should_resign()
+    assert player.would_have_resigned == 2
+    check = ResignationCheck(disabled_share=0.25)
+    check.record(player.would_have_resigned, winner=1)  # it was right to resign
+    check.record(2, winner=2)  # a false positive
+    check.record(None, winner=1)  # nobody fell below the threshold
+    assert (check.games, check.would_have_resigned, check.false_positives) == (3, 2, 1)
+    assert check.false_positive_rate == 0.5
+    rng = np.random.default_rng(0)
+    share = np.mean([not check.resign_enabled(rng) for _ in range(4000)])
+    assert share == pytest.approx(0.25, abs=0.03)
+    drawn = ttt_player(readouts=400)
+    drawn.initialize(TicTacToe())
+    drawn.search()
+    assert abs(drawn.root_value) < 0.5 and not drawn.should_resign()
