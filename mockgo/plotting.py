@@ -1,0 +1,131 @@
+"""Pictures for the notebooks: Go boards, move heatmaps, feature planes and
+training curves, drawn with matplotlib.
+
+Every function draws into a matplotlib Axes (a new figure when none is given)
+and returns it, so a notebook can lay several out side by side.
+"""
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from mockgo import coords
+from mockgo.board import BLACK, WHITE, hoshi_points
+
+_WOOD = "#dcb35c"
+
+
+def _axes(ax, size_inches=4.5):
+    if ax is None:
+        _, ax = plt.subplots(figsize=(size_inches, size_inches))
+    return ax
+
+
+def draw_board(board, ax=None, heatmap=None, marks=None, title=None, show_last_move=True,
+               stones=None, cmap="Reds", colorbar=False):
+    """A board with its stones, coordinates, the last move marked, and
+    optionally a heatmap over the points (a vector of N*N or N*N+1 values,
+    e.g. move probabilities; the pass entry is shown in the title).
+
+    ``marks`` maps flat points to short labels (e.g. ``{move: "E"}`` for the
+    expert's move). ``stones`` draws another array of stones instead of
+    ``board.stones`` (for positions from a dataset).
+    """
+    ax = _axes(ax)
+    size = board.size if board is not None else int(round(np.sqrt(len(stones))))
+    stones = board.stones if stones is None else np.asarray(stones)
+    ax.set_facecolor(_WOOD)
+    ax.set_xlim(-0.7, size - 0.3)
+    ax.set_ylim(-0.7, size - 0.3)
+    ax.set_aspect("equal")
+    image = None
+    if heatmap is not None:
+        values = np.asarray(heatmap, float)
+        grid = values[: size * size].reshape(size, size)
+        image = ax.imshow(np.flipud(grid), cmap=cmap, alpha=0.75, origin="lower",
+                          extent=(-0.5, size - 0.5, -0.5, size - 0.5), zorder=1)
+        if len(values) > size * size:
+            title = f"{title or ''}  pass: {values[size * size]:.3f}".strip()
+        if colorbar:
+            plt.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
+    for i in range(size):
+        ax.plot([0, size - 1], [i, i], color="black", lw=0.7, zorder=2)
+        ax.plot([i, i], [0, size - 1], color="black", lw=0.7, zorder=2)
+    for p in hoshi_points(size):
+        row, col = divmod(p, size)
+        ax.plot(col, size - 1 - row, "o", color="black", markersize=3, zorder=2)
+    for p in np.flatnonzero(stones):
+        row, col = divmod(int(p), size)
+        face = "black" if stones[p] == BLACK else "white"
+        ax.add_patch(plt.Circle((col, size - 1 - row), 0.46, facecolor=face,
+                                edgecolor="black", lw=0.8, zorder=3))
+    last = getattr(board, "last_move", None) if show_last_move and board is not None else None
+    if last is not None and last != size * size:
+        row, col = divmod(last, size)
+        ring = "white" if stones[last] == BLACK else "black"
+        ax.add_patch(plt.Circle((col, size - 1 - row), 0.2, fill=False, edgecolor=ring,
+                                lw=1.5, zorder=4))
+    for p, label in (marks or {}).items():
+        row, col = divmod(int(p), size)
+        color = "white" if stones[p] == BLACK else "blue"
+        ax.text(col, size - 1 - row, label, ha="center", va="center", fontsize=9,
+                fontweight="bold", color=color, zorder=5)
+    letters = coords.GTP_COLUMNS[:size]
+    ax.set_xticks(range(size), list(letters))
+    ax.set_yticks(range(size), [str(n) for n in range(1, size + 1)])
+    ax.tick_params(length=0, labelsize=7)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    if title:
+        ax.set_title(title, fontsize=10)
+    return ax
+
+
+def draw_planes(planes, names=None, columns=8, cell_inches=1.3):
+    """Feature planes of one position, shape (N, N, C), as a grid of images."""
+    planes = np.asarray(planes)
+    count = planes.shape[-1]
+    rows = (count + columns - 1) // columns
+    figure, axes = plt.subplots(rows, columns, figsize=(columns * cell_inches, rows * cell_inches))
+    for index, ax in enumerate(np.atleast_1d(axes).reshape(-1)):
+        ax.axis("off")
+        if index < count:
+            ax.imshow(planes[..., index], cmap="gray_r", vmin=0, vmax=1, interpolation="nearest")
+            if names is not None:
+                ax.set_title(names[index], fontsize=6)
+    figure.tight_layout()
+    return figure
+
+
+def draw_game(boards, columns=4, titles=None, cell_inches=2.6):
+    """Several positions (Boards) as a grid, e.g. a game every k moves."""
+    rows = (len(boards) + columns - 1) // columns
+    figure, axes = plt.subplots(rows, columns, figsize=(columns * cell_inches, rows * cell_inches))
+    for index, ax in enumerate(np.atleast_1d(axes).reshape(-1)):
+        if index < len(boards):
+            draw_board(boards[index], ax=ax, title=titles[index] if titles else None)
+        else:
+            ax.axis("off")
+    figure.tight_layout()
+    return figure
+
+
+def plot_curves(history, keys=None, ax=None, title=None, xlabel="epoch"):
+    """Training curves from a Keras ``History.history`` dict (or any dict of
+    lists); by default every key, with ``val_`` keys dashed beside their twin."""
+    ax = _axes(ax, 5)
+    keys = keys or [k for k in history if not k.startswith("val_")]
+    for key in keys:
+        line, = ax.plot(range(1, len(history[key]) + 1), history[key], label=key)
+        if f"val_{key}" in history:
+            ax.plot(range(1, len(history[f"val_{key}"]) + 1), history[f"val_{key}"], "--",
+                    color=line.get_color(), label=f"val_{key}")
+    ax.set_xlabel(xlabel)
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def color_name(color):
+    return {BLACK: "black", WHITE: "white"}.get(color, "nobody")
