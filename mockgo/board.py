@@ -701,6 +701,7 @@ class Board:
                 if captured:
                     raise ValueError(f"set-up stone at {coords.to_gtp(p, self.size)} "
                                      f"leaves a group without liberties")
+                trial.played_at[p] = -(2**30)  # a set-up stone counts as placed long ago
         if np.any((trial.stones != EMPTY) & (trial.liberty_map() == 0)):
             raise ValueError("set-up stones leave a group without liberties")
         trial.ko = -1
