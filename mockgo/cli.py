@@ -1,0 +1,61 @@
+"""The ``mockgo`` command: ``mockgo SUBCOMMAND [options]``.
+
+::
+
+    mockgo gtp --player random                      # a GTP engine on stdin/stdout
+    mockgo match --black random --white gnugo:level=1 --games 20 --size 9
+    mockgo ladder --player policy:path=models/sl.keras --games 10
+
+Each subcommand lives in a module with two functions,
+``configure_parser(parser)`` (add its options to an argparse parser) and
+``run_cli(args)`` (do the work, return the exit status). Adding a
+subcommand is one entry in :data:`SUBCOMMANDS`: its name, the module, and
+a one-line help. Modules are imported only when their subcommand runs (or
+for ``--help``), so ``mockgo gtp`` does not pay for TensorFlow or matplotlib.
+"""
+
+import argparse
+import importlib
+import sys
+
+SUBCOMMANDS = {
+    "gtp": ("mockgo.gtp", "play over GTP (for Sabaki, GoGui, gogui-twogtp...)"),
+    "match": ("mockgo.arena", "play N games between two players; win rate and Elo"),
+    "ladder": ("mockgo.ladder", "rate players in Elo against random and GnuGo"),
+}
+
+
+def build_parser(argv=None):
+    """The parser; only the chosen subcommand's module is imported (all of
+    them when no subcommand is given, for the help text)."""
+    import mockgo
+
+    parser = argparse.ArgumentParser(
+        prog="mockgo", description="mockgo: play, match and rate Go players.")
+    parser.add_argument("--version", action="version", version=f"mockgo {mockgo.__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    argv = sys.argv[1:] if argv is None else argv
+    chosen = next((word for word in argv if not word.startswith("-")), None)
+    for name, (module_name, help_text) in SUBCOMMANDS.items():
+        sub = commands.add_parser(name, help=help_text)
+        if chosen in (None, name) or chosen not in SUBCOMMANDS:
+            module = importlib.import_module(module_name)
+            module.configure_parser(sub)
+            sub.set_defaults(run=module.run_cli)
+    return parser
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(argv).parse_args(argv)
+    try:
+        return args.run(args) or 0
+    except KeyboardInterrupt:
+        return 130
+    except (ValueError, RuntimeError, OSError) as error:
+        print(f"mockgo {args.command}: error: {error}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,623 @@
+"""mockgo as a GTP engine, for Sabaki, GoGui, gogui-twogtp and other controllers.
+
+::
+
+    python -m mockgo.gtp --player random
+    mockgo gtp --player policy --model models/sl.keras --temperature 0.2
+
+speaks GTP version 2 on standard input and output; logs go to standard
+error. The player is any :mod:`mockgo.players` spec (``random:seed=3``,
+``policy:path=...``, even ``gnugo:level=1``, which makes mockgo a relay).
+
+Commands: protocol_version, name, version, known_command, list_commands,
+quit, boardsize, clear_board, komi, play, genmove, undo, showboard,
+final_score, final_status_list, fixed_handicap, place_free_handicap,
+set_free_handicap, loadsgf, time_settings, time_left, kgs-genmove_cleanup.
+
+Protocol details, as the GTP 2 specification has them:
+
+- Input lines are cleaned first: control characters other than HT and LF
+  are removed (so CR LF line ends work), HT becomes a space, everything from
+  ``#`` to the end of the line is a comment, and empty lines are ignored.
+- A command may start with a numeric id, which the answer repeats:
+  ``=id text`` or ``?id message``, then an empty line.
+- Errors are answers, never the end of the engine: ``? unknown command``,
+  ``? syntax error`` (a bad colour, vertex or number), ``? illegal move``
+  (an occupied point, suicide, ko, superko, or a vertex off the board),
+  ``? unacceptable size`` (sizes 2 to 25, and only the size a policy
+  network was trained for), ``? board not empty``, ``? cannot undo``,
+  ``? cannot load file``... An unexpected exception is logged with its
+  traceback and answered ``? internal error: ...``.
+
+The rules are mockgo's :class:`~mockgo.board.Board` with positional superko:
+captures, no suicide, area scoring with komi.
+
+Scoring (``final_score``, ``final_status_list``)
+------------------------------------------------
+Dead stones are estimated by Monte Carlo ownership, the method of simple
+playout engines: from the current position, ``playouts`` (default 64)
+random games are played to the end by both sides, each choosing uniformly
+among its sensible moves (legal and not filling its own single-point eye)
+and passing only when it has none. At the end of each playout every point
+belongs to black, to white, or to no one (Tromp-Taylor: a stone's point is
+its colour's; an empty region belongs to the colour that alone surrounds
+it). A group is dead when, averaged over its stones and the playouts, its
+points end up its own colour's in fewer than half of the playouts. The
+score is then the Tromp-Taylor area score with those stones removed, minus
+komi. It is honest about what it is: stones that would die if both sides
+played at random. Groups with two eyes, and stones in an opponent's area
+that cannot live, are judged right; a seki usually breaks in random play
+and one side is called dead; ``final_status_list seki`` is always empty.
+The playouts use a fixed seed, so the same position always gets the same
+answer.
+
+``kgs-genmove_cleanup`` is ``genmove``, except that it never passes or
+resigns while the player has a sensible move: if the player wants to pass,
+a sensible move is chosen at random instead (for KGS's cleanup phase, where
+dead stones must be captured before the game is scored).
+``time_settings`` and ``time_left`` are accepted and remembered; players
+take no notice of the clock.
+"""
+
+import argparse
+import io
+import logging
+import re
+import sys
+import traceback
+
+import numpy as np
+
+import mockgo
+from mockgo import coords
+from mockgo.board import (BLACK, COLOR_NAMES, EMPTY, MAX_SIZE, WHITE, Board, IllegalMove,
+                          color_from_name, fixed_handicap_points)
+from mockgo.players import RESIGN, make_player, spec_help
+
+log = logging.getLogger("mockgo.gtp")
+
+PROTOCOL_VERSION = "2"
+MIN_SIZE = 2
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # control characters but HT and LF
+
+
+class GTPFailure(Exception):
+    """A command failed: the engine answers ``? message``."""
+
+
+def preprocess(line):
+    """A raw input line cleaned as the GTP specification says (control
+    characters, comments, tabs); an empty string means: ignore the line."""
+    line = _CONTROL.sub("", line)
+    line = line.split("#", 1)[0]
+    return line.replace("\t", " ").strip()
+
+
+# -------------------------------------------------------------- dead stones
+
+
+def _ownership_map(board):
+    """Each point's owner by Tromp-Taylor: BLACK, WHITE or EMPTY (no one).
+    Empty points reach a colour through empty points; vectorised over the
+    board, iterating until the reach stops growing."""
+    stones = board.stones
+    neighbors = board.neighbors
+    padded = np.append(stones, EMPTY)  # neighbour -1 (off the board) reads as empty
+    empty = stones == EMPTY
+    reach = {}
+    for color in (BLACK, WHITE):
+        reached = empty & (padded[neighbors] == color).any(axis=1)
+        while True:
+            spread = np.append(reached, False)[neighbors].any(axis=1) & empty
+            grown = reached | spread
+            if (grown == reached).all():
+                break
+            reached = grown
+        reach[color] = reached
+    owner = stones.astype(np.int8).copy()
+    owner[empty & reach[BLACK] & ~reach[WHITE]] = BLACK
+    owner[empty & reach[WHITE] & ~reach[BLACK]] = WHITE
+    return owner
+
+
+def random_playout(board, rng, max_moves=None):
+    """Play ``board`` (changed in place) to the end at random: sensible moves
+    only, pass when there is none, stop at two passes or ``max_moves``."""
+    n = board.pass_index
+    max_moves = 3 * n if max_moves is None else max_moves
+    for _ in range(max_moves):
+        if board.passes >= 2:
+            break
+        points = np.flatnonzero(board.sensible_moves()[:-1])
+        board.play(int(rng.choice(points)) if len(points) else n)
+    return board
+
+
+def ownership(board, playouts=64, seed=0):
+    """For each point, the share of ``playouts`` random playouts from
+    ``board`` at whose end it belongs to black, and to white:
+    ``(black_share, white_share)``, arrays of ``size * size``."""
+    rng = np.random.default_rng(seed)
+    black = np.zeros(board.pass_index)
+    white = np.zeros(board.pass_index)
+    for _ in range(playouts):
+        end = random_playout(board.copy(), rng)
+        owner = _ownership_map(end)
+        black += owner == BLACK
+        white += owner == WHITE
+    return black / playouts, white / playouts
+
+
+def estimate_dead(board, playouts=64, seed=0):
+    """The stones judged dead (module docstring: Monte Carlo ownership), as
+    a sorted list of flat points."""
+    if not (board.stones != EMPTY).any():
+        return []
+    black, white = ownership(board, playouts, seed)
+    own = np.where(board.stones == BLACK, black, white)
+    dead = []
+    for head in np.unique(board.group[board.stones != EMPTY]):
+        members = np.flatnonzero(board.group == head)
+        if own[members].mean() < 0.5:
+            dead += members.tolist()
+    return sorted(dead)
+
+
+def groups_of(board, points):
+    """The points grouped by the board's groups (each group's points sorted)."""
+    by_head = {}
+    for p in points:
+        by_head.setdefault(int(board.group[p]), []).append(int(p))
+    return [sorted(group) for _, group in sorted(by_head.items(), key=lambda kv: min(kv[1]))]
+
+
+def free_handicap_points(size, stones):
+    """Where ``place_free_handicap`` puts ``stones`` black stones: the fixed
+    handicap points as far as they go, then, one at a time, the point off the
+    first line farthest from every stone placed (ties to the lowest index)."""
+    fixed_max = (9 if size % 2 == 1 and size >= 9 else 4) if size >= 7 else 0
+    take = min(stones, fixed_max)
+    chosen = list(fixed_handicap_points(size, take)) if take >= 2 else []
+    inner = [r * size + c for r in range(size) for c in range(size)
+             if size < 5 or (0 < r < size - 1 and 0 < c < size - 1)]
+    while len(chosen) < stones:
+        free = [p for p in inner if p not in chosen] or \
+               [p for p in range(size * size) if p not in chosen]
+        chosen.append(max(free, key=lambda p: (_spread(p, chosen, size), -p)))
+    return chosen
+
+
+def _spread(p, chosen, size):
+    """How far ``p`` is from the nearest chosen point (king's moves, then
+    steps); with none chosen, closeness to the centre."""
+    row, col = divmod(p, size)
+    if not chosen:
+        return -abs(row - size // 2) - abs(col - size // 2)
+    distances = []
+    for q in chosen:
+        dr, dc = abs(row - q // size), abs(col - q % size)
+        distances.append(max(dr, dc) + 0.001 * (dr + dc))
+    return min(distances)
+
+
+# ---------------------------------------------------------------- the engine
+
+
+class GTPServer:
+    """The engine: a board, a player, and the GTP commands.
+
+    :meth:`handle` takes one raw input line and returns the full answer
+    (``"=1 D4\\n\\n"``), or None for a line to ignore; :meth:`run` serves a
+    stream until ``quit`` or the end of input.
+    """
+
+    def __init__(self, player, size=None, komi=7.5, playouts=64, seed=0, name="mockgo"):
+        self.player = player
+        self.engine_name = name
+        self.playouts = playouts
+        self.rng = np.random.default_rng(seed)
+        self.seed = seed
+        self.time_settings = None  # (main time, byo-yomi time, byo-yomi stones)
+        self.time_left = {}  # colour: (seconds, stones)
+        self.quitting = False
+        self._dead_cache = None
+        self.commands = {
+            "protocol_version": self.cmd_protocol_version,
+            "name": self.cmd_name,
+            "version": self.cmd_version,
+            "known_command": self.cmd_known_command,
+            "list_commands": self.cmd_list_commands,
+            "quit": self.cmd_quit,
+            "boardsize": self.cmd_boardsize,
+            "clear_board": self.cmd_clear_board,
+            "komi": self.cmd_komi,
+            "play": self.cmd_play,
+            "genmove": self.cmd_genmove,
+            "undo": self.cmd_undo,
+            "showboard": self.cmd_showboard,
+            "final_score": self.cmd_final_score,
+            "final_status_list": self.cmd_final_status_list,
+            "fixed_handicap": self.cmd_fixed_handicap,
+            "place_free_handicap": self.cmd_place_free_handicap,
+            "set_free_handicap": self.cmd_set_free_handicap,
+            "loadsgf": self.cmd_loadsgf,
+            "time_settings": self.cmd_time_settings,
+            "time_left": self.cmd_time_left,
+            "kgs-genmove_cleanup": self.cmd_kgs_genmove_cleanup,
+        }
+        if size is None:
+            size = getattr(player, "size", None) or 19
+        self.komi = float(komi)
+        self._new_game(size)
+
+    # ---------------------------------------------------------- the game
+
+    def _new_game(self, size, start=None):
+        """An empty board of ``size`` (or the position ``start``), and the
+        player told. Raises GTPFailure('unacceptable size') if it cannot."""
+        try:
+            self.player.reset(size, self.komi)
+        except ValueError as error:
+            log.warning("%s", error)
+            raise GTPFailure("unacceptable size") from None
+        self.size = size
+        self.start = start if start is not None else Board(size, komi=self.komi, superko=True)
+        self.moves = []  # (colour, move) played since the start position
+        self.board = self.start.copy()
+
+    def _play(self, color, move):
+        self.board.play(move, color)
+        self.moves.append((color, move))
+        self.player.observe(self.board, move)
+
+    def _is_empty(self):
+        return not self.moves and not (self.start.stones != EMPTY).any()
+
+    def _set_komi(self, komi):
+        self.komi = komi
+        self.start.komi = komi
+        self.board.komi = komi
+
+    # ------------------------------------------------------------ parsing
+
+    def _int(self, text, low=None):
+        try:
+            value = int(text)
+        except (TypeError, ValueError):
+            raise GTPFailure("syntax error") from None
+        if low is not None and value < low:
+            raise GTPFailure("syntax error")
+        return value
+
+    def _color(self, text):
+        try:
+            return color_from_name(text)
+        except (ValueError, AttributeError):
+            raise GTPFailure("syntax error") from None
+
+    def _vertex(self, text):
+        """A flat move; a well-formed vertex off the board is an illegal move."""
+        word = text.strip().upper()
+        if word == "PASS":
+            return self.board.pass_index
+        if len(word) < 2 or word[0] not in coords.GTP_COLUMNS or not word[1:].isdigit():
+            raise GTPFailure("syntax error")
+        col, row = coords.GTP_COLUMNS.index(word[0]), int(word[1:])
+        if col >= self.size or not 1 <= row <= self.size:
+            raise GTPFailure("illegal move")
+        return (self.size - row) * self.size + col
+
+    def _args(self, args, count, at_least=False):
+        if len(args) < count or (not at_least and len(args) != count):
+            raise GTPFailure("syntax error")
+
+    # -------------------------------------------------------- the commands
+
+    def cmd_protocol_version(self, args):
+        return PROTOCOL_VERSION
+
+    def cmd_name(self, args):
+        return self.engine_name
+
+    def cmd_version(self, args):
+        return f"{mockgo.__version__} ({self.player.name})"
+
+    def cmd_known_command(self, args):
+        self._args(args, 1)
+        return "true" if args[0] in self.commands else "false"
+
+    def cmd_list_commands(self, args):
+        return "\n".join(self.commands)
+
+    def cmd_quit(self, args):
+        self.quitting = True
+        return ""
+
+    def cmd_boardsize(self, args):
+        self._args(args, 1)
+        size = self._int(args[0])
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            raise GTPFailure("unacceptable size")
+        self._new_game(size)
+        return ""
+
+    def cmd_clear_board(self, args):
+        self._new_game(self.size)
+        return ""
+
+    def cmd_komi(self, args):
+        self._args(args, 1)
+        try:
+            komi = float(args[0])
+        except ValueError:
+            raise GTPFailure("syntax error") from None
+        if not np.isfinite(komi):
+            raise GTPFailure("syntax error")
+        self._set_komi(komi)
+        return ""
+
+    def cmd_play(self, args):
+        self._args(args, 2)
+        color, move = self._color(args[0]), self._vertex(args[1])
+        try:
+            self._play(color, move)
+        except IllegalMove as error:
+            log.info("%s", error)
+            raise GTPFailure("illegal move") from None
+        return ""
+
+    def _genmove(self, args, cleanup=False):
+        self._args(args, 1)
+        color = self._color(args[0])
+        view = self.board
+        if color != view.to_play:
+            view = view.copy()
+            view.to_play, view.ko = color, -1
+        move = self.player.select_move(view)
+        if move != RESIGN and not self.board.is_legal(move, color):
+            log.error("%s chose an illegal move, %s; passing instead", self.player.name,
+                      coords.to_gtp(move, self.size))
+            move = self.board.pass_index
+        if cleanup and move in (RESIGN, self.board.pass_index):
+            points = np.flatnonzero(view.sensible_moves()[:-1])
+            if len(points):
+                move = int(self.rng.choice(points))
+        if move == RESIGN:
+            return "resign"
+        self._play(color, move)
+        return coords.to_gtp(move, self.size)
+
+    def cmd_genmove(self, args):
+        return self._genmove(args)
+
+    def cmd_kgs_genmove_cleanup(self, args):
+        return self._genmove(args, cleanup=True)
+
+    def cmd_undo(self, args):
+        if not self.moves:
+            raise GTPFailure("cannot undo")
+        # Board has no undo: replay the game from its start, less the last move.
+        moves = self.moves[:-1]
+        self.board = self.start.copy()
+        self.moves = []
+        for color, move in moves:
+            self.board.play(move, color)
+            self.moves.append((color, move))
+        return ""
+
+    def cmd_showboard(self, args):
+        return "\n" + str(self.board)
+
+    def _dead(self):
+        key = (self.board.hash, self.board.to_play, len(self.moves), self.komi)
+        if self._dead_cache is None or self._dead_cache[0] != key:
+            self._dead_cache = (key, estimate_dead(self.board, self.playouts, self.seed))
+        return self._dead_cache[1]
+
+    def cmd_final_score(self, args):
+        return self.board.result(dead=self._dead())
+
+    def cmd_final_status_list(self, args):
+        self._args(args, 1)
+        status = args[0].lower()
+        if status not in ("alive", "dead", "seki"):
+            raise GTPFailure("syntax error")
+        if status == "seki":
+            return ""
+        dead = set(self._dead())
+        if status == "dead":
+            points = sorted(dead)
+        else:
+            points = [p for p in np.flatnonzero(self.board.stones != EMPTY) if p not in dead]
+        return "\n".join(" ".join(coords.to_gtp(p, self.size) for p in group)
+                         for group in groups_of(self.board, points))
+
+    def _handicap(self, points):
+        start = Board(self.size, komi=self.komi, superko=True)
+        start.setup(black=points)
+        start.to_play = WHITE
+        self._new_game(self.size, start)
+        return " ".join(coords.to_gtp(p, self.size) for p in points)
+
+    def cmd_fixed_handicap(self, args):
+        self._args(args, 1)
+        stones = self._int(args[0])
+        if not self._is_empty():
+            raise GTPFailure("board not empty")
+        try:
+            points = fixed_handicap_points(self.size, stones)
+        except ValueError:
+            raise GTPFailure("invalid number of stones") from None
+        return self._handicap(points)
+
+    def cmd_place_free_handicap(self, args):
+        self._args(args, 1)
+        stones = self._int(args[0])
+        if not self._is_empty():
+            raise GTPFailure("board not empty")
+        if not 2 <= stones < self.size * self.size:
+            raise GTPFailure("invalid number of stones")
+        return self._handicap(free_handicap_points(self.size, stones))
+
+    def cmd_set_free_handicap(self, args):
+        self._args(args, 2, at_least=True)
+        try:
+            points = [self._vertex(word) for word in args]
+        except GTPFailure as failure:
+            if str(failure) == "illegal move":  # a vertex off the board
+                raise GTPFailure("bad vertex list") from None
+            raise
+        if not self._is_empty():
+            raise GTPFailure("board not empty")
+        if self.board.pass_index in points or len(set(points)) != len(points) \
+                or len(points) >= self.size * self.size:
+            raise GTPFailure("bad vertex list")
+        self._handicap(points)
+        return ""
+
+    def cmd_loadsgf(self, args):
+        from mockgo.records import SGFError, load_sgf
+
+        if not 1 <= len(args) <= 2:
+            raise GTPFailure("syntax error")
+        limit = self._int(args[1], low=1) if len(args) == 2 else None
+        try:
+            record = load_sgf(args[0])
+        except (OSError, SGFError) as error:
+            log.warning("loadsgf: %s", error)
+            raise GTPFailure("cannot load file") from None
+        if record.size > coords.MAX_GTP_SIZE:
+            raise GTPFailure("cannot load file")
+        # The position before move number `limit` (moves count from 1).
+        moves = record.moves if limit is None else record.moves[:limit - 1]
+        old_komi = self.komi
+        self.komi = record.komi
+        try:
+            self._new_game(record.size, record.board(superko=True))
+        except GTPFailure:
+            self.komi = old_komi
+            raise
+        for number, (color, move) in enumerate(moves, start=1):
+            try:
+                self._play(color, move)
+            except IllegalMove as error:
+                log.warning("loadsgf: stopped before move %d: %s", number, error)
+                break
+        return COLOR_NAMES[self.board.to_play]
+
+    def cmd_time_settings(self, args):
+        self._args(args, 3)
+        self.time_settings = tuple(self._int(a, low=0) for a in args)
+        return ""
+
+    def cmd_time_left(self, args):
+        self._args(args, 3)
+        color = self._color(args[0])
+        self.time_left[color] = (self._int(args[1], low=0), self._int(args[2], low=0))
+        return ""
+
+    # ---------------------------------------------------------- the protocol
+
+    def handle(self, raw_line):
+        """The answer to one raw input line (None: the line is ignored)."""
+        line = preprocess(raw_line)
+        if not line:
+            return None
+        words = line.split()
+        ident = ""
+        if words[0].isdigit():
+            ident = words.pop(0)
+        if not words:
+            return f"?{ident} syntax error\n\n"
+        name, args = words[0], words[1:]
+        handler = self.commands.get(name)
+        if handler is None:
+            log.info("unknown command %r", name)
+            return f"?{ident} unknown command\n\n"
+        try:
+            text = handler(args)
+        except GTPFailure as failure:
+            return f"?{ident} {failure}\n\n"
+        except Exception as error:  # a bug must not end the engine
+            log.error("%s failed:\n%s", line, traceback.format_exc())
+            message = str(error).replace("\n", " ") or type(error).__name__
+            return f"?{ident} internal error: {message}\n\n"
+        return f"={ident} {text}\n\n" if text else f"={ident}\n\n"
+
+    def run(self, stdin, stdout):
+        """Serve commands from ``stdin`` until ``quit`` or end of input."""
+        while not self.quitting:
+            line = stdin.readline()
+            if not line:
+                break
+            log.debug("<< %s", line.rstrip("\n"))
+            answer = self.handle(line)
+            if answer is None:
+                continue
+            log.debug(">> %s", answer.rstrip("\n"))
+            try:
+                stdout.write(answer)
+                stdout.flush()
+            except BrokenPipeError:  # the controller has gone
+                log.info("standard output closed; stopping")
+                break
+
+
+# ------------------------------------------------------------ command line
+
+
+def configure_parser(parser):
+    """The options of ``mockgo gtp`` (and ``python -m mockgo.gtp``)."""
+    parser.description = "Play over GTP version 2 on standard input and output."
+    parser.epilog = "player kinds (--player KIND or a full spec KIND:key=value,...):\n" + spec_help()
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument("--player", default="random",
+                        help="a player spec: random, random:seed=3, policy, "
+                             "policy:path=m.keras,temperature=0.5, gnugo:level=1, gtp:cmd=...")
+    parser.add_argument("--model", help="the .keras model of a policy player (its path=)")
+    parser.add_argument("--encoder", help="a policy player's feature planes (default alphago48)")
+    parser.add_argument("--temperature", type=float, help="a policy player's temperature")
+    parser.add_argument("--seed", type=int, help="the player's random seed")
+    parser.add_argument("--size", type=int, help="the board size at start (default: the "
+                        "player's, else 19); controllers send boardsize anyway")
+    parser.add_argument("--komi", type=float, default=7.5, help="komi at start (default 7.5)")
+    parser.add_argument("--playouts", type=int, default=64,
+                        help="random playouts to judge dead stones for final_score (default 64)")
+    parser.add_argument("--name", default="mockgo", help="the engine's GTP name")
+    parser.add_argument("--verbose", "-v", action="count", default=0,
+                        help="log to stderr: -v the engine's notes, -vv every command")
+    return parser
+
+
+def run_cli(args):
+    """Run the engine as ``args`` say; returns the exit status."""
+    logging.basicConfig(stream=sys.stderr, format="%(name)s: %(message)s",
+                        level=[logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)])
+    # GTP owns standard output: anything else that prints (a library's
+    # progress bar) goes to standard error.
+    gtp_out = sys.stdout
+    sys.stdout = sys.stderr
+    gtp_in = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+    overrides = {"path": args.model, "encoder": args.encoder,
+                 "temperature": args.temperature, "seed": args.seed}
+    try:
+        player = make_player(args.player, **overrides)
+        try:
+            server = GTPServer(player, size=args.size, komi=args.komi, playouts=args.playouts,
+                               name=args.name)
+            log.info("mockgo GTP engine ready: %s", player.name)
+            server.run(gtp_in, gtp_out)
+        finally:
+            player.close()
+    finally:
+        sys.stdout = gtp_out
+    return 0
+
+
+def main(argv=None):
+    parser = configure_parser(argparse.ArgumentParser(prog="python -m mockgo.gtp"))
+    return run_cli(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

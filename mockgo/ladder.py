@@ -1,0 +1,263 @@
+"""A ladder: Elo ratings for players, against fixed anchors.
+
+::
+
+    mockgo ladder --player policy:path=models/sl.keras --player random:seed=1 \\
+        --games 10 --size 9 --plot ladder.png
+
+Every player plays a match (:func:`mockgo.arena.match`, ``games`` games,
+colours alternating) against each anchor, and the anchors play each other
+(``anchor_games`` games a pair, default ``games``) so that their own
+ratings are measured too. The anchors are, by default, the random player,
+GnuGo at level 1 and GnuGo at level 10. Then the ratings are fitted, a table
+printed, and a plot of the ratings with their intervals saved.
+
+Rating method
+-------------
+Bradley-Terry (the Elo model) fitted by maximum likelihood over all the
+games at once: player i scores against player j with probability
+``1 / (1 + 10 ** (-(R_i - R_j) / 400))``; a draw counts half a win and
+half a loss. The random player (the first anchor) is fixed at 0 Elo, which
+pins down the scale's origin. Each pair that met gets ``prior_games``
+(default 1) virtual games, half won by each side: a weak pull toward equal
+ratings that keeps a 10-0 sweep finite (the plain maximum-likelihood
+estimate of a sweep is infinite), at the price of shrinking lopsided
+results a little (10-0 reads as 10.5-0.5, about 530 Elo). The intervals
+come from the likelihood's curvature: the inverse of the observed
+information (the negative Hessian of the log-likelihood, with the virtual
+games) at the optimum is the covariance of the ratings, and the 95%
+interval of R_i is ``R_i +- 1.96 sd(R_i)``: the uncertainty of i's rating
+relative to the random player, which is exact by definition. Players
+linked to the anchor by no chain of games cannot be rated (an error).
+"""
+
+import argparse
+import dataclasses
+import math
+import statistics
+
+import numpy as np
+
+from mockgo.arena import format_elo, match
+
+ANCHORS = ("random", "gnugo:level=1", "gnugo:level=10")
+ELO_PER_NATURAL = 400 / math.log(10)  # Elo points per unit of log-odds
+
+
+@dataclasses.dataclass
+class Rating:
+    """One player's fitted rating: Elo, its interval, and what it rests on."""
+
+    name: str
+    elo: float
+    low: float
+    high: float
+    games: float = 0
+    score: float = 0  # wins + draws / 2, virtual games excluded
+    anchor: bool = False
+
+
+def fit_ratings(results, anchor, prior_games=1.0, confidence=0.95, max_iterations=100):
+    """Fit Elo ratings (module docstring) to ``results``: rows
+    ``(player_i, player_j, score_i, games)``, where ``score_i`` is i's wins
+    plus half its draws against j in ``games`` games (rows for the same pair
+    add up, in either order). ``anchor`` is fixed at 0. Returns
+    ``{player: Rating}``, best first.
+    """
+    names, pairs = [], {}
+    for i, j, score, games in results:
+        if i == j:
+            raise ValueError(f"{i} cannot play itself in a rating")
+        if not 0 <= score <= games:
+            raise ValueError(f"{i} vs {j}: score {score} out of {games} games")
+        for name in (i, j):
+            if name not in names:
+                names.append(name)
+        key, flip = ((i, j), False) if names.index(i) < names.index(j) else ((j, i), True)
+        s, n = pairs.get(key, (0.0, 0.0))
+        pairs[key] = (s + (games - score if flip else score), n + games)
+    if anchor not in names:
+        raise ValueError(f"the anchor {anchor!r} played no games")
+    index = {name: k for k, name in enumerate(names)}
+    rows = np.array([[index[i], index[j]] for i, j in pairs], dtype=int).reshape(-1, 2)
+    observed = np.array([pairs[key] for key in pairs], dtype=float).reshape(-1, 2)
+    score = observed[:, 0] + prior_games / 2
+    games = observed[:, 1] + prior_games
+    free = [k for k in range(len(names)) if names[k] != anchor]
+    position = {k: m for m, k in enumerate(free)}
+    x = np.zeros(len(names))  # ratings in natural units (log-odds)
+
+    def gradient_and_hessian(x):
+        p = 1 / (1 + np.exp(-(x[rows[:, 0]] - x[rows[:, 1]])))
+        g = np.zeros(len(names))
+        h = np.zeros((len(names), len(names)))
+        residual = score - games * p
+        weight = games * p * (1 - p)
+        for (a, b), r, w in zip(rows, residual, weight):
+            g[a] += r
+            g[b] -= r
+            h[a, a] -= w
+            h[b, b] -= w
+            h[a, b] += w
+            h[b, a] += w
+        return g[free], h[np.ix_(free, free)]
+
+    for _ in range(max_iterations):
+        g, h = gradient_and_hessian(x)
+        if not free:
+            break
+        try:
+            step = np.linalg.solve(h, g)
+        except np.linalg.LinAlgError:
+            raise ValueError("the ratings cannot be fitted: some players are not linked to "
+                             f"{anchor!r} by any chain of games") from None
+        step = np.clip(step, -5, 5)  # Newton on a concave function; guard the first steps
+        x[free] -= step
+        if np.abs(step).max() < 1e-10:
+            break
+    g, h = gradient_and_hessian(x)
+    covariance = np.linalg.inv(-h) if free else np.zeros((0, 0))
+    z = statistics.NormalDist().inv_cdf(0.5 + confidence / 2)
+    ratings = {}
+    for k, name in enumerate(names):
+        elo = x[k] * ELO_PER_NATURAL
+        sd = math.sqrt(max(covariance[position[k], position[k]], 0.0)) * ELO_PER_NATURAL \
+            if k in position else 0.0
+        played = sum(observed[m, 1] for m, (a, b) in enumerate(rows) if k in (a, b))
+        won = sum(observed[m, 0] if a == k else observed[m, 1] - observed[m, 0]
+                  for m, (a, b) in enumerate(rows) if k in (a, b))
+        ratings[name] = Rating(name, float(elo), float(elo - z * sd), float(elo + z * sd),
+                               float(played), float(won), anchor=name == anchor)
+    return dict(sorted(ratings.items(), key=lambda item: -item[1].elo))
+
+
+@dataclasses.dataclass
+class LadderResult:
+    ratings: dict  # spec: Rating (name = the player's display name)
+    results: list  # (spec i, spec j, score_i, games)
+    matches: list  # MatchResult
+    plot: str | None = None
+
+    def table(self):
+        lines = [f"{'player':32}{'Elo':>7}  {'95% interval':>15}{'games':>7}{'score':>8}"]
+        for spec, r in self.ratings.items():
+            label = r.name if r.name == spec else f"{r.name} ({spec})"
+            label += " *" if r.anchor else ""
+            interval = ("fixed" if r.anchor
+                        else f"{format_elo(r.low)} to {format_elo(r.high)}")
+            lines.append(f"{label[:32]:32}{format_elo(r.elo):>7}  {interval:>15}"
+                         f"{r.games:>7g}{r.score:>8g}")
+        lines.append("* the anchor, fixed at 0 Elo. Bradley-Terry maximum likelihood with one "
+                     "virtual draw per pair;")
+        lines.append("  intervals from the likelihood's curvature (see mockgo.ladder).")
+        return "\n".join(lines)
+
+
+def plot_ratings(ratings, path, title="mockgo ladder"):
+    """A horizontal error-bar chart of the ratings, saved to ``path`` (PNG)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    items = list(ratings.values())[::-1]  # best at the top
+    fig, ax = plt.subplots(figsize=(7, 0.5 * len(items) + 1.5))
+    y = np.arange(len(items))
+    elo = np.array([r.elo for r in items])
+    low = np.array([r.elo - r.low for r in items])
+    high = np.array([r.high - r.elo for r in items])
+    for k, r in enumerate(items):
+        color = "tab:gray" if r.anchor else "tab:blue"
+        ax.errorbar([elo[k]], [k], xerr=[[low[k]], [high[k]]], fmt="o", color=color, capsize=4)
+    ax.set_yticks(y, [r.name for r in items])
+    ax.axvline(0, color="lightgray", lw=1, zorder=0)
+    ax.set_xlabel("Elo (random = 0), 95% interval")
+    ax.set_title(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def ladder(players, anchors=ANCHORS, games=10, anchor_games=None, size=9, komi=7.5,
+           workers=None, out_dir="matches/ladder", plot="ladder.png", prior_games=1.0,
+           seed=0, verbose=True, file=None):
+    """Rate ``players`` (specs) against ``anchors`` (specs; the first is
+    fixed at 0 Elo): every player plays each anchor, and the anchors play
+    each other. Returns a :class:`LadderResult` (and prints its table)."""
+    import sys
+
+    from pathlib import Path
+
+    out = file or sys.stdout
+    anchors = list(dict.fromkeys(anchors))
+    players = [p for p in dict.fromkeys(players) if p not in anchors]
+    anchor_games = games if anchor_games is None else anchor_games
+    pairings = [(a, b, anchor_games) for k, a in enumerate(anchors) for b in anchors[k + 1:]]
+    pairings += [(p, a, games) for p in players for a in anchors]
+    results, matches, names = [], [], {}
+    for number, (a, b, n) in enumerate(pairings):
+        if n <= 0:
+            continue
+        if verbose:
+            print(f"\n== match {number + 1}/{len(pairings)}: {a} vs {b}, {n} games", file=out)
+        folder = Path(out_dir) / f"{number + 1:02d}" if out_dir else False
+        m = match(a, b, games=n, size=size, komi=komi, workers=workers, out_dir=folder,
+                  seed=seed + number, verbose=verbose, file=out)
+        matches.append(m)
+        names[a], names[b] = m.name_a, m.name_b
+        results.append((a, b, m.score_a, m.n))
+    ratings = fit_ratings(results, anchors[0], prior_games=prior_games)
+    for spec, rating in ratings.items():
+        rating.name = names.get(spec, spec)
+    result = LadderResult(ratings, results, matches)
+    if plot:
+        result.plot = plot_ratings(ratings, plot,
+                                   title=f"mockgo ladder, {size}x{size}, komi {komi:g}")
+    if verbose:
+        print("", file=out)
+        print(result.table(), file=out)
+        if result.plot:
+            print(f"plot saved to {result.plot}", file=out)
+    return result
+
+
+# ------------------------------------------------------------ command line
+
+
+def configure_parser(parser):
+    from mockgo.players import spec_help
+
+    parser.description = ("Rate players in Elo against anchors (random = 0, GnuGo levels 1 and "
+                          "10): matches, a table and a plot.")
+    parser.epilog = "player specs (KIND or KIND:key=value,...):\n" + spec_help()
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument("--player", action="append", default=[], metavar="SPEC",
+                        help="a player to rate (repeat for several)")
+    parser.add_argument("--anchor", action="append", metavar="SPEC",
+                        help="an anchor (repeat; the first is fixed at 0 Elo; default: "
+                             + ", ".join(ANCHORS) + ")")
+    parser.add_argument("--games", type=int, default=10,
+                        help="games per player and anchor (default 10)")
+    parser.add_argument("--anchor-games", type=int,
+                        help="games per pair of anchors (default --games; 0 skips them)")
+    parser.add_argument("--size", type=int, default=9, help="board size (default 9)")
+    parser.add_argument("--komi", type=float, default=7.5, help="komi (default 7.5)")
+    parser.add_argument("--workers", type=int, help="processes (default: one per core)")
+    parser.add_argument("--out", default="matches/ladder", help="folder for the SGF files")
+    parser.add_argument("--plot", default="ladder.png", help="where to save the plot (PNG)")
+    parser.add_argument("--prior-games", type=float, default=1.0,
+                        help="virtual drawn games per pair (default 1)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first match")
+    parser.add_argument("--quiet", action="store_true", help="print only the table")
+    return parser
+
+
+def run_cli(args):
+    result = ladder(args.player, anchors=args.anchor or ANCHORS, games=args.games,
+                    anchor_games=args.anchor_games, size=args.size, komi=args.komi,
+                    workers=args.workers, out_dir=args.out, plot=args.plot,
+                    prior_games=args.prior_games, seed=args.seed, verbose=not args.quiet)
+    if args.quiet:
+        print(result.table())
+    return 0

@@ -1,0 +1,307 @@
+"""Matches, their statistics, the ladder's rating fit, and the mockgo command."""
+
+import math
+
+import pytest
+
+from mockgo import coords
+from mockgo.arena import (GameResult, MatchResult, TrompTaylorScorer, elo_from_rate,
+                          elo_interval, match, play_game, rate_from_elo, wilson_interval)
+from mockgo.board import BLACK, EMPTY, WHITE
+from mockgo.cli import SUBCOMMANDS, main
+from mockgo.ladder import fit_ratings, ladder
+from mockgo.players import (RESIGN, GTPPlayer, Player, RandomPlayer, make_player, parse_spec)
+from mockgo.records import load_sgf, replay
+
+# ------------------------------------------------------------- statistics
+
+
+@pytest.mark.parametrize("successes, n, low, high", [
+    (8, 10, 0.4902, 0.9433),
+    # Newcombe (1998), "Two-sided confidence intervals for the single
+    # proportion", Statistics in Medicine 17, Table I, method 3 (Wilson).
+    (81, 263, 0.2553, 0.3662),
+    (15, 148, 0.0624, 0.1605),
+    (0, 20, 0.0, 0.1611),
+    (1, 29, 0.0061, 0.1718),
+    (5, 10, 0.2366, 0.7634),
+])
+def test_wilson_interval_known_values(successes, n, low, high):
+    got = wilson_interval(successes, n)
+    assert got == pytest.approx((low, high), abs=5e-5)
+
+
+def test_wilson_interval_edges():
+    assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(10, 10)[1] == 1.0
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    assert wilson_interval(10, 10)[0] == pytest.approx(1 - wilson_interval(0, 10)[1])
+    assert wilson_interval(8, 10, confidence=0.99)[0] < wilson_interval(8, 10)[0]
+    with pytest.raises(ValueError):
+        wilson_interval(11, 10)
+
+
+def test_elo_arithmetic():
+    assert elo_from_rate(0.5) == 0
+    assert elo_from_rate(0.75) == pytest.approx(400 * math.log10(3))  # 190.85
+    assert elo_from_rate(10 / 11) == pytest.approx(400)
+    assert elo_from_rate(0.25) == pytest.approx(-elo_from_rate(0.75))
+    assert rate_from_elo(400) == pytest.approx(10 / 11)
+    assert rate_from_elo(elo_from_rate(0.3)) == pytest.approx(0.3)
+    assert elo_from_rate(0.0) == -math.inf and elo_from_rate(1.0) == math.inf
+    # 8/10: the Wilson bounds through the Elo formula.
+    low, high = elo_interval(8, 10)
+    assert low == pytest.approx(400 * math.log10(0.49016 / 0.50984), abs=0.1)
+    assert high == pytest.approx(400 * math.log10(0.94334 / 0.05666), abs=0.5)
+    # A sweep: infinite on one side, and a finite bound on the other.
+    assert elo_interval(10, 10) == (pytest.approx(166.2, abs=0.1), math.inf)
+    assert elo_interval(0, 10) == (-math.inf, pytest.approx(-166.2, abs=0.1))
+
+
+def game(index, winner, a_is_black=None, reason="score"):
+    a_is_black = index % 2 == 0 if a_is_black is None else a_is_black
+    black, white = ("A", "B") if a_is_black else ("B", "A")
+    result = {BLACK: "B+1.5", WHITE: "W+1.5", EMPTY: "0"}[winner]
+    return GameResult(index, black, white, a_is_black, winner, result, reason, 50)
+
+
+def test_match_result_counts_by_colour_and_draws_as_halves():
+    games = [game(0, BLACK), game(1, BLACK), game(2, WHITE), game(3, EMPTY), game(4, BLACK)]
+    result = MatchResult("a", "b", 9, 7.5, games)
+    # A is black in games 0, 2, 4 (won 0 and 4) and white in 1 and 3 (lost 1, drew 3).
+    assert (result.wins_a, result.wins_b, result.draws) == (2, 2, 1)
+    assert result.by_color() == {"black": (3, 2, 1, 0), "white": (2, 0, 1, 1)}
+    assert result.win_rate == pytest.approx(2.5 / 5)
+    assert result.interval() == pytest.approx(wilson_interval(2.5, 5))
+    assert result.elo() == 0
+    assert (result.name_a, result.name_b) == ("A", "B")
+    table = result.table()
+    assert "A as black" in table and "50.0%" in table and "Elo A - B" in table
+
+
+# ------------------------------------------------------------------ specs
+
+
+def test_player_specs():
+    assert parse_spec("random") == ("random", {})
+    assert parse_spec("random:seed=3") == ("random", {"seed": "3"})
+    assert parse_spec("policy:path=models/sl.keras,temperature=0.5") == (
+        "policy", {"path": "models/sl.keras", "temperature": "0.5"})
+    assert parse_spec("gtp:name=x,cmd=gnugo --mode gtp --x=1,2") == (
+        "gtp", {"name": "x", "cmd": "gnugo --mode gtp --x=1,2"})
+    for bad in ["", ":seed=1", "random:seed", "random:seed=1,seed=2"]:
+        with pytest.raises(ValueError):
+            parse_spec(bad)
+    with pytest.raises(ValueError, match="unknown player kind"):
+        make_player("alphago")
+    with pytest.raises(ValueError, match="unexpected keyword"):
+        make_player("random:temperature=1")
+    with pytest.raises(ValueError, match="path"):
+        make_player("policy")
+    player = make_player("random:seed=3,name=dice")
+    assert isinstance(player, RandomPlayer) and player.name == "dice" and player.seed == 3
+
+
+def test_gtp_player_follows_the_game_and_resyncs_after_an_undo(gnugo_path):
+    from mockgo.board import Board
+
+    with make_player(f"gtp:cmd={gnugo_path} --mode gtp --level 0") as gnugo:
+        assert isinstance(gnugo, GTPPlayer) and gnugo.name.startswith("GNU Go")
+        board = Board(9, komi=6.5)
+        gnugo.reset(9, 6.5)
+        board.play(coords.from_gtp("E5", 9))
+        reply = gnugo.select_move(board)
+        board.play(reply)
+        board.play(coords.from_gtp("C3", 9))
+        gnugo.select_move(board)  # the engine got C3 on the way
+        assert gnugo._sent[:3] == [(c, m) for c, m in board.history]
+        # A different game (a new board): the engine is set up again.
+        other = Board(9, komi=6.5)
+        other.play(coords.from_gtp("D4", 9))
+        move = gnugo.select_move(other)
+        assert other.is_legal(move) and gnugo._sent[0] == (BLACK, coords.from_gtp("D4", 9))
+
+
+# ------------------------------------------------------------------ games
+
+
+class Stubborn(Player):
+    """Plays the same point every move: illegal on its second move."""
+
+    name = "stubborn"
+
+    def select_move(self, board):
+        return 0
+
+
+class Quitter(Player):
+    name = "quitter"
+
+    def select_move(self, board):
+        return RESIGN
+
+
+def test_an_illegal_move_forfeits_and_a_resignation_ends_the_game(tmp_path):
+    result, board = play_game(Stubborn(), RandomPlayer(seed=1), size=5,
+                              sgf_path=str(tmp_path / "f.sgf"))
+    assert (result.reason, result.result, result.winner) == ("forfeit", "W+F", WHITE)
+    assert "illegal" in result.note and load_sgf(tmp_path / "f.sgf").result == "W+F"
+    result, _ = play_game(RandomPlayer(seed=1), Quitter(), size=5)
+    assert (result.reason, result.result, result.moves, result.path) == ("resign", "B+R", 1, None)
+
+
+def test_move_cap_and_tromp_taylor_scoring(tmp_path):
+    result, board = play_game(RandomPlayer(seed=2), RandomPlayer(seed=3), size=5, komi=0.5,
+                              max_moves=10, scorer=TrompTaylorScorer(),
+                              sgf_path=str(tmp_path / "cap.sgf"))
+    assert result.reason == "move cap" and result.moves == 10
+    assert result.result == board.result()
+    record = load_sgf(tmp_path / "cap.sgf")
+    assert len(record.moves) == 10 and "move cap" in record.game_comment
+
+
+def test_random_against_gnugo_level_1(gnugo_path, tmp_path):
+    games = 8
+    result = match("random", "gnugo:level=1", games=games, size=9, komi=7.5, workers=2,
+                   out_dir=tmp_path, scorer="gnugo", seed=7, verbose=False)
+    assert result.n == games and result.name_a == "random" and result.name_b == "gnugo-l1"
+    assert result.by_color()["black"][0] == result.by_color()["white"][0] == games // 2
+    assert result.wins_b / games >= 0.8  # GnuGo wins (nearly) all
+    low, high = result.interval()
+    assert low <= result.win_rate <= high and high < 0.5
+    assert result.elo() < 0 and result.elo_interval()[1] < 0
+    files = sorted(tmp_path.glob("*.sgf"))
+    assert len(files) == games
+    for g in result.games:
+        assert g.reason in ("score", "resign")  # no forfeit: every move was legal
+        record = load_sgf(g.path)
+        assert (record.black, record.white) == (g.black, g.white)
+        assert record.result == g.result and record.size == 9 and record.komi == 7.5
+        positions = list(replay(record))
+        assert record.problem is None and len(positions) == g.moves
+        if g.reason == "score":
+            margin = float(g.result[2:])
+            assert 0 < margin <= 81 + 7.5
+            assert "removing" in record.game_comment
+            assert g.winner == (BLACK if g.result[0] == "B" else WHITE)
+    assert "A as black" in result.table()
+
+
+def test_match_in_process_is_reproducible(tmp_path):
+    first = match("random", "random", games=2, size=5, workers=1, out_dir=tmp_path / "a",
+                  scorer="tromp-taylor", seed=1, verbose=False)
+    again = match("random", "random", games=2, size=5, workers=1, out_dir=False,
+                  scorer="tromp-taylor", seed=1, verbose=False)
+    assert [g.result for g in first.games] == [g.result for g in again.games]
+    assert [g.moves for g in first.games] == [g.moves for g in again.games]
+    assert again.out_dir is None and len(list((tmp_path / "a").glob("*.sgf"))) == 2
+
+
+# ----------------------------------------------------------------- ladder
+
+
+def test_ladder_fit_recovers_known_differences():
+    # B scores 76% against A, C 64% against B: 200 and 100 Elo (near enough).
+    table = [("B", "A", 760, 1000), ("C", "B", 640, 1000)]
+    ratings = fit_ratings(table, anchor="A", prior_games=0)
+    assert list(ratings) == ["C", "B", "A"]
+    assert ratings["A"].elo == 0 and ratings["A"].anchor
+    assert ratings["B"].elo == pytest.approx(elo_from_rate(0.76), abs=1e-6)
+    assert ratings["C"].elo == pytest.approx(elo_from_rate(0.76) + elo_from_rate(0.64), abs=1e-6)
+    # B's interval: its standard error from the curvature, by hand:
+    # 1 / sqrt(n p (1 - p)) log-odds, in Elo.
+    sd = 400 / math.log(10) / math.sqrt(1000 * 0.76 * 0.24)
+    assert ratings["B"].high - ratings["B"].elo == pytest.approx(1.959964 * sd, rel=1e-4)
+    assert ratings["B"].games == 2000 and ratings["B"].score == 760 + 360
+    # Rows for one pair add up, whichever way round they are written.
+    split = fit_ratings([("B", "A", 380, 500), ("A", "B", 120, 500), ("C", "B", 640, 1000)],
+                        anchor="A", prior_games=0)
+    assert split["C"].elo == pytest.approx(ratings["C"].elo)
+
+
+def test_ladder_fit_with_sweeps_and_a_consistent_table():
+    table = [("gnugo-1", "random", 10, 10), ("gnugo-10", "random", 10, 10),
+             ("gnugo-10", "gnugo-1", 8, 10), ("mine", "random", 7, 10), ("mine", "gnugo-1", 1, 10)]
+    ratings = fit_ratings(table, anchor="random")
+    assert all(math.isfinite(r.elo) and r.low < r.elo < r.high for r in ratings.values()
+               if not r.anchor)
+    assert list(ratings) == ["gnugo-10", "gnugo-1", "mine", "random"]
+    # The prior: one virtual draw makes 10-0 read as 10.5-0.5 on a lone pair.
+    lone = fit_ratings([("x", "random", 10, 10)], anchor="random")
+    assert lone["x"].elo == pytest.approx(elo_from_rate(10.5 / 11))
+    with pytest.raises(ValueError, match="linked"):
+        fit_ratings([("a", "b", 1, 2), ("c", "d", 1, 2)], anchor="a")
+    with pytest.raises(ValueError, match="anchor"):
+        fit_ratings([("a", "b", 1, 2)], anchor="z")
+
+
+def test_ladder_end_to_end_on_a_small_board(tmp_path):
+    plot = tmp_path / "ladder.png"
+    result = ladder(["random:seed=5,name=other"], anchors=["random"], games=2, size=5,
+                    workers=1, out_dir=tmp_path / "games", plot=str(plot), verbose=False)
+    assert set(result.ratings) == {"random", "random:seed=5,name=other"}
+    assert result.ratings["random:seed=5,name=other"].name == "other"
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "anchor" in result.table()
+
+
+# -------------------------------------------------------------------- cli
+
+
+def test_cli_match(tmp_path, capsys):
+    assert set(SUBCOMMANDS) >= {"gtp", "match", "ladder"}
+    status = main(["match", "--black", "random:seed=1", "--white", "random:seed=2",
+                   "--games", "2", "--size", "5", "--workers", "1", "--scorer", "tromp-taylor",
+                   "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert status == 0 and "A as white" in out and "Elo A - B" in out
+    assert len(list(tmp_path.glob("*.sgf"))) == 2
+    assert main(["match", "--black", "nonsense", "--white", "random"]) == 1
+
+
+# ------------------------------------------------------ network and search
+
+
+def test_policy_player_greedy_sampled_and_sensible(tmp_path):
+    import numpy as np
+
+    from mockgo import models
+    from mockgo.board import Board
+    from mockgo.players import PolicyPlayer
+
+    model = models.policy_network(5, 48, layers=2, filters=4)
+    path = tmp_path / "p5.keras"
+    model.save(path)
+    greedy = make_player(f"policy:path={path}")
+    assert isinstance(greedy, PolicyPlayer) and greedy.name == "policy:p5.keras"
+    board = Board(5)
+    p = greedy.policy(board)
+    assert p.shape == (26,) and p.sum() == pytest.approx(1) and p[-1] == 0
+    assert greedy.select_move(board) == int(np.argmax(p))
+    hot = [PolicyPlayer(model, temperature=2.0, seed=4) for _ in range(2)]
+    assert [hot[0].select_move(board) for _ in range(5)] == \
+        [hot[1].select_move(board) for _ in range(5)]
+    # Black's only empty points are its own eyes: it passes instead of filling one.
+    eyes = Board.from_diagram("""
+        . X O . O
+        X X O O O
+        X . X O .
+        X X X O O
+        . X O O .""")
+    assert greedy.select_move(eyes) == eyes.pass_index
+    with pytest.raises(ValueError, match="5x5 only"):
+        greedy.reset(9, 7.5)
+    with pytest.raises(ValueError, match="planes"):
+        PolicyPlayer(model, encoder="agz17")
+
+
+def test_mcts_adapter_keeps_its_tree_and_restarts_on_a_foreign_board():
+    from mockgo.board import Board
+
+    player = make_player("mcts:readouts=8,seed=1")
+    result, board = play_game(player, RandomPlayer(seed=2), size=5, komi=0.5, max_moves=30)
+    assert result.reason in ("score", "move cap", "resign") and result.moves > 4
+    assert player.mcts.root.state.board.history == board.history  # followed every move
+    other = Board(5)
+    other.play(coords.from_gtp("C3", 5))
+    move = player.select_move(other)
+    assert other.is_legal(move) and player.mcts.root.state.board.history == other.history

@@ -1,0 +1,411 @@
+"""mockgo's GTP engine, driven through real pipes (and, for the corners, in process)."""
+
+import subprocess
+import sys
+
+import pytest
+
+import mockgo
+from mockgo import coords
+from mockgo.board import BLACK, WHITE, Board
+from mockgo.gtp import GTPServer, estimate_dead, free_handicap_points, preprocess
+from mockgo.gtp_client import GTPEngine, GTPError, gnugo_command
+from mockgo.players import RESIGN, Player, RandomPlayer
+
+ENGINE = [sys.executable, "-m", "mockgo.gtp", "--player", "random"]
+ALL_COMMANDS = [
+    "protocol_version", "name", "version", "known_command", "list_commands", "quit",
+    "boardsize", "clear_board", "komi", "play", "genmove", "undo", "showboard",
+    "final_score", "final_status_list", "fixed_handicap", "place_free_handicap",
+    "set_free_handicap", "loadsgf", "time_settings", "time_left", "kgs-genmove_cleanup",
+]
+
+
+@pytest.fixture(scope="module")
+def engine():
+    with GTPEngine(ENGINE, name="mockgo") as process:
+        yield process
+
+
+@pytest.fixture
+def gtp(engine):
+    """The engine on an empty 9x9 board, komi 7.5."""
+    engine.send_many(["boardsize 9", "clear_board", "komi 7.5"])
+    return engine
+
+
+def grid(showboard):
+    """The stone rows of a showboard answer: one list of size cells a row,
+    top row first (the row labels, last-move brackets and notes left out)."""
+    lines = showboard.strip("\n").splitlines()
+    size = len(lines[0].split())
+    return [line.replace("(", " ").replace(")", " ").split()[1:size + 1]
+            for line in lines[1:-1]]
+
+
+def board_after(size, moves):
+    board = Board(size)
+    for vertex in moves:
+        board.play(coords.from_gtp(vertex, size))
+    return board
+
+
+def expect_error(engine, command, message):
+    with pytest.raises(GTPError) as info:
+        engine.send(command)
+    assert info.value.message == message, command
+
+
+# ------------------------------------------------------------ the basics
+
+
+def test_identity_commands(gtp):
+    assert gtp.send("protocol_version") == "2"
+    assert gtp.send("name") == "mockgo"
+    assert gtp.send("version").startswith(mockgo.__version__)
+    assert gtp.send("list_commands").split("\n") == ALL_COMMANDS
+    for command in ALL_COMMANDS:
+        assert gtp.send(f"known_command {command}") == "true"
+    assert gtp.send("known_command frobnicate") == "false"
+    expect_error(gtp, "known_command", "syntax error")
+
+
+def test_play_and_showboard_match_the_rules_engine(gtp):
+    moves = ["E5", "C3", "G7", "C7", "D4", "pass"]
+    colors = ["black", "white"] * 3
+    for color, vertex in zip(colors, moves):
+        assert gtp.send(f"play {color} {vertex}") == ""
+    assert gtp.send("showboard").strip("\n") == str(board_after(9, moves))
+    # Lower case, abbreviations, and a colour playing twice in a row.
+    assert gtp.send("play B a1") == ""
+    assert gtp.send("play b b1") == ""
+    rows = grid(gtp.send("showboard"))
+    assert rows[-1][:3] == ["X", "X", "."]
+
+
+def test_bad_moves_are_refused_and_the_board_is_unchanged(gtp):
+    gtp.send("play black E5")
+    before = gtp.send("showboard")
+    expect_error(gtp, "play white E5", "illegal move")  # occupied
+    expect_error(gtp, "play white T19", "illegal move")  # off a 9x9 board
+    expect_error(gtp, "play white J10", "illegal move")
+    expect_error(gtp, "play white I5", "syntax error")  # no column I in GTP
+    expect_error(gtp, "play white 55", "syntax error")
+    expect_error(gtp, "play white E", "syntax error")
+    expect_error(gtp, "play red E4", "syntax error")
+    expect_error(gtp, "play white", "syntax error")
+    expect_error(gtp, "play", "syntax error")
+    assert gtp.send("showboard") == before
+
+
+def test_suicide_and_ko_are_illegal(gtp):
+    # White surrounds A1; black A1 would be suicide.
+    for vertex in ["A2", "B1"]:
+        gtp.send(f"play white {vertex}")
+    expect_error(gtp, "play black A1", "illegal move")
+    # A ko: white E5 in black's mouth, black F5 in white's; black takes at F5.
+    gtp.send("clear_board")
+    for color, vertex in [("b", "D5"), ("b", "E6"), ("b", "E4"), ("w", "F6"), ("w", "F4"),
+                          ("w", "G5"), ("w", "E5")]:
+        gtp.send(f"play {color} {vertex}")
+    assert gtp.send("play black F5") == ""  # takes E5: a ko
+    expect_error(gtp, "play white E5", "illegal move")  # the immediate retake
+    gtp.send("play white A9")  # a ko threat elsewhere
+    gtp.send("play black A1")
+    assert gtp.send("play white E5") == ""  # now the retake is allowed
+
+
+def test_boardsize_out_of_range_keeps_the_board(gtp):
+    gtp.send("play black C3")
+    expect_error(gtp, "boardsize 1", "unacceptable size")
+    expect_error(gtp, "boardsize 26", "unacceptable size")
+    expect_error(gtp, "boardsize nine", "syntax error")
+    expect_error(gtp, "boardsize", "syntax error")
+    rows = grid(gtp.send("showboard"))
+    assert len(rows) == 9 and "X" in rows[6]
+    assert gtp.send("boardsize 13") == ""
+    assert len(grid(gtp.send("showboard"))) == 13
+    assert gtp.send("boardsize 25") == "" and gtp.send("boardsize 2") == ""
+
+
+def test_komi(gtp):
+    assert gtp.send("komi 0.5") == ""
+    assert gtp.send("komi -3") == ""
+    expect_error(gtp, "komi lots", "syntax error")
+    gtp.send("komi 6.5")
+    assert gtp.send("final_score") == "W+6.5"  # an empty board
+
+
+def test_genmove_plays_a_legal_move_for_either_colour(gtp):
+    gtp.send("play black E5")
+    vertex = gtp.send("genmove white")
+    move = coords.from_gtp(vertex, 9)
+    assert vertex != "E5" and move != 81
+    board = board_after(9, ["E5", vertex])
+    assert grid(gtp.send("showboard")) == grid(str(board))
+    # Black again, although white did not move: allowed by GTP.
+    gtp.send("play white pass")
+    gtp.send("genmove black")
+    second = gtp.send("genmove black")  # twice in a row
+    assert coords.from_gtp(second, 9) < 81
+    expect_error(gtp, "genmove purple", "syntax error")
+    expect_error(gtp, "genmove", "syntax error")
+
+
+def test_undo_replays_the_game_less_one_move(gtp):
+    expect_error(gtp, "undo", "cannot undo")
+    # Black captures a white stone, then undo: the stone is back.
+    for color, vertex in [("w", "A1"), ("b", "A2"), ("w", "E5"), ("b", "B1")]:
+        gtp.send(f"play {color} {vertex}")
+    assert grid(gtp.send("showboard"))[-1][0] == "."  # A1 captured
+    assert gtp.send("undo") == ""
+    rows = grid(gtp.send("showboard"))
+    assert rows[-1][0] == "O" and rows[-1][1] == "."
+    assert gtp.send("undo") == "" and gtp.send("undo") == "" and gtp.send("undo") == ""
+    assert gtp.send("showboard").strip("\n") == str(Board(9))
+    expect_error(gtp, "undo", "cannot undo")
+
+
+def test_final_score_and_status_remove_dead_stones(gtp):
+    # Black holds columns A-E, white F-J; a lone stone of each inside the other's area.
+    for row in range(1, 10):
+        gtp.send(f"play black E{row}")
+        gtp.send(f"play white F{row}")
+    gtp.send("play black H5")
+    gtp.send("play white B5")
+    assert sorted(gtp.send("final_status_list dead").split()) == ["B5", "H5"]
+    alive = gtp.send("final_status_list alive").splitlines()
+    assert sorted(len(group.split()) for group in alive) == [9, 9]  # the two walls
+    assert gtp.send("final_status_list seki") == ""
+    expect_error(gtp, "final_status_list zombie", "syntax error")
+    # Black: 45 points (B5 counts again), white 36, komi 7.5.
+    assert gtp.send("final_score") == "B+1.5"
+
+
+def test_handicap_commands(gtp):
+    assert gtp.send("fixed_handicap 2") == "C3 G7"
+    rows = grid(gtp.send("showboard"))
+    assert rows[6][2] == "X" and rows[2][6] == "X"
+    assert coords.from_gtp(gtp.send("genmove white"), 9) < 81  # white moves first now
+    expect_error(gtp, "fixed_handicap 2", "board not empty")
+    gtp.send("clear_board")
+    expect_error(gtp, "fixed_handicap 10", "invalid number of stones")
+    expect_error(gtp, "fixed_handicap 1", "invalid number of stones")
+    expect_error(gtp, "fixed_handicap two", "syntax error")
+    stones = gtp.send("place_free_handicap 12").split()
+    assert len(set(stones)) == 12
+    expect_error(gtp, "place_free_handicap 3", "board not empty")
+    gtp.send("clear_board")
+    expect_error(gtp, "place_free_handicap 1", "invalid number of stones")
+    expect_error(gtp, "set_free_handicap A1 A1", "bad vertex list")
+    expect_error(gtp, "set_free_handicap A1 pass", "bad vertex list")
+    expect_error(gtp, "set_free_handicap A1", "syntax error")
+    expect_error(gtp, "set_free_handicap A1 X99", "bad vertex list")
+    expect_error(gtp, "set_free_handicap A1 B", "syntax error")
+    assert gtp.send("set_free_handicap A1 B2 J9") == ""
+    rows = grid(gtp.send("showboard"))
+    assert rows[-1][0] == "X" and rows[-2][1] == "X" and rows[0][8] == "X"
+    gtp.send("play white E5")  # white to move after a handicap
+
+
+def test_free_handicap_points_spread_out():
+    assert free_handicap_points(9, 4) == [coords.from_gtp(v, 9) for v in ["C3", "G7", "C7", "G3"]]
+    points = free_handicap_points(9, 20)
+    assert len(set(points)) == 20
+    assert len(set(free_handicap_points(5, 3))) == 3
+    assert len(set(free_handicap_points(3, 8))) == 8  # all but one point of a 3x3 board
+
+
+def test_loadsgf(gtp, tmp_path):
+    path = tmp_path / "game.sgf"
+    path.write_text("(;GM[1]FF[4]SZ[7]KM[5.5];B[dd];W[cc];B[dc];W[cd])")
+    assert gtp.send(f"loadsgf {path}") == "black"
+    assert len(grid(gtp.send("showboard"))) == 7
+    assert gtp.send("final_score") != ""
+    # The position before move 3: two stones, black to play.
+    assert gtp.send(f"loadsgf {path} 3") == "black"
+    rows = grid(gtp.send("showboard"))
+    assert sum(row.count("X") + row.count("O") for row in rows) == 2
+    assert gtp.send(f"loadsgf {path} 2") == "white"
+    assert gtp.send("undo") == ""  # the loaded moves can be taken back
+    expect_error(gtp, "loadsgf /no/such/file.sgf", "cannot load file")
+    (tmp_path / "bad.sgf").write_text("(;GM[1]SZ[9];B[zz])")
+    expect_error(gtp, f"loadsgf {tmp_path / 'bad.sgf'}", "cannot load file")
+    expect_error(gtp, f"loadsgf {path} zero", "syntax error")
+    expect_error(gtp, "loadsgf", "syntax error")
+
+
+def test_time_commands_are_accepted(gtp):
+    assert gtp.send("time_settings 300 30 5") == ""
+    assert gtp.send("time_left black 120 3") == ""
+    assert gtp.send("time_left w 0 0") == ""
+    expect_error(gtp, "time_settings 300 30", "syntax error")
+    expect_error(gtp, "time_settings a b c", "syntax error")
+    expect_error(gtp, "time_left green 1 1", "syntax error")
+
+
+def test_kgs_genmove_cleanup(gtp):
+    vertex = gtp.send("kgs-genmove_cleanup black")
+    assert coords.from_gtp(vertex, 9) < 81
+    expect_error(gtp, "kgs-genmove_cleanup", "syntax error")
+
+
+def test_unknown_command_and_the_engine_carries_on(gtp):
+    expect_error(gtp, "frobnicate now", "unknown command")
+    expect_error(gtp, "genmove_black", "unknown command")
+    assert gtp.send("protocol_version") == "2"
+
+
+# -------------------------------------------------------- raw protocol
+
+
+def test_preprocessing_ids_and_malformed_lines_through_a_raw_pipe():
+    text = ("\n"
+            "   \t  \n"
+            "# a comment line\n"
+            "1 protocol_version   # a trailing comment\n"
+            "2\tname\r\n"
+            "na\x01me\n"
+            "boardsize 9\n"
+            "3 boardsize 99\n"
+            "4 frobnicate\n"
+            "5 play black E5\n"
+            "6 play white E5\n"
+            "7 play white 5E\n"
+            "8\n"
+            "10 known_command quit\n"
+            "quit\n"
+            "name\n")  # after quit: never answered
+    done = subprocess.run(ENGINE, input=text.encode(), capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout.decode() == (
+        "=1 2\n\n"
+        "=2 mockgo\n\n"
+        "= mockgo\n\n"
+        "=\n\n"
+        "?3 unacceptable size\n\n"
+        "?4 unknown command\n\n"
+        "=5\n\n"
+        "?6 illegal move\n\n"
+        "?7 syntax error\n\n"
+        "?8 syntax error\n\n"
+        "=10 true\n\n"
+        "=\n\n")
+
+
+def test_preprocess():
+    assert preprocess("1 play\tb E5 # why\r\n") == "1 play b E5"
+    assert preprocess("# only a comment\n") == ""
+    assert preprocess("\x00\x1b \t\n") == ""
+
+
+def test_end_of_input_ends_the_engine():
+    done = subprocess.run(ENGINE, input=b"name\n", capture_output=True, timeout=60)
+    assert done.returncode == 0 and done.stdout == b"= mockgo\n\n"
+
+
+def test_the_mockgo_command_runs_the_engine():
+    command = [sys.executable, "-m", "mockgo.cli", "gtp", "--player", "random:seed=4",
+               "--name", "mine"]
+    with GTPEngine(command) as process:
+        assert process.send("name") == "mine"
+        assert process.send("version") == f"{mockgo.__version__} (random)"
+        process.send("boardsize 9")
+        assert coords.from_gtp(process.send("genmove b"), 9) < 81
+
+
+# ------------------------------------------------------------ in process
+
+
+class Fixed(Player):
+    """Always the same answer."""
+
+    def __init__(self, move):
+        self.move, self.name = move, "fixed"
+
+    def select_move(self, board):
+        if self.move == "boom":
+            raise RuntimeError("the player broke")
+        return board.pass_index if self.move == "pass" else self.move
+
+
+def answer(server, command):
+    return server.handle(command + "\n")
+
+
+def test_cleanup_does_not_pass_while_a_sensible_move_is_left():
+    server = GTPServer(Fixed("pass"), size=5)
+    assert answer(server, "genmove b") == "= pass\n\n"
+    assert answer(server, "kgs-genmove_cleanup b") != "= pass\n\n"
+    # With nothing sensible left (only own eyes to fill), cleanup passes too.
+    server = GTPServer(Fixed("pass"), size=3)
+    for vertex in ["A2", "B2", "C2"]:
+        answer(server, f"play b {vertex}")
+    answer(server, "play b B1")
+    answer(server, "play b B3")
+    assert answer(server, "kgs-genmove_cleanup b") == "= pass\n\n"
+
+
+def test_resign_and_illegal_choices():
+    assert answer(GTPServer(Fixed(RESIGN), size=9), "5 genmove w") == "=5 resign\n\n"
+    server = GTPServer(Fixed(40), size=9)
+    answer(server, "play b E5")  # point 40 is now occupied: the engine passes instead
+    assert answer(server, "genmove w") == "= pass\n\n"
+
+
+def test_an_exception_is_an_error_answer_not_the_end():
+    server = GTPServer(Fixed("boom"), size=9)
+    assert answer(server, "3 genmove b").startswith("?3 internal error: the player broke")
+    assert answer(server, "4 name") == "=4 mockgo\n\n"
+
+
+def test_unacceptable_size_for_a_player_that_cannot_play_it():
+    class NineOnly(RandomPlayer):
+        def reset(self, size, komi):
+            if size != 9:
+                raise ValueError("9x9 only")
+
+    server = GTPServer(NineOnly(), size=9)
+    assert answer(server, "boardsize 19") == "? unacceptable size\n\n"
+    assert server.size == 9
+
+
+def test_dead_stones_on_an_empty_and_a_settled_board():
+    assert estimate_dead(Board(9)) == []
+    board = Board.from_diagram("""
+        . X O . .
+        X X O . .
+        . X O . .
+        X X O O O
+        . X O . .""")
+    assert estimate_dead(board) == []
+
+
+# ---------------------------------------------------------- against GnuGo
+
+
+def test_a_whole_game_against_gnugo_through_two_pipes(gnugo_path):
+    with GTPEngine(ENGINE, name="mockgo") as ours, \
+            GTPEngine(gnugo_command(level=0, binary=gnugo_path), name="gnugo") as gnugo:
+        for engine in (ours, gnugo):
+            engine.send_many(["boardsize 9", "clear_board", "komi 7.5"])
+        engines = {BLACK: ours, WHITE: gnugo}
+        board = Board(9)
+        color, passes, moves = BLACK, 0, 0
+        while passes < 2 and moves < 300:
+            name = "black" if color == BLACK else "white"
+            vertex = engines[color].send(f"genmove {name}")
+            if vertex.lower() == "resign":
+                break
+            move = coords.from_gtp(vertex, 9)
+            assert board.is_legal(move, color), vertex
+            board.play(move, color)
+            engines[3 - color].send(f"play {name} {vertex}")
+            passes = passes + 1 if move == 81 else 0
+            color, moves = 3 - color, moves + 1
+        assert moves > 20
+        assert grid(ours.send("showboard")) == grid(gnugo.send("showboard"))
+        assert grid(ours.send("showboard")) == grid(str(board))
+        ours_score = ours.send("final_score")
+        gnugo_score = gnugo.send("final_score")
+        assert ours_score[0] in "BW0" and gnugo_score.startswith("W+")
