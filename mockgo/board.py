@@ -35,12 +35,13 @@ COLOR_NAMES = {BLACK: "black", WHITE: "white"}
 _STONE_CHARS = {EMPTY: ".", BLACK: "X", WHITE: "O"}
 
 # Why a move is illegal: the codes the compiled legality check returns.
-LEGAL, OCCUPIED, SUICIDE, KO, SUPERKO = 0, 1, 2, 3, 4
+LEGAL, OCCUPIED, SUICIDE, KO, SUPERKO, GAME_OVER = 0, 1, 2, 3, 4, 5
 ILLEGAL_REASONS = {
     OCCUPIED: "the point is occupied",
     SUICIDE: "suicide",
     KO: "it retakes a ko",
     SUPERKO: "it repeats an earlier position (positional superko)",
+    GAME_OVER: "the game is over: a player resigned",
 }
 
 MAX_SIZE = 25  # GTP vertices have letters for 25 columns
@@ -608,7 +609,7 @@ class Board:
         if color is None:
             color = self.to_play
         if self.resigned is not None:
-            raise IllegalMove("the game is over: a player resigned", OCCUPIED)
+            raise IllegalMove(ILLEGAL_REASONS[GAME_OVER], GAME_OVER)
         before = self.stones.copy()
         if move == self.pass_index:
             self.ko = -1
