@@ -167,3 +167,14 @@ def test_tf_dataset(sgf_folder, tmp_path):
 def test_missing_dataset_is_a_clear_error(tmp_path):
     with pytest.raises(FileNotFoundError, match="build it first"):
         next(batches(tmp_path / "nothing", "train"))
+
+
+def test_symmetry_tables_agree_with_the_symmetries_module():
+    from mockgo import symmetries
+    size = 4
+    gather, move_maps = symmetry_tables(size)
+    planes = np.random.default_rng(1).integers(0, 9, (size, size, 2))
+    for s in symmetries.SYMMETRIES:
+        expected = symmetries.apply_to_planes(s, planes)
+        assert np.array_equal(planes.reshape(-1, 2)[gather[s]].reshape(planes.shape), expected)
+        assert move_maps[s].tolist() == [symmetries.apply_to_moves(s, m, size) for m in range(17)]

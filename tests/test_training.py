@@ -1,0 +1,248 @@
+"""Supervised training (fit on dataset shards, checkpoints, resuming) and the
+evaluation of policy networks against the uniform and heuristic baselines."""
+
+import csv
+import json
+import random
+
+import keras
+import numpy as np
+import pytest
+
+from mockgo import Board, records, training
+from mockgo.board import BLACK, WHITE
+from mockgo.dataset import DatasetSpec, build_dataset, load_split
+from mockgo.evaluation import (by_move_number, evaluate_sgf, evaluate_split, expected_hits,
+                               uniform_accuracy)
+from mockgo.models import policy_network
+
+
+def random_game(size, seed, moves):
+    rng = random.Random(seed)
+    board = Board(size, komi=6.5)
+    while board.move_number < moves:
+        choices = np.flatnonzero(board.sensible_moves()[:-1])
+        board.play(int(rng.choice(choices)))
+    return records.record_from_board(board, black="b", white="w")
+
+
+def tiny_policy(size=9, planes=2, seed=0, layers=3, filters=32):
+    keras.utils.set_random_seed(seed)
+    return policy_network(board_size=size, planes=planes, layers=layers, filters=filters,
+                          first_kernel=3)
+
+
+@pytest.fixture(scope="module")
+def one_game_dataset(tmp_path_factory):
+    """64 positions of one random 9x9 game, all in the train split."""
+    folder = tmp_path_factory.mktemp("one-game")
+    records.save_sgf(random_game(9, 7, 64), folder / "game.sgf")
+    spec = DatasetSpec(encoder="simple2", board_size=9, validation_share=0.0, test_share=0.0)
+    build_dataset([folder / "game.sgf"], folder / "ds", spec, workers=1, progress=False)
+    return folder / "ds"
+
+
+@pytest.fixture(scope="module")
+def games_folder(tmp_path_factory):
+    """Random 9x9 games of 45 moves (no passes) as SGF files."""
+    folder = tmp_path_factory.mktemp("games")
+    for i in range(6):
+        records.save_sgf(random_game(9, 100 + i, 45), folder / f"game-{i}.sgf")
+    return folder
+
+
+# ------------------------------------------------------------------ training
+
+
+def test_a_tiny_net_overfits_64_positions(one_game_dataset, tmp_path):
+    planes, moves, _ = load_split(one_game_dataset, "train")
+    assert len(moves) == 64 and (moves < 81).all()
+    model = tiny_policy()
+    history = training.train_policy(model, one_game_dataset, tmp_path / "run", epochs=8,
+                                    batch_size=64, learning_rate=0.01, steps_per_epoch=40,
+                                    schedule="constant", optimizer="adam", augment=False,
+                                    progress=False)
+    assert history["epoch"] == list(range(8))
+    predicted = model.predict(planes, verbose=0).argmax(axis=1)
+    assert (predicted == moves).mean() >= 0.95
+    assert history["top1"][-1] >= 0.95 and history["top5"][-1] >= history["top1"][-1]
+
+
+class InterruptAfterFirstEpoch(keras.callbacks.Callback):
+    def on_epoch_end(self, epoch, logs=None):
+        raise KeyboardInterrupt
+
+
+class RecordEpochs(keras.callbacks.Callback):
+    def __init__(self):
+        super().__init__()
+        self.epochs = []
+
+    def on_epoch_begin(self, epoch, logs=None):
+        self.epochs.append(epoch)
+
+
+def logged_epochs(run):
+    with open(run / "log.csv", newline="") as file:
+        return [int(row["epoch"]) for row in csv.DictReader(file)]
+
+
+def test_an_interrupted_run_resumes_at_the_next_epoch(one_game_dataset, tmp_path):
+    run = tmp_path / "run"
+    options = dict(epochs=3, batch_size=16, learning_rate=0.01, steps_per_epoch=4,
+                   optimizer="sgd", progress=False)
+    with pytest.raises(KeyboardInterrupt):
+        training.train_policy(tiny_policy(seed=1), one_game_dataset, run,
+                              callbacks=[InterruptAfterFirstEpoch()], **options)
+    assert json.loads((run / "state.json").read_text())["epoch"] == 1
+    assert logged_epochs(run) == [0]
+    saved = keras.models.load_model(run / "checkpoint.keras").get_weights()
+    # An epoch logged but never checkpointed (a crash between the two) is dropped.
+    with open(run / "log.csv", "a") as file:
+        file.write("1," + ",".join(["0.5"] * 7) + "\n")
+
+    fresh = tiny_policy(seed=2)  # other initial weights: resuming must replace them
+    recorder = RecordEpochs()
+
+    class CheckRestored(keras.callbacks.Callback):
+        def on_train_begin(self, logs=None):
+            self.weights = self.model.get_weights()
+
+    check = CheckRestored()
+    history = training.train_policy(fresh, one_game_dataset, run, callbacks=[recorder, check],
+                                    **options)
+    assert recorder.epochs == [1, 2]
+    assert all(np.array_equal(a, b) for a, b in zip(check.weights, saved))
+    assert int(fresh.optimizer.iterations) == 3 * 4  # the optimizer's state came back too
+    assert logged_epochs(run) == [0, 1, 2] and history["epoch"] == [0, 1, 2]
+    assert json.loads((run / "state.json").read_text())["epoch"] == 3
+    # Done: a third call trains nothing and returns the same history.
+    again = training.train_policy(tiny_policy(seed=3), one_game_dataset, run, **options)
+    assert again == history
+
+
+def test_checkpoints_leave_no_temporary_files(one_game_dataset, tmp_path, monkeypatch):
+    run = tmp_path / "run"
+    training.train_policy(tiny_policy(), one_game_dataset, run, epochs=2, batch_size=32,
+                          learning_rate=0.01, steps_per_epoch=2, progress=False)
+    assert sorted(p.name for p in run.iterdir()) == ["checkpoint.keras", "log.csv", "state.json"]
+    before = (run / "checkpoint.keras").read_bytes()
+
+    model = tiny_policy()
+
+    def broken_save(path, *args, **kwargs):
+        with open(path, "wb") as file:
+            file.write(b"half a file")
+        raise OSError("disk full")
+
+    monkeypatch.setattr(model, "save", broken_save)
+    with pytest.raises(OSError, match="disk full"):
+        training.save_model_atomically(model, run / "checkpoint.keras")
+    assert (run / "checkpoint.keras").read_bytes() == before
+    assert sorted(p.name for p in run.iterdir()) == ["checkpoint.keras", "log.csv", "state.json"]
+
+
+def test_another_network_in_the_run_folder_is_refused(one_game_dataset, tmp_path):
+    run = tmp_path / "run"
+    options = dict(batch_size=16, learning_rate=0.01, steps_per_epoch=1, progress=False)
+    training.train_policy(tiny_policy(), one_game_dataset, run, epochs=1, **options)
+    with pytest.raises(ValueError, match="another network"):
+        training.train_policy(tiny_policy(filters=8), one_game_dataset, run, epochs=2, **options)
+
+
+def test_learning_rate_schedules():
+    assert training.learning_rate_at(0, 0.1, 10, "cosine") == pytest.approx(0.1)
+    assert training.learning_rate_at(5, 0.1, 10, "cosine") == pytest.approx(0.05)
+    rates = [training.learning_rate_at(e, 0.1, 8, "step") for e in range(8)]
+    assert rates == pytest.approx([0.1] * 4 + [0.01] * 2 + [0.001] * 2)
+    assert training.learning_rate_at(7, 0.1, 8, "constant") == 0.1
+    with pytest.raises(ValueError):
+        training.learning_rate_at(0, 0.1, 8, "linear")
+
+
+def test_mixed_precision_policy_is_saved_as_float32(tmp_path):
+    settings = training.Settings(mode="t", archives=1, max_games=1, layers=2, filters=4,
+                                 batch_size=8, epochs=1, steps_per_epoch=1, validation_steps=1,
+                                 optimizer="adam", learning_rate=0.01, schedule="constant",
+                                 precision="mixed_bfloat16")
+    model = training.build_policy(settings, board_size=5, planes=2, seed=0)
+    assert model.get_layer("conv_1").compute_dtype == "bfloat16"
+    assert model.get_layer("policy").compute_dtype == "float32"
+    path = training.save_policy(model, tmp_path / "policy.keras")
+    loaded = training.load_policy(path)
+    assert {layer.compute_dtype for layer in loaded.layers} == {"float32"}
+    x = np.random.default_rng(0).integers(0, 2, (4, 5, 5, 2)).astype(np.uint8)
+    np.testing.assert_allclose(loaded.predict(x, verbose=0), model.predict(x, verbose=0),
+                               atol=0.02)
+    assert training.policy_path("/repo", True).as_posix() == "/repo/runs/01_supervised/quick/policy.keras"
+    assert training.policy_path("/repo", False).as_posix() == "/repo/runs/01_supervised/full/policy.keras"
+
+
+# ---------------------------------------------------------------- evaluation
+
+
+def test_uniform_baseline_is_exact():
+    counts = np.array([1, 2, 4, 10])
+    assert uniform_accuracy(counts, 1).mean() == pytest.approx((1 + 1 / 2 + 1 / 4 + 1 / 10) / 4)
+    assert uniform_accuracy(counts, 5).mean() == pytest.approx((1 + 1 + 1 + 5 / 10) / 4)
+    # A scorer that ties every point is the uniform baseline.
+    legal = np.zeros((4, 12), bool)
+    for row, n in enumerate(counts):
+        legal[row, :n] = True
+    moves = np.zeros(4, int)
+    for k in (1, 5):
+        np.testing.assert_allclose(expected_hits(np.zeros((4, 12)), legal, moves, k),
+                                   uniform_accuracy(counts, k))
+    # Ties below the move do not count; ties with it share the places left.
+    scores = np.array([[3.0, 5, 5, 5, 3, 3, 1]])
+    assert expected_hits(scores, np.ones((1, 7), bool), np.array([0]), 5)[0] == pytest.approx(2 / 3)
+
+
+def test_hand_made_game_scores_exactly(tmp_path):
+    # . . . . .    Black captures the white stone in atari at C5 (move 1),
+    # . X O X .    then white plays E1 (move 2).
+    # . . X . .
+    # . . . . .
+    # . . . . .
+    record = records.GameRecord(size=5, komi=0.5, setup_black=[6, 8, 12], setup_white=[7],
+                                to_play=BLACK, moves=[(BLACK, 2), (WHITE, 24)], result="B+R")
+    records.save_sgf(record, tmp_path / "hand.sgf")
+    model = policy_network(board_size=5, planes=48, layers=2, filters=4)
+    result = evaluate_sgf(model, tmp_path, progress=False)
+    assert result.games == 1
+    uniform = result.scores["uniform"]
+    # 21 legal points for black (25 less 4 stones); 20 for white after the
+    # capture (25 less 4 black stones, and the captured point is suicide).
+    assert uniform.positions == 2
+    assert uniform.top1 == pytest.approx((1 / 21 + 1 / 20) / 2)
+    assert uniform.top5 == pytest.approx((5 / 21 + 5 / 20) / 2)
+    heuristic = result.scores["heuristic"]
+    # The capture is the heuristic's only first choice; E1 (2 liberties, not
+    # next to C5) is beaten by many points with more liberties.
+    assert heuristic.top1 == pytest.approx(0.5) and heuristic.top5 == pytest.approx(0.5)
+    model_scores = result.scores["model"]
+    assert 0 <= model_scores.top1 <= model_scores.top5 <= 1
+
+
+def test_evaluation_of_an_sgf_folder_and_buckets(games_folder, tmp_path):
+    model = tiny_policy(planes=48, layers=2, filters=8)
+    result = evaluate_sgf(model, games_folder, batch_size=50, bucket_size=20, progress=False)
+    assert result.games == 6
+    for scores in result.scores.values():
+        assert scores.positions == 6 * 45
+        assert 0 <= scores.top1 <= scores.top5 <= 1
+        assert [(b.first, b.last, b.positions) for b in scores.by_move] == [
+            (0, 19, 6 * 20), (20, 39, 6 * 20), (40, 59, 6 * 5)]
+        # The buckets' accuracies average back to the whole.
+        weighted = sum(b.top1 * b.positions for b in scores.by_move) / scores.positions
+        assert weighted == pytest.approx(scores.top1)
+    buckets = by_move_number(np.array([0, 5, 19, 20, 61]), np.ones(5), np.ones(5), 20)
+    assert [(b.label, b.positions) for b in buckets] == [("0-19", 3), ("20-39", 1), ("60-79", 1)]
+
+
+def test_evaluation_of_a_dataset_split(games_folder, tmp_path):
+    spec = DatasetSpec(encoder="alphago48", board_size=9, validation_share=0.3, test_share=0.3)
+    manifest = build_dataset([games_folder], tmp_path / "ds", spec, workers=1, progress=False)
+    model = tiny_policy(planes=48, layers=2, filters=8)
+    result = evaluate_split(model, tmp_path / "ds", "test", progress=False)
+    assert result.scores["model"].positions == manifest["positions"]["test"]
