@@ -1,0 +1,172 @@
+"""REINFORCE (mockgo.reinforce): the sign of the update, the opponent
+pool's bookkeeping, checkpoints and resume, the value baseline's planes, and
+the one-position-per-game value data. 5x5 boards, tiny nets: seconds."""
+
+import json
+
+import keras
+import numpy as np
+import pytest
+
+from mockgo import Board
+from mockgo.board import BLACK
+from mockgo.features import get_encoder
+from mockgo.inference import Predictor, masked_policy
+from mockgo.models import policy_network, value_network
+from mockgo.reinforce import (
+    OpponentPool,
+    PolicyGradient,
+    Reinforce,
+    ReinforceConfig,
+    add_colour_plane,
+    value_dataset,
+)
+
+N = 5
+
+
+def tiny_policy(seed=0):
+    keras.utils.set_random_seed(seed)
+    return policy_network(N, 48, layers=2, filters=4)
+
+
+def position():
+    board = Board(N)
+    for move in (12, 6, 8):
+        board.play(move)
+    return board
+
+
+def probability(model, board, move):
+    planes = get_encoder("alphago48", N).encode(board)
+    p = masked_policy(Predictor(model).predict(planes), board.sensible_moves())
+    return p[move]
+
+
+@pytest.mark.parametrize("reward, wrapped", [(1.0, False), (-1.0, False), (1.0, True)])
+def test_rewarded_moves_get_more_likely_and_punished_ones_less(reward, wrapped):
+    model = tiny_policy()
+    if wrapped:  # as mockgo.training.save_policy saves policies: a list of inputs
+        model = keras.Model(model.inputs, model.outputs)
+    board = position()
+    move = int(np.flatnonzero(board.sensible_moves()[:-1])[3])
+    before = probability(model, board, move)
+    step = PolicyGradient(model, learning_rate=0.5)
+    planes = get_encoder("alphago48", N).encode(board)[None].repeat(4, axis=0)
+    masks = board.sensible_moves()[None].repeat(4, axis=0)
+    for _ in range(3):
+        step.update(planes, masks, np.full(4, move), np.full(4, reward), games=4)
+    after = probability(model, board, move)
+    assert (after > before + 0.01) if reward > 0 else (after < before - 0.01)
+
+
+def test_update_is_the_same_in_chunks_and_with_packed_planes():
+    board = position()
+    planes = get_encoder("alphago48", N).encode(board)[None].repeat(5, axis=0)
+    masks = board.sensible_moves()[None].repeat(5, axis=0)
+    moves = np.flatnonzero(board.sensible_moves()[:-1])[:5]
+    advantages = np.array([1.0, -1.0, 0.5, 1.0, -0.2])
+    results = []
+    for chunk, packed in ((512, False), (2, True)):
+        model = tiny_policy()
+        step = PolicyGradient(model, learning_rate=0.1, chunk=chunk)
+        data = np.packbits(planes, axis=-1) if packed else planes
+        step.update(data, masks, moves, advantages, games=2, num_planes=48 if packed else None)
+        results.append(model.get_weights())
+    for a, b in zip(*results):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def test_pool_starts_with_one_and_grows_every_k():
+    pool = OpponentPool(every=3)
+    pool.add(0, [np.zeros(2)])
+    grown = []
+    for iteration in range(1, 10):
+        if pool.due(iteration):
+            pool.add(iteration, [np.full(2, iteration)])
+        grown.append(len(pool))
+    assert grown == [1, 1, 2, 2, 2, 3, 3, 3, 4]
+    assert pool.iterations == [0, 3, 6, 9]
+    rng = np.random.default_rng(0)
+    assert {pool.sample(rng).iteration for _ in range(200)} == {0, 3, 6, 9}
+
+
+@pytest.fixture(scope="module")
+def run_folder(tmp_path_factory):
+    return tmp_path_factory.mktemp("rl")
+
+
+CONFIG = ReinforceConfig(size=N, games=4, learning_rate=0.05, pool_every=2, eval_games=2,
+                         eval_every=2, max_moves=30, seed=3)
+
+
+def test_reinforce_run_pool_checkpoint_and_resume(run_folder):
+    sl = tiny_policy()
+    run = Reinforce(run_folder, sl, CONFIG)
+    assert len(run.pool) == 1 and run.iteration == 0
+    run.run(until=5, progress=False)
+    assert run.pool.iterations == [0, 2, 4]
+    history = run.history
+    assert [h["pool_size"] for h in history] == [1, 2, 2, 3, 3]
+    for h in history:  # opponents come from the pool as it was
+        assert h["opponent"] in [i for i in (0, 2, 4) if i < h["iteration"]]
+        assert 0 <= h["win_rate"] <= 1 and h["positions"] > 0
+    assert [h["eval_win_rate"] is not None for h in history] == [False, True, False, True, False]
+    # The learner moved away from the SL policy; the pool's first member is the SL policy.
+    assert any(not np.allclose(a, b) for a, b in zip(run.learner.get_weights(), sl.get_weights()))
+    for a, b in zip(run.pool.members[0].weights, sl.get_weights()):
+        np.testing.assert_array_equal(a, b)
+    state = json.loads((run_folder / "state.json").read_text())
+    assert state["iteration"] == 5 and len(list((run_folder / "checkpoints").iterdir())) == 1
+    # Resume: same state, and it carries on.
+    again = Reinforce(run_folder, None, CONFIG)
+    assert again.resumed and again.iteration == 5 and again.history == history
+    assert again.pool.iterations == [0, 2, 4]
+    for a, b in zip(again.learner.get_weights(), run.learner.get_weights()):
+        np.testing.assert_array_equal(a, b)
+    assert again.rng.bit_generator.state == run.rng.bit_generator.state
+    again.run(until=6, progress=False)
+    assert again.iteration == 6 and len(again.pool) == 4
+    with pytest.raises(ValueError, match="other settings"):
+        Reinforce(run_folder, None, ReinforceConfig(size=N, games=8))
+    with pytest.raises(ValueError, match="another policy"):
+        Reinforce(run_folder, tiny_policy(seed=9), CONFIG)
+
+
+def test_value_baseline_is_subtracted(tmp_path):
+    sl = tiny_policy()
+    config = ReinforceConfig(size=N, games=2, learning_rate=0.0, pool_every=5, eval_every=0,
+                             max_moves=20, seed=1)
+    run = Reinforce(tmp_path, sl, config)
+    run.step(baseline=None)
+    keras.utils.set_random_seed(0)
+    value = value_network(N, 49, layers=2, filters=4, hidden=8)
+    _, _, _, z = run._batch(run.last_games, None)
+    packed, _, moves, advantages = run._batch(run.last_games, value)
+    planes = np.unpackbits(packed, axis=-1, count=48)
+    movers = np.concatenate([g.colors[g.evaluated & (g.colors == c)]
+                             for g, c in zip(run.last_games, (1, 2))])
+    v = Predictor(value).predict(add_colour_plane(planes, movers))[:, 0]
+    np.testing.assert_allclose(advantages, z - v, rtol=1e-5, atol=1e-6)
+
+
+def test_colour_plane_makes_alphago49():
+    board = position()
+    for move in (0, 24):
+        planes = add_colour_plane(get_encoder("alphago48", N).encode(board)[None], [board.to_play])
+        assert (planes[0] == get_encoder("alphago49", N).encode(board)).all()
+        board.play(move)
+
+
+def test_value_dataset_keeps_one_position_per_game():
+    sl = tiny_policy()
+    data = value_dataset(sl, 6, N, max_step=10, batch=4, rng=0)
+    planes, outcomes = data
+    assert planes.shape == (6, N, N, 49) and planes.dtype == np.uint8
+    assert set(np.unique(outcomes)) <= {-1.0, 0.0, 1.0}
+    assert ((data.steps >= 1) & (data.steps <= 10)).all()
+    # The colour plane says who moves after move U: black when U is even.
+    black_to_play = (data.steps % 2 == 0)
+    assert (planes[:, 0, 0, 48] == black_to_play).all() and BLACK == 1
+    assert data.games_played == 6 + data.games_dropped
+    assert (planes[:, :, :, 3] == 1).all()  # the plane of ones
