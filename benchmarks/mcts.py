@@ -16,11 +16,37 @@ set-up runs ``--repeat`` times and the fastest run is reported;
 ``cpu_readouts_per_s`` divides by the process's CPU time instead of the wall
 clock, which is steadier when the machine is busy with other work.
 
+Then ``selfplay``: 9x9 self-play as the AlphaGo Zero loop plays it
+(:func:`mockgo.zero.play_selfplay_games`: ``--games`` games in lockstep,
+``--parallel`` leaves per tree, one network call per step, ``agz17`` planes
+encoded into a preallocated batch, random symmetries) with an untrained
+``--blocks`` x ``--filters`` dual network (speed does not depend on the
+weights) and ``--selfplay-readouts`` simulations per move:
+
+- ``evals_per_s``: positions the network evaluated per second of self-play;
+- ``raw_evals_per_s``: the same network's throughput on random planes at
+  the same batch size (``batch_size`` = games x parallel), measured just
+  before and just after the self-play and averaged;
+- ``ratio``: the first over the second; 1 - ratio is what the tree, the
+  boards and the features cost on top of the network;
+- ``network_share``: the share of the self-play's wall time spent inside the
+  network calls (the same question, measured from the inside; steadier
+  than ``ratio`` when other work shares the machine);
+- ``mean_batch``: positions per network call (duplicated leaves and
+  finished games make it smaller than ``batch_size``);
+- ``games_per_hour`` and ``moves_per_game``: from playing the games to the
+  end, as the loop plays them (sensible moves, resignation at -0.9; with an
+  untrained network the games are longer than a trained one's);
+  ``--selfplay-moves N`` stops after N moves instead (a quicker look: then
+  these two are null), ``--selfplay-moves 0`` skips self-play.
+
     python benchmarks/mcts.py --readouts 800 --moves 4
+    python benchmarks/mcts.py --selfplay-moves 20      # self-play figures in a few minutes
 """
 
 import argparse
 import json
+import os
 import time
 
 from mockgo.games import GoGame
@@ -63,6 +89,64 @@ def run(games, parallel, readouts, moves, size, seed):
     }
 
 
+class _Stop(Exception):
+    pass
+
+
+def network_throughput(predictor, planes, seconds):
+    """Positions per second of ``predictor.predict`` on ``planes`` (one warm-up call)."""
+    predictor.predict(planes)
+    calls, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        predictor.predict(planes)
+        calls += 1
+    return calls * len(planes) / (time.perf_counter() - start)
+
+
+def selfplay(size, blocks, filters, readouts, games, parallel, moves, seconds, seed):
+    """The self-play figures (module docstring)."""
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    import numpy as np
+
+    from mockgo.models import dual_network
+    from mockgo.zero import NetworkEvaluator, ZeroConfig, play_selfplay_games
+
+    config = ZeroConfig(board_size=size, readouts=readouts, parallel_readouts=parallel,
+                        games_in_parallel=games, seed=seed)
+    model = dual_network(size, 17, blocks, filters)
+    batch = games * parallel
+    evaluator = NetworkEvaluator(model, batch_size=batch, seed=seed)
+    planes = np.random.default_rng(seed).integers(0, 2, (batch, size, size, 17), dtype=np.uint8)
+    raw_before = network_throughput(evaluator.predictor, planes, seconds)
+
+    def stop(event, info):
+        if moves > 0 and info["step"] >= moves:
+            raise _Stop
+
+    start = time.perf_counter()
+    try:
+        finished = play_selfplay_games(evaluator, config, list(range(games)), callback=stop)
+    except _Stop:
+        finished = None
+    elapsed = time.perf_counter() - start
+    raw_after = network_throughput(evaluator.predictor, planes, seconds)
+    raw = (raw_before + raw_after) / 2
+    evals_per_s = evaluator.evaluations / elapsed
+    lengths = [game.board.move_number for game in finished] if finished else None
+    return {
+        "net": f"dual {blocks}x{filters}", "readouts": readouts, "games": games,
+        "parallel_readouts": parallel, "batch_size": batch,
+        "evals_per_s": round(evals_per_s, 1), "raw_evals_per_s": round(raw, 1),
+        "raw_before_after": [round(raw_before, 1), round(raw_after, 1)],
+        "ratio": round(evals_per_s / raw, 3),
+        "network_share": round(evaluator.network_seconds / elapsed, 3),
+        "mean_batch": round(evaluator.evaluations / evaluator.calls, 1),
+        "games_per_hour": round(3600 * games / elapsed, 1) if finished else None,
+        "moves_per_game": round(sum(lengths) / games, 1) if finished else None,
+        "seconds": round(elapsed, 1),
+    }
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=9)
@@ -70,6 +154,16 @@ def main(argv=None):
     parser.add_argument("--moves", type=int, default=4, help="moves searched per game")
     parser.add_argument("--repeat", type=int, default=3, help="keep the fastest of this many runs")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--blocks", type=int, default=6, help="self-play network")
+    parser.add_argument("--filters", type=int, default=64, help="self-play network")
+    parser.add_argument("--selfplay-readouts", type=int, default=200, help="per move")
+    parser.add_argument("--games", type=int, default=32, help="self-play games in lockstep")
+    parser.add_argument("--parallel", type=int, default=8, help="leaves per tree per call")
+    parser.add_argument("--selfplay-moves", type=int, default=-1,
+                        help="stop self-play after this many moves (-1: play the games out; "
+                             "0: no self-play figures)")
+    parser.add_argument("--raw-seconds", type=float, default=5.0,
+                        help="time to measure the network's raw throughput, before and after")
     args = parser.parse_args(argv)
     run(1, 1, 50, 1, args.size, args.seed)  # compile (or load the numba cache) first
     figures = {"size": args.size, "readouts_per_move": args.readouts, "moves": args.moves}
@@ -78,6 +172,10 @@ def main(argv=None):
         runs = [run(games, parallel, args.readouts, moves, args.size, args.seed)
                 for _ in range(args.repeat)]
         figures[name] = max(runs, key=lambda figures: figures["readouts_per_s"])
+    if args.selfplay_moves != 0:
+        figures["selfplay"] = selfplay(args.size, args.blocks, args.filters,
+                                       args.selfplay_readouts, args.games, args.parallel,
+                                       args.selfplay_moves, args.raw_seconds, args.seed)
     print(json.dumps(figures))
 
 

@@ -1,0 +1,283 @@
+"""The AlphaGo Zero loop (mockgo.zero): end to end with the --test settings,
+resuming interrupted steps, the training examples, the SGF files and the
+promotion rule.
+
+The loop runs once per module (a tiny network: 1 block of 8 filters, 8
+readouts a move), through the command line; the other tests start small
+runs of their own in temporary folders and interrupt them through the
+``callback`` hook that every long step takes."""
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+from mockgo import BLACK, WHITE, records, zero
+from mockgo.features import get_encoder
+
+GAMES = 8  # ZeroConfig.for_test().games_per_generation
+
+
+class Interrupt(Exception):
+    """What the tests raise to stop a step midway, as Ctrl-C would."""
+
+
+@pytest.fixture(scope="module")
+def loop_dir(tmp_path_factory):
+    """A run of two generations made by the command line with --test."""
+    base = tmp_path_factory.mktemp("zero") / "run"
+    assert zero.main(["--base-dir", str(base), "--test", "--generations", "2", "--quiet"]) == 0
+    return base
+
+
+def example_files(base, kind="*"):
+    return sorted(base.glob(f"data/{kind}/*/*.npz"))
+
+
+def game_numbers(base, job):
+    numbers = []
+    for path in example_files(base):
+        if path.name.startswith(job):
+            with np.load(path) as data:
+                numbers += sorted(set(data["game"].tolist()))
+    return sorted(numbers)
+
+
+# ------------------------------------------------------------------ the loop
+
+
+def test_loop_makes_generations(loop_dir):
+    state = json.loads((loop_dir / "state.json").read_text())
+    assert state["latest"] == 2
+    assert json.loads((loop_dir / "config.json").read_text()) == zero.ZeroConfig.for_test().to_dict()
+    for g in (0, 1, 2):
+        assert (loop_dir / "models" / f"{g:06d}.keras").is_file()
+    for g in ("1", "2"):
+        rec = state["generations"][g]
+        assert rec["done"] and set(zero.STEPS) <= set(rec)
+        assert rec["selfplay"]["games"] == GAMES and rec["selfplay"]["complete"]
+        assert len(rec["train"]["history"]["policy_loss"]) == 2  # epochs
+        assert np.isfinite(rec["validate"]["policy_loss"]) and rec["validate"]["examples"] > 0
+        assert rec["evaluate"]["games"] == 4
+        assert rec["evaluate"]["promoted"] == (rec["evaluate"]["win_rate"] >= 0.55)
+        assert 0 <= rec["selfplay"]["false_positive_rate"] <= 1
+        assert rec["selfplay"]["evals_per_s"] > 0 and rec["selfplay"]["games_per_hour"] > 0
+    # Only the newest training chunks are kept; no temporary files are left.
+    assert [p.name for p in (loop_dir / "data" / "training_chunks").iterdir()] == ["000002"]
+    assert not list(loop_dir.rglob("*.tmp*")) and not list((loop_dir / "models" / ".training").iterdir())
+
+
+def test_selfplay_saves_every_game_once(loop_dir):
+    for job in ("gen000001", "gen000002"):
+        assert game_numbers(loop_dir, job) == list(range(GAMES))
+        for kind in ("clean", "full"):
+            assert len(list(loop_dir.glob(f"sgf/*/{kind}/{job}-*.sgf"))) == GAMES
+    # Holdout: every fourth game (holdout_share 0.25), in data/holdout only.
+    held = [p for p in example_files(loop_dir, "holdout") if p.name.startswith("gen000001")]
+    with np.load(held[0]) as data:
+        assert sorted(set(data["game"].tolist())) == [3, 7]
+
+
+def test_sgf_files_are_readable(loop_dir):
+    paths = sorted(loop_dir.glob("sgf/**/*.sgf"))
+    assert len(paths) == 2 * 2 * GAMES + 2 * 4  # clean and full self-play, evaluation games
+    for path in paths:
+        record = records.load_sgf(path)
+        board = records.final_board(record)
+        assert record.problem is None and record.size == 9 and record.winner in (BLACK, WHITE)
+        if "/full/" in str(path):
+            assert all(c and c.startswith("value ") and "visits" in c for c in record.comments)
+        else:
+            assert not any(record.comments)
+        if record.result_reason != "resign":
+            assert board.result() == record.result
+
+
+def test_examples_pi_and_z(loop_dir):
+    """pi sums to 1 and is 0 on illegal moves; z is +1 exactly when the
+    player to move went on to win; the planes are the position's agz17."""
+    encoder = get_encoder("agz17", 9)
+    path = next(p for p in example_files(loop_dir, "selfplay") if p.name.startswith("gen000002"))
+    model = path.parent.name
+    with np.load(path) as data:
+        planes, pi, z, games, moves = (data[k] for k in ("planes", "pi", "z", "game", "move"))
+    assert planes.dtype == np.uint8 and planes.shape[1:] == (9, 9, 17)
+    np.testing.assert_allclose(pi.sum(axis=1), 1.0, atol=1e-5)
+    assert set(np.unique(z)) <= {-1.0, 1.0}
+    checked = 0
+    for game in sorted(set(games.tolist())):
+        record = records.load_sgf(loop_dir / "sgf" / model / "clean" / f"gen000002-{game:05d}.sgf")
+        rows = np.flatnonzero(games == game)
+        assert moves[rows].tolist() == list(range(len(rows))) == list(range(len(record.moves)))
+        for row, (board, color, move) in zip(rows, records.replay(record)):
+            legal = board.legal_moves()
+            assert np.all(pi[row][~legal] == 0) and pi[row][move] > 0
+            assert z[row] == (1.0 if color == record.winner else -1.0)
+            assert np.array_equal(planes[row], encoder.encode(board))
+            checked += 1
+    assert checked == len(z)
+
+
+def test_training_curves_and_history(loop_dir):
+    run = zero.bootstrap(loop_dir, zero.ZeroConfig.for_test())
+    curves = run.curves()
+    assert set(curves) == {"policy_loss", "value_loss", "val_policy_loss", "val_value_loss"}
+    assert all(len(values) == 2 for values in curves.values())
+    assert len(run.selfplay_sgfs(2)) == GAMES
+    assert "generation 2" in zero.generation_line(run.record(2))
+
+
+def test_another_config_is_refused(loop_dir):
+    with pytest.raises(ValueError, match="another config"):
+        zero.bootstrap(loop_dir, zero.ZeroConfig.for_test(readouts=9))
+    assert zero.main(["--base-dir", str(loop_dir), "--readouts", "9", "--quiet"]) == 2
+
+
+def test_selfplay_only_command(loop_dir, tmp_path):
+    base = tmp_path / "run"
+    shutil.copytree(loop_dir, base)
+    model = base / "models" / "000001.keras"
+    args = ["--base-dir", str(base), "--selfplay-only", "--model", str(model), "--games", "3",
+            "--job", "extra", "--quiet"]
+    assert zero.main(args) == 0
+    assert game_numbers(base, "extra") == [0, 1, 2]
+    assert len(list((base / "sgf" / "000001" / "full").glob("extra-*.sgf"))) == 3
+    assert zero.main(args) == 0  # complete: nothing more is played
+    assert len(list((base / "sgf" / "000001" / "clean").glob("extra-*.sgf"))) == 3
+
+
+# ------------------------------------------------------------------ resuming
+
+
+def small_config(**changes):
+    return zero.ZeroConfig.for_test(games_in_parallel=3, max_moves=40, **changes)
+
+
+def test_selfplay_resumes_without_losing_or_duplicating_games(tmp_path):
+    config = small_config()
+    run = zero.bootstrap(tmp_path / "run", config)
+    progress = tmp_path / "run" / "data" / "selfplay" / "000000" / "gen000001.json"
+
+    def stop_in_second_batch(event, info):
+        if event == "selfplay_step" and info["batch"] == 1 and info["step"] == 5:
+            raise Interrupt
+
+    with pytest.raises(Interrupt):
+        run.selfplay(progress=False, callback=stop_in_second_batch)
+    assert list(json.loads(progress.read_text())["batches"]) == ["0"]
+    assert game_numbers(tmp_path / "run", "gen000001") == [0, 1, 2]
+    first_batch = tmp_path / "run" / "data" / "selfplay" / "000000" / "gen000001-b0000.npz"
+    written = first_batch.stat().st_mtime_ns
+
+    def stop_after_second_batch(event, info):
+        if event == "selfplay_batch" and info["batch"] == 1:
+            raise Interrupt
+
+    run = zero.bootstrap(tmp_path / "run", config)  # as a new process would
+    with pytest.raises(Interrupt):
+        run.selfplay(progress=False, callback=stop_after_second_batch)
+    assert list(json.loads(progress.read_text())["batches"]) == ["0", "1"]
+
+    run = zero.bootstrap(tmp_path / "run", config)
+    summary = run.selfplay(progress=False)
+    assert summary["games"] == GAMES and summary["complete"]
+    assert game_numbers(tmp_path / "run", "gen000001") == list(range(GAMES))
+    assert first_batch.stat().st_mtime_ns == written  # batch 0 was not played again
+    for kind in ("clean", "full"):
+        names = sorted(p.name for p in (tmp_path / "run" / "sgf" / "000000" / kind).iterdir())
+        assert names == [f"gen000001-{i:05d}.sgf" for i in range(GAMES)]
+    assert not list((tmp_path / "run").rglob("*.tmp*"))
+
+
+def test_train_resumes_from_its_last_epoch(tmp_path):
+    config = small_config(epochs=3, evaluate=False)
+    run = zero.bootstrap(tmp_path / "run", config)
+    run.selfplay(progress=False)
+    run.gather()
+
+    def stop_after_first_epoch(event, info):
+        if event == "train_epoch" and info["epoch"] == 1:
+            raise Interrupt
+
+    with pytest.raises(Interrupt):
+        run.train(progress=False, callback=stop_after_first_epoch)
+    assert not (tmp_path / "run" / "models" / "000001.keras").exists()
+    state = json.loads((tmp_path / "run" / "state.json").read_text())
+    assert state["generations"]["1"]["train_progress"]["epochs"] == 1
+
+    epochs = []
+    run = zero.bootstrap(tmp_path / "run", config)
+    result = run.train(progress=False, callback=lambda event, info: epochs.append(info["epoch"]))
+    assert epochs == [2, 3]  # epoch 1 is not trained again
+    assert len(result["history"]["policy_loss"]) == 3
+    assert (tmp_path / "run" / "models" / "000001.keras").is_file()
+    run.validate()
+    assert run.evaluate(progress=False)["promoted"]  # no evaluation: promoted at once
+    assert (run.latest, run.best) == (1, 1)
+    run.run(2, progress=False)  # the next generation trains from the resumed model
+    assert run.latest == 2 and run.record(2)["selfplay"]["model"] == "000001"
+
+
+# --------------------------------------------------------------- promotion
+
+
+@pytest.mark.parametrize("wins, promoted", [(11, True), (10, False), (20, True), (0, False)])
+def test_evaluate_promotes_at_55_percent(tmp_path, monkeypatch, wins, promoted):
+    run = zero.bootstrap(tmp_path / "run", small_config(eval_games=20))
+    shutil.copy(run.model_path(0), run.model_path(1))
+    run.record().update(selfplay={}, gather={}, train={}, validate={})
+    played = []
+
+    def fake_match(first, second, games, config, **options):
+        played.append(games)
+        results = [{"winner": "first" if i < wins else "second"} for i in range(games)]
+        return zero.MatchResult("000001", "000000", results)
+
+    monkeypatch.setattr(zero, "play_match", fake_match)
+    summary = run.evaluate(progress=False)
+    assert played == [20]
+    assert summary["win_rate"] == wins / 20 and summary["promoted"] == promoted
+    assert (run.latest, run.best) == (1, 1 if promoted else 0)
+
+
+def test_zero_game_plays_sensible_moves_and_passes_last():
+    from mockgo import Board
+
+    diagram = """
+        . X {} O O
+        X X X O .
+        . X O O O
+        X X O . O
+        . X O O .
+    """
+    game = zero.ZeroGame.from_board(Board.from_diagram(diagram.format("."), to_play=BLACK))
+    # Black's own eyes (A5, A3, A1) are left out, and so is the pass: C5 is left.
+    assert np.flatnonzero(game.legal_actions()).tolist() == [2]
+    assert game.board.legal_moves()[[0, 10, 20]].all()
+    for color in (BLACK, WHITE):  # nothing but eyes: the pass is the one action
+        game = zero.ZeroGame.from_board(Board.from_diagram(diagram.format("X"), to_play=color))
+        assert np.flatnonzero(game.legal_actions()).tolist() == [25]
+    assert isinstance(game.play(25), zero.ZeroGame)
+    assert type(zero.ZeroConfig.for_test(sensible_moves=False).new_game()) is not zero.ZeroGame
+
+
+def test_holdout_share_is_exact():
+    held = [i for i in range(100) if zero.is_holdout(i, 0.05)]
+    assert held == [19, 39, 59, 79, 99]
+    assert not any(zero.is_holdout(i, 0.0) for i in range(100))
+
+
+def test_augment_turns_planes_and_pi_together():
+    rng = np.random.default_rng(0)
+    planes = np.zeros((40, 9, 9, 17), np.uint8)
+    pi = np.zeros((40, 82), np.float32)
+    points = rng.integers(0, 81, 40)
+    planes[np.arange(40), points // 9, points % 9, 0] = 1
+    pi[np.arange(40), points] = 1.0
+    pi[:, 81] = 0.5  # pass stays pass
+    turned, turned_pi = zero.augment(planes, pi, rng)
+    flat = turned[..., 0].reshape(40, 81)
+    assert np.array_equal(flat.argmax(axis=1), turned_pi[:, :81].argmax(axis=1))
+    assert np.all(turned_pi[:, 81] == 0.5)
+    assert len({tuple(p) for p in flat.argmax(axis=1).reshape(-1, 1)}) > 1
