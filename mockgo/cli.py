@@ -5,6 +5,7 @@
     mockgo gtp --player random                      # a GTP engine on stdin/stdout
     mockgo match --black random --white gnugo:level=1 --games 20 --size 9
     mockgo ladder --player policy:path=models/sl.keras --games 10
+    mockgo zero --base-dir runs/zero9 --board-size 9  # AlphaGo Zero's loop
 
 Each subcommand lives in a module with two functions,
 ``configure_parser(parser)`` (add its options to an argparse parser) and
@@ -22,6 +23,7 @@ SUBCOMMANDS = {
     "gtp": ("mockgo.gtp", "play over GTP (for Sabaki, GoGui, gogui-twogtp...)"),
     "match": ("mockgo.arena", "play N games between two players; win rate and Elo"),
     "ladder": ("mockgo.ladder", "rate players in Elo against random and GnuGo"),
+    "zero": ("mockgo.zero", "AlphaGo Zero's self-play loop, resumable"),
 }
 
 

@@ -1240,11 +1240,19 @@ def generation_line(rec):
 # -------------------------------------------------------------------- command
 
 
+DESCRIPTION = ("AlphaGo Zero's loop (self-play, gather, train, validate, evaluate), "
+               "resumable: run the same command again to go on.")
+
+
 def _parser():
-    parser = argparse.ArgumentParser(
-        prog="python -m mockgo.zero",
-        description="AlphaGo Zero's loop (self-play, gather, train, validate, evaluate), "
-                    "resumable: run the same command again to go on.")
+    parser = argparse.ArgumentParser(prog="python -m mockgo.zero", description=DESCRIPTION)
+    configure_parser(parser)
+    return parser
+
+
+def configure_parser(parser):
+    """The options of ``mockgo zero`` and ``python -m mockgo.zero``."""
+    parser.description = DESCRIPTION
     parser.add_argument("--base-dir", required=True, type=Path, help="the run's folder")
     parser.add_argument("--generations", type=int, default=10,
                         help="go on until this many generations are trained (default 10)")
@@ -1317,7 +1325,11 @@ def config_from_args(args):
 def main(argv=None):
     """``python -m mockgo.zero --base-dir DIR [--generations N] [--test] ...``"""
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # before TensorFlow is imported
-    args = _parser().parse_args(argv)
+    return run_cli(_parser().parse_args(argv))
+
+
+def run_cli(args):
+    """Run the loop (or ``--selfplay-only``) as the parsed options ask."""
     try:
         config = config_from_args(args)
     except ValueError as error:
