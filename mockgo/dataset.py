@@ -116,22 +116,21 @@ def _init_worker(spec_fields):
 def encode_game(record, encoder):
     """The positions of one game: (packed planes, moves, outcomes). Stops
     before a move that the rules forbid, keeping the positions before it."""
-    planes = []
+    # One array for the whole game, filled in place: no per-position
+    # allocation, and packbits reads it directly (planes are 0 or 1).
+    planes = np.empty((len(record.moves),) + encoder.shape, np.uint8)
     moves = []
     movers = []
     for board, color, move in records.replay(record):
-        planes.append(encoder.encode(board))
+        encoder.encode_into(board, planes[len(moves)])
         moves.append(move)
         movers.append(color)
-    if not planes:
-        shape = (0, encoder.size, encoder.size, (encoder.num_planes + 7) // 8)
-        return np.zeros(shape, np.uint8), np.zeros(0, np.int16), np.zeros(0, np.int8)
     movers = np.array(movers, np.int8)
     if record.winner in (BLACK, WHITE):
         outcomes = np.where(movers == record.winner, 1, -1).astype(np.int8)
     else:
         outcomes = np.zeros(len(movers), np.int8)
-    packed = np.packbits(np.stack(planes).astype(bool), axis=-1)
+    packed = np.packbits(planes[:len(moves)], axis=-1)
     return packed, np.array(moves, np.int16), outcomes
 
 
