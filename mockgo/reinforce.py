@@ -163,19 +163,29 @@ def load_sl_policy(repo_root, quick, size, seed=0, stand_in=True):
     from mockgo.training import QUICK, load_policy
 
     path = sl_policy_path(repo_root, quick)
-    if path.exists():
-        model = load_policy(path)
-        if model.input_shape[1] == size:
-            return LoadedModel(model, f"notebook 01's policy, from {path}", False, path)
-        why = f"notebook 01's policy at {path} plays {model.input_shape[1]}x{model.input_shape[1]}"
-    else:
-        why = f"notebook 01's policy is missing ({path} does not exist; run notebook 01 first)"
+    loaded, why = _load_if_it_fits(path, load_policy, size, "01", "policy", "plays")
+    if loaded is not None:
+        return loaded
     if not stand_in:
         raise FileNotFoundError(why)
     model = standin_policy(size, seed)
     return LoadedModel(model, f"{why}: using a stand-in, notebook 01's quick-mode network "
                               f"({QUICK.layers} x {QUICK.filters} filters) for {size}x{size}, "
                               f"untrained, seed {seed}", True, None)
+
+
+def _load_if_it_fits(path, load, size, notebook, model_name, verb):
+    """(LoadedModel, None) when the model notebook ``notebook`` saved at
+    ``path`` is for boards of ``size``; else (None, why not), for the
+    caller's stand-in note."""
+    what = f"notebook {notebook}'s {model_name}"
+    if not path.exists():
+        return None, f"{what} is missing ({path} does not exist; run notebook {notebook} first)"
+    model = load(path)
+    board = model.input_shape[1]
+    if board == size:
+        return LoadedModel(model, f"{what}, from {path}", False, path), None
+    return None, f"{what} at {path} {verb} {board}x{board}"
 
 
 def standin_value_network(policy, size, games=300, epochs=8, seed=0, progress=False):
@@ -206,13 +216,10 @@ def load_value_network(repo_root, quick, policy, size, seed=0, progress=False, s
     import keras
 
     path = value_path(repo_root, quick)
-    if path.exists():
-        model = keras.models.load_model(path, compile=False)
-        if model.input_shape[1] == size:
-            return LoadedModel(model, f"notebook 02's value network, from {path}", False, path)
-        why = f"notebook 02's value network at {path} is for {model.input_shape[1]}x{model.input_shape[1]}"
-    else:
-        why = f"notebook 02's value network is missing ({path} does not exist; run notebook 02 first)"
+    loaded, why = _load_if_it_fits(path, lambda p: keras.models.load_model(p, compile=False),
+                                   size, "02", "value network", "is for")
+    if loaded is not None:
+        return loaded
     if not stand_in:
         raise FileNotFoundError(why)
     model = standin_value_network(policy, size, seed=seed, progress=progress)
