@@ -23,7 +23,8 @@ What a run folder holds
     other way.
 ``log.csv``
     One row per epoch (Keras' ``CSVLogger``, appending): loss, top-1 and
-    top-5 accuracy, their validation twins, the learning rate. On resume the
+    top-5 accuracy, their validation twins, the learning rate, and the
+    epoch's wall-clock ``seconds`` (validation included). On resume the
     rows of epochs after the checkpoint (an epoch that was logged but not
     checkpointed) are cut off first, so every epoch appears once.
 ``tensorboard/``
@@ -81,6 +82,7 @@ import json
 import math
 import os
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
@@ -92,7 +94,7 @@ from mockgo.files import atomic_write_text
 __all__ = [
     "FULL", "QUICK", "Settings", "as_float32", "build_policy", "compile_policy", "cpu_has_bf16",
     "kgs_archives", "learning_rate_at", "load_policy", "played_positions", "policy_path",
-    "read_history", "read_state", "resolve_precision", "run_folder", "save_model_atomically",
+    "read_history", "read_state", "resolve_precision", "run_folder", "run_summary", "save_model_atomically",
     "save_policy", "settings", "train_policy",
 ]
 
@@ -143,13 +145,15 @@ QUICK = Settings(mode="quick", archives=1, max_games=300, layers=3, filters=16,
 
 # Full: all ten archives of the mirror (28,559 games, about 5.5 million
 # positions, 11 GB of shards), the default 6 x 64 network, Adam at 1e-3 with
-# a cosine decay, 16 "epochs" of 2,000 batches of 128 (256,000 positions,
-# about 10 minutes each: a checkpoint and a log row each), 4.1 million
+# a cosine decay, 10 "epochs" of 2,000 batches of 128 (256,000 positions,
+# about 10 minutes each: a checkpoint and a log row each), 2.56 million
 # positions in all. The reasoning, from measurements on this project's 2-core
 # CPU (avx512_bf16; other jobs were running, load average 3 to 8):
 # - speed: fit of the 6 x 64 network, batch 128, ran at 206 positions/s in
 #   float32 and 426 in mixed bfloat16 (load ~3), so 3 hours are about 4.6
-#   million positions; 16 epochs take about 2.6 hours at 430 positions/s;
+#   million positions; 10 epochs take about 1.7 hours at 430 positions/s,
+#   which leaves room, inside one 3-hour sitting, for the dataset build (or
+#   its check), scoring the whole test split and the games against random;
 # - accuracy: with Adam at a constant 1e-3 on one archive (388,907 training
 #   positions), validation top-1 after each 25,600 positions was 24.9, 30.1,
 #   33.3, 33.9, 35.5, 36.1, 37.0, 37.8% (5,120 validation positions): about
@@ -161,7 +165,7 @@ QUICK = Settings(mode="quick", archives=1, max_games=300, layers=3, filters=16,
 # - the dataset build ran at 34 games/s on 2 workers (one archive), about
 #   14 minutes for all 28,559 games.
 FULL = Settings(mode="full", archives=None, max_games=None, layers=6, filters=64,
-                batch_size=128, epochs=16, steps_per_epoch=2000, validation_steps=100,
+                batch_size=128, epochs=10, steps_per_epoch=2000, validation_steps=100,
                 optimizer="adam", learning_rate=0.001, schedule="cosine",
                 test_games=None, match_games=20)
 
@@ -396,6 +400,29 @@ def read_history(run_dir):
             if key == "epoch" or not all(math.isnan(v) for v in values)}
 
 
+def run_summary(run_dir):
+    """One line on a run folder's finished epochs: how many, the positions
+    trained on, the hours they took (summed over sessions; epochs logged
+    before ``seconds`` was logged are left out of the sum) and the last
+    validation accuracy."""
+    state, history = read_state(run_dir), read_history(run_dir)
+    if state is None or not history:
+        return f"{run_dir}: no finished epoch yet"
+    epochs = len(history["epoch"])
+    settings_record = state["settings"]
+    positions = epochs * settings_record["steps_per_epoch"] * settings_record["batch_size"]
+    seconds = [s for s in history.get("seconds", []) if not math.isnan(s)]
+    line = f"{epochs} of {settings_record['epochs']} epochs, {positions:,} positions"
+    if seconds:
+        line += f", {sum(seconds) / 3600:.2f} h of training"
+    if len(seconds) < epochs:
+        line += f" ({epochs - len(seconds)} epochs untimed)"
+    if "val_top1" in history:
+        line += (f"; last validation top-1 {history['val_top1'][-1]:.1%}, "
+                 f"top-5 {history['val_top5'][-1]:.1%}")
+    return line
+
+
 def _truncate_log(path, epochs_done):
     """Drop the rows of epochs >= ``epochs_done`` (logged, not checkpointed)."""
     if not path.exists():
@@ -446,10 +473,14 @@ def _schedule_callback(rate_of_epoch):
         def on_epoch_begin(self, epoch, logs=None):
             self.rate = float(rate_of_epoch(epoch))
             self.model.optimizer.learning_rate = self.rate
+            self.started = time.perf_counter()
 
         def on_epoch_end(self, epoch, logs=None):
             if logs is not None:
                 logs["learning_rate"] = self.rate
+                # Wall-clock seconds of the epoch, validation included, so
+                # that a run resumed over several sessions still adds up.
+                logs["seconds"] = time.perf_counter() - self.started
 
     return Schedule()
 

@@ -98,8 +98,9 @@ def test_an_interrupted_run_resumes_at_the_next_epoch(one_game_dataset, tmp_path
     assert logged_epochs(run) == [0]
     saved = keras.models.load_model(run / "checkpoint.keras").get_weights()
     # An epoch logged but never checkpointed (a crash between the two) is dropped.
+    columns = (run / "log.csv").read_text().splitlines()[0].split(",")
     with open(run / "log.csv", "a") as file:
-        file.write("1," + ",".join(["0.5"] * 7) + "\n")
+        file.write("1," + ",".join(["0.5"] * (len(columns) - 1)) + "\n")
 
     fresh = tiny_policy(seed=2)  # other initial weights: resuming must replace them
     recorder = RecordEpochs()
@@ -116,6 +117,10 @@ def test_an_interrupted_run_resumes_at_the_next_epoch(one_game_dataset, tmp_path
     assert int(fresh.optimizer.iterations) == 3 * 4  # the optimizer's state came back too
     assert logged_epochs(run) == [0, 1, 2] and history["epoch"] == [0, 1, 2]
     assert json.loads((run / "state.json").read_text())["epoch"] == 3
+    # Each epoch's wall-clock time is logged, so sessions add up to a training time.
+    assert len(history["seconds"]) == 3 and all(s > 0 for s in history["seconds"])
+    assert training.run_summary(run).startswith("3 of 3 epochs, 192 positions, ")
+    assert "untimed" not in training.run_summary(run)
     # Done: a third call trains nothing and returns the same history.
     again = training.train_policy(tiny_policy(seed=3), one_game_dataset, run, **options)
     assert again == history
