@@ -6,6 +6,7 @@
     mockgo match --black random --white gnugo:level=1 --games 20 --size 9
     mockgo ladder --player policy:path=models/sl.keras --games 10
     mockgo zero --base-dir runs/zero9 --board-size 9  # AlphaGo Zero's loop
+    mockgo evaluate runs/01_supervised/full/policy.keras games/  # top-1, top-5
 
 Each subcommand lives in a module with two functions,
 ``configure_parser(parser)`` (add its options to an argparse parser) and
@@ -24,6 +25,7 @@ SUBCOMMANDS = {
     "match": ("mockgo.arena", "play N games between two players; win rate and Elo"),
     "ladder": ("mockgo.ladder", "rate players in Elo against random and GnuGo"),
     "zero": ("mockgo.zero", "AlphaGo Zero's self-play loop, resumable"),
+    "evaluate": ("mockgo.evaluation", "score a policy network on SGF games: top-1, top-5"),
 }
 
 

@@ -40,21 +40,30 @@ learned well, fights in the middle game less so.
     print(result)                     # a table: method, positions, top-1, top-5
     result.scores["model"].top1, result.scores["uniform"].top5
     result.scores["model"].by_move    # [MoveBucket(first=0, last=19, ...), ...]
+
+The same from a shell, on games a model never saw (``mockgo evaluate --help``)::
+
+    mockgo evaluate runs/01_supervised/full/policy.keras more-games/ KGS-2018_01-19-x-.tar.gz
 """
 
+import argparse
+import json
+
 import dataclasses
+import sys
 import warnings
 from pathlib import Path
 
 import numpy as np
 
 from mockgo import records
-from mockgo.features import get_encoder
+from mockgo.features import ENCODERS, get_encoder
 
 __all__ = [
-    "Evaluation", "MoveBucket", "Scores", "by_move_number", "evaluate_positions",
+    "Evaluation", "MoveBucket", "Scores", "by_move_number", "configure_parser", "evaluate_positions",
     "evaluate_sgf", "evaluate_split", "expected_hits", "heuristic_scores", "move_probabilities",
-    "plot_accuracy_by_move", "position_at", "split_games", "split_sources", "uniform_accuracy",
+    "plot_accuracy_by_move", "position_at", "run_cli", "split_games", "split_sources",
+    "uniform_accuracy",
 ]
 
 METHODS = ("model", "uniform", "heuristic")
@@ -97,6 +106,11 @@ class Evaluation:
     def table(self):
         """Rows ``(method, positions, top-1, top-5)``."""
         return [(s.method, s.positions, s.top1, s.top5) for s in self.scores.values()]
+
+    def to_json(self):
+        """The scores as a dict of plain numbers and lists, for ``json.dumps``."""
+        return {"games": self.games,
+                "scores": {method: dataclasses.asdict(s) for method, s in self.scores.items()}}
 
     def __str__(self):
         lines = [f"{'method':<10} {'positions':>10} {'top-1':>7} {'top-5':>7}"]
@@ -410,3 +424,69 @@ def plot_accuracy_by_move(evaluation, k=1, ax=None, methods=METHODS, title=None)
     ax.legend(fontsize=8)
     ax.set_title(title or f"top-{k} accuracy by move number")
     return ax
+
+
+# ------------------------------------------------------ the command line
+
+
+def configure_parser(parser):
+    """The options of ``mockgo evaluate``."""
+    parser.description = (
+        "Score a policy network on every move of SGF games (files, folders, .tar.gz or .zip "
+        "archives): top-1 and top-5 accuracy beside the uniform and heuristic baselines.")
+    parser.add_argument("model", help="a policy network saved as .keras (notebook 01 saves "
+                                      "runs/01_supervised/{quick,full}/policy.keras)")
+    parser.add_argument("sources", nargs="+", help="SGF files, folders or archives")
+    parser.add_argument("--encoder", default="alphago48", choices=sorted(ENCODERS),
+                        help="the feature planes the model was trained on (default alphago48)")
+    parser.add_argument("--max-games", type=int, help="stop after this many games")
+    parser.add_argument("--batch-size", type=int, default=256,
+                        help="positions per network call (default 256)")
+    parser.add_argument("--by-move", type=int, metavar="N", default=0,
+                        help="also print accuracy by move number, in buckets of N moves")
+    parser.add_argument("--json", metavar="FILE",
+                        help="also write the scores (with the buckets) to FILE as JSON")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    return parser
+
+
+def run_cli(args):
+    from mockgo.files import atomic_write_text
+    from mockgo.training import load_policy
+
+    model_path = Path(args.model)
+    if not model_path.is_file():
+        raise FileNotFoundError(f"no model file {model_path}")
+    for source in args.sources:
+        if not Path(source).exists():
+            raise FileNotFoundError(f"no such SGF file, folder or archive: {source}")
+    try:
+        model = load_policy(model_path)
+    except Exception as error:  # Keras raises several kinds for a file that is not a model
+        raise ValueError(f"{model_path} is not a Keras model: {error}") from error
+    planes = model.inputs[0].shape[-1]
+    encoder = get_encoder(args.encoder, model.inputs[0].shape[1])
+    if encoder.num_planes != planes:
+        raise ValueError(f"{model_path} takes {planes} planes, {args.encoder} has "
+                         f"{encoder.num_planes}: pass the --encoder it was trained on")
+    result = evaluate_sgf(model, args.sources, encoder=encoder, batch_size=args.batch_size,
+                          bucket_size=max(1, args.by_move), max_games=args.max_games,
+                          progress=not args.quiet)
+    if result.games == 0:
+        raise ValueError(f"no {encoder.size}x{encoder.size} game in {', '.join(args.sources)}")
+    print(result)
+    if args.by_move:
+        print(f"\n{'moves':<10} {'positions':>10} " + " ".join(
+            f"{method + ' top-1':>15}" for method in result.scores))
+        buckets = zip(*(s.by_move for s in result.scores.values()))
+        for row in buckets:
+            print(f"{row[0].label:<10} {row[0].positions:>10,} " + " ".join(
+                f"{b.top1:>15.1%}" for b in row))
+    if args.json:
+        atomic_write_text(args.json, json.dumps(result.to_json(), indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run_cli(configure_parser(argparse.ArgumentParser(prog="mockgo evaluate"))
+                     .parse_args()))

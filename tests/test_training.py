@@ -251,3 +251,31 @@ def test_evaluation_of_a_dataset_split(games_folder, tmp_path):
     model = tiny_policy(planes=48, layers=2, filters=8)
     result = evaluate_split(model, tmp_path / "ds", "test", progress=False)
     assert result.scores["model"].positions == manifest["positions"]["test"]
+
+
+def test_the_evaluate_command(games_folder, tmp_path, capsys):
+    from mockgo import cli
+
+    model = tiny_policy(planes=48, layers=2, filters=8)
+    training.save_policy(model, tmp_path / "policy.keras")
+    argv = ["evaluate", str(tmp_path / "policy.keras"), str(games_folder), "--quiet",
+            "--by-move", "20", "--json", str(tmp_path / "scores.json")]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "(6 games)" in out and "heuristic" in out and "40-59" in out
+    scores = json.loads((tmp_path / "scores.json").read_text())
+    expected = evaluate_sgf(model, games_folder, progress=False)
+    assert scores["games"] == 6
+    assert scores["scores"]["model"]["top1"] == pytest.approx(expected.scores["model"].top1)
+    assert scores["scores"]["uniform"]["positions"] == 6 * 45
+
+    # Bad input: a clear message naming what is wrong, exit status 1.
+    for bad, message in [
+        (["evaluate", str(tmp_path / "missing.keras"), str(games_folder)], "no model file"),
+        (["evaluate", str(tmp_path / "policy.keras"), str(tmp_path / "nowhere")], "nowhere"),
+        (["evaluate", str(tmp_path / "policy.keras"), str(games_folder), "--encoder", "simple2"],
+         "takes 48 planes, simple2 has 2"),
+        (["evaluate", str(tmp_path / "scores.json"), str(games_folder)], "is not a Keras model"),
+    ]:
+        assert cli.main(bad) == 1
+        assert message in capsys.readouterr().err
