@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 # dependencies changed and the venv must be brought up to date.
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test notebooks data lab benchmark clean
+.PHONY: venv test notebooks full data lab benchmark clean
 
 venv: $(STAMP)
 
@@ -24,10 +24,21 @@ test: venv
 
 # jupyter from the venv runs the `python3` kernel on the venv's own python
 # (the venv's kernelspec comes first and its "python" is the running interpreter).
+# Coalescing the stream outputs after execution keeps each progress bar's last
+# state only (a full-mode notebook 01 is 11 MB of Keras progress updates without).
+EXECUTE := $(BIN)/jupyter nbconvert --to notebook --execute \
+	--ExecutePreprocessor.kernel_name=python3 \
+	--NotebookExporter.preprocessors=nbconvert.preprocessors.CoalesceStreamsPreprocessor \
+	--output-dir build/notebooks
+
 notebooks: venv data
-	MOCKGO_QUICK=1 $(BIN)/jupyter nbconvert --to notebook --execute \
-		--ExecutePreprocessor.kernel_name=python3 \
-		notebooks/*.ipynb --output-dir build/notebooks
+	MOCKGO_QUICK=1 $(EXECUTE) notebooks/*.ipynb
+
+# One notebook in full mode, e.g. `make full NOTEBOOK=01_supervised`: hours;
+# run it again after an interruption and it goes on where it stopped.
+NOTEBOOK ?= 01_supervised
+full: venv data
+	MOCKGO_QUICK=0 $(EXECUTE) --ExecutePreprocessor.timeout=-1 notebooks/$(NOTEBOOK).ipynb
 
 data:
 	bash data/download.sh
