@@ -419,7 +419,10 @@ def run_summary(run_dir):
     seconds = [s for s in history.get("seconds", []) if not math.isnan(s)]
     line = f"{epochs} of {settings_record['epochs']} epochs, {positions:,} positions"
     if seconds:
-        line += f", {sum(seconds) / 3600:.2f} h of training"
+        total = sum(seconds)
+        took = (f"{total / 3600:.2f} h" if total >= 3600 else
+                f"{total / 60:.1f} min" if total >= 60 else f"{total:.0f} s")
+        line += f", {took} of training"
     if len(seconds) < epochs:
         line += f" ({epochs - len(seconds)} epochs untimed)"
     if "val_top1" in history:
