@@ -46,11 +46,8 @@ The same from a shell, on games a model never saw (``mockgo evaluate --help``)::
     mockgo evaluate runs/01_supervised/full/policy.keras more-games/ KGS-2018_01-19-x-.tar.gz
 """
 
-import argparse
-import json
-
 import dataclasses
-import sys
+import json
 import warnings
 from pathlib import Path
 
@@ -60,10 +57,10 @@ from mockgo import records
 from mockgo.features import ENCODERS, get_encoder
 
 __all__ = [
-    "Evaluation", "MoveBucket", "Scores", "by_move_number", "configure_parser", "evaluate_positions",
-    "evaluate_sgf", "evaluate_split", "expected_hits", "heuristic_scores", "move_probabilities",
-    "plot_accuracy_by_move", "position_at", "run_cli", "split_games", "split_sources",
-    "uniform_accuracy",
+    "Evaluation", "MoveBucket", "Scores", "by_move_number", "configure_parser",
+    "evaluate_positions", "evaluate_sgf", "evaluate_split", "expected_hits", "heuristic_scores",
+    "move_probabilities", "plot_accuracy_by_move", "position_at", "run_cli", "split_games",
+    "split_sources", "uniform_accuracy",
 ]
 
 METHODS = ("model", "uniform", "heuristic")
@@ -206,17 +203,21 @@ def _model_encoder(model, encoder):
     return get_encoder(encoder, rows) if isinstance(encoder, str) else encoder
 
 
-def evaluate_positions(predictor, planes, legal, moves, heuristic_planes, last_moves):
+def evaluate_positions(predictor, planes, legal, moves, heuristic_planes, last_moves,
+                       heuristic_encoder=None):
     """Hits of the three methods on one batch of positions: a dict
     ``method -> (top-1 hits, top-5 hits)`` (floats in [0, 1], expected
-    values for the baselines). ``legal``: (n, N*N) booleans, legal points."""
+    values for the baselines). ``legal``: (n, N*N) booleans, legal points;
+    ``heuristic_encoder``: the ``alphago48`` encoder of ``heuristic_planes``
+    (made here when not given)."""
     from mockgo.inference import masked_policy
 
     n, points = legal.shape
     probabilities = predictor.predict(planes)
     masks = np.concatenate([legal, np.zeros((n, 1), bool)], axis=1)  # pass: not scored
     policy = masked_policy(probabilities, masks)[:, :points]
-    heuristic = heuristic_scores(heuristic_planes, last_moves, int(round(points ** 0.5)))
+    heuristic = heuristic_scores(heuristic_planes, last_moves, int(round(points ** 0.5)),
+                                 heuristic_encoder)
     counts = legal.sum(axis=1)
     return {
         "model": (expected_hits(policy, legal, moves, 1), expected_hits(policy, legal, moves, 5)),
@@ -280,7 +281,8 @@ def evaluate_sgf(model, sources, encoder="alphago48", batch_size=256, bucket_siz
         planes = np.stack(buffer["planes"])
         heuristic_planes = planes if heuristic_encoder is encoder else np.stack(buffer["heuristic"])
         result = evaluate_positions(predictor, planes, np.stack(buffer["legal"]),
-                                    np.array(buffer["move"]), heuristic_planes, buffer["last"])
+                                    np.array(buffer["move"]), heuristic_planes, buffer["last"],
+                                    heuristic_encoder)
         for method, (h1, h5) in result.items():
             hits[method][0].append(h1)
             hits[method][1].append(h5)
@@ -353,16 +355,9 @@ def evaluate_split(model, dataset_dir, split="test", encoder=None, **options):
 
 
 def _progress(enabled, total):
-    if not enabled:
-        class Silent:
-            def update(self, n):
-                pass
-
-            def close(self):
-                pass
-        return Silent()
     from tqdm.auto import tqdm
-    return tqdm(total=total, unit="game", desc="evaluating")
+
+    return tqdm(total=total, unit="game", desc="evaluating", disable=not enabled)
 
 
 # ------------------------------------------------------- one position
@@ -470,7 +465,7 @@ def run_cli(args):
         raise ValueError(f"{model_path} takes {planes} planes, {args.encoder} has "
                          f"{encoder.num_planes}: pass the --encoder it was trained on")
     result = evaluate_sgf(model, args.sources, encoder=encoder, batch_size=args.batch_size,
-                          bucket_size=max(1, args.by_move), max_games=args.max_games,
+                          bucket_size=args.by_move or 20, max_games=args.max_games,
                           progress=not args.quiet)
     if result.games == 0:
         raise ValueError(f"no {encoder.size}x{encoder.size} game in {', '.join(args.sources)}")
@@ -485,8 +480,3 @@ def run_cli(args):
     if args.json:
         atomic_write_text(args.json, json.dumps(result.to_json(), indent=1) + "\n")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(run_cli(configure_parser(argparse.ArgumentParser(prog="mockgo evaluate"))
-                     .parse_args()))
