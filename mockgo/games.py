@@ -166,7 +166,7 @@ class GoGame:
     def play(self, action):
         board = self.board.copy()
         board.play(int(action))
-        return GoGame(board=board, max_moves=self.max_moves)
+        return type(self)(board=board, max_moves=self.max_moves)  # subclasses stay themselves
 
     def is_terminal(self):
         return self.board.is_over or self.board.move_number >= self.max_moves

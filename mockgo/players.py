@@ -166,15 +166,14 @@ class PolicyPlayer(Player):
 
     def __init__(self, model_or_path, encoder="alphago48", temperature=0.0, seed=None,
                  name=None, batch_size=16):
-        import mockgo.models  # noqa: F401  (registers PointBias for load_model)
         from mockgo.features import ENCODERS, get_encoder
         from mockgo.inference import Predictor
 
         if isinstance(model_or_path, (str, bytes)) or hasattr(model_or_path, "__fspath__"):
-            import keras
+            from mockgo.training import load_model
 
             path = str(model_or_path)
-            model = keras.models.load_model(path, compile=False)
+            model = load_model(path)
             default_name = f"policy:{os.path.basename(path)}"
         else:
             model = model_or_path
@@ -423,15 +422,13 @@ class MCTSAdapter(Player):
 def network_evaluator(model_or_path, encoder="agz17"):
     """A search evaluator from a dual (policy and value) network: GoGame
     states to (priors masked to the legal moves, values), one batched call."""
-    import mockgo.models  # noqa: F401  (registers PointBias for load_model)
     from mockgo.features import get_encoder
     from mockgo.inference import Predictor
+    from mockgo.training import load_model
 
     model = model_or_path
     if isinstance(model_or_path, (str, os.PathLike)):
-        import keras
-
-        model = keras.models.load_model(model_or_path, compile=False)
+        model = load_model(model_or_path)
     predictor = Predictor(model)
     features = get_encoder(encoder, predictor.input_shape[0])
 

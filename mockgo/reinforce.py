@@ -59,6 +59,7 @@ import numpy as np
 from mockgo.board import BLACK, WHITE
 from mockgo.files import atomic_write_text
 from mockgo.runner import NetworkPolicy, play_games, play_match
+from mockgo.training import load_model
 
 __all__ = [
     "LoadedModel",
@@ -213,11 +214,8 @@ def load_value_network(repo_root, quick, policy, size, seed=0, progress=False, s
     fits ``size``, else :func:`standin_value_network` of ``policy`` (or,
     with ``stand_in=False``, FileNotFoundError). Returns a
     :class:`LoadedModel`."""
-    import keras
-
     path = value_path(repo_root, quick)
-    loaded, why = _load_if_it_fits(path, lambda p: keras.models.load_model(p, compile=False),
-                                   size, "02", "value network", "is for")
+    loaded, why = _load_if_it_fits(path, load_model, size, "02", "value network", "is for")
     if loaded is not None:
         return loaded
     if not stand_in:
@@ -705,9 +703,9 @@ class Reinforce:
             self.history = state["history"]
             self.rng = np.random.default_rng()
             self.rng.bit_generator.state = state["rng"]
-            self.learner = keras.models.load_model(self.folder / state["learner"], compile=False)
+            self.learner = load_model(self.folder / state["learner"])
             for member in state["pool"]:
-                model = keras.models.load_model(self.folder / member["file"], compile=False)
+                model = load_model(self.folder / member["file"])
                 self.pool.add(member["iteration"], model.get_weights(), member["file"])
             if sl_policy is not None and not all(
                     np.array_equal(a, b) for a, b in

@@ -152,7 +152,6 @@ class NetworkPolicy(BatchPlayer):
 
     def __init__(self, model, encoder="alphago48", temperature=1.0, name=None,
                  keep_planes=False, batch_size=1024):
-        import mockgo.models  # noqa: F401  (registers PointBias for load_model)
         from mockgo.features import get_encoder
         from mockgo.inference import Predictor
 
@@ -160,9 +159,9 @@ class NetworkPolicy(BatchPlayer):
             self.predictor = model
         else:
             if isinstance(model, (str, bytes)) or hasattr(model, "__fspath__"):
-                import keras
+                from mockgo.training import load_model
 
-                model = keras.models.load_model(str(model), compile=False)
+                model = load_model(str(model))
             self.predictor = Predictor(model, batch_size=batch_size)
         self.model = self.predictor.model
         rows, cols, planes = self.predictor.input_shape

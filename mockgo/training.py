@@ -93,9 +93,9 @@ from mockgo.files import atomic_write_text
 
 __all__ = [
     "FULL", "QUICK", "Settings", "as_float32", "build_policy", "compile_policy", "cpu_has_bf16",
-    "kgs_archives", "learning_rate_at", "load_policy", "played_positions", "policy_path",
-    "read_history", "read_state", "resolve_precision", "run_folder", "run_summary", "save_model_atomically",
-    "save_policy", "settings", "train_policy",
+    "kgs_archives", "learning_rate_at", "load_model", "load_policy", "played_positions", "policy_path",
+    "read_history", "read_state", "resolve_precision", "run_folder", "run_summary",
+    "save_model_atomically", "save_policy", "settings", "train_policy",
 ]
 
 CHECKPOINT = "checkpoint.keras"
@@ -327,13 +327,20 @@ def save_policy(model, path):
     return save_model_atomically(plain, path)
 
 
-def load_policy(path):
-    """A policy network saved by :func:`save_policy` (uncompiled)."""
+def load_model(path, compile=False):
+    """Any network of :mod:`mockgo.models` saved as ``.keras`` (policy, value
+    or dual), its custom layers registered first; uncompiled unless
+    ``compile``."""
     import keras
 
     import mockgo.models  # noqa: F401  (registers PointBias)
 
-    return keras.models.load_model(path, compile=False)
+    return keras.models.load_model(path, compile=compile)
+
+
+def load_policy(path):
+    """A policy network saved by :func:`save_policy` (uncompiled)."""
+    return load_model(path)
 
 
 # -------------------------------------------------------------- compiling

@@ -97,7 +97,7 @@ from mockgo.features import get_encoder
 from mockgo.files import atomic_open, atomic_write_text
 from mockgo.games import GoGame
 from mockgo.mcts import MCTSPlayer, ResignationCheck, search_many
-from mockgo.training import save_model_atomically
+from mockgo.training import load_model, save_model_atomically
 
 __all__ = ["MatchResult", "NetworkEvaluator", "ZeroConfig", "ZeroGame", "ZeroRun",
            "analyse_position", "augment", "bootstrap", "gather_examples", "job_name",
@@ -223,11 +223,6 @@ class ZeroGame(GoGame):
             self._legal = mask
         return self._legal
 
-    def play(self, action):
-        board = self.board.copy()
-        board.play(int(action))
-        return ZeroGame(board=board, max_moves=self.max_moves)
-
 
 def _seed(*parts):
     """A numpy seed from ints and strings (strings by CRC-32), so that game
@@ -252,14 +247,6 @@ def is_holdout(game, share):
 
 
 # --------------------------------------------------------- loading models
-
-
-def load_model(path, compile=False):
-    import keras
-
-    import mockgo.models  # noqa: F401  (registers the custom layers)
-
-    return keras.models.load_model(path, compile=compile)
 
 
 def _write_json(path, data):
@@ -444,9 +431,7 @@ def _finish(number, player, example, encoder):
 
 
 def _stack(games):
-    size = games[0].board.size if games else 0
-    if not games:
-        return None
+    size = games[0].board.size
     moves = [len(g.z) for g in games]
     return {
         "planes": np.concatenate([g.planes for g in games]),
@@ -618,8 +603,9 @@ def summarise_selfplay(done):
     total["evals_per_s"] = total["evaluations"] / seconds
     total["network_share"] = total["network_seconds"] / seconds
     total["mean_moves"] = total["moves"] / max(total["games"], 1)
-    total["false_positive_rate"] = (total["false_positives"] / total["would_have_resigned"]
-                                    if total["would_have_resigned"] else 0.0)
+    total["false_positive_rate"] = ResignationCheck(
+        would_have_resigned=total["would_have_resigned"],
+        false_positives=total["false_positives"]).false_positive_rate
     return total
 
 
@@ -1205,12 +1191,13 @@ class ZeroRun:
         path = self.base_dir / "strength.json"
         table = json.loads(path.read_text()) if path.exists() else {}
         readouts = self.config.match_readouts if readouts is None else readouts
-        other = opponent if opponent == "random" else self.evaluator(opponent)
         other_name = opponent if opponent == "random" else model_name(opponent)
         rates = {}
         for g in range(self.latest + 1) if models is None else models:
             key = f"{model_name(g)} vs {other_name}, {games} games, {readouts} readouts"
             if key not in table:
+                # Loaded only for a match still to play (evaluators are cached).
+                other = opponent if opponent == "random" else self.evaluator(opponent)
                 result = play_match(self.evaluator(g), other, games, self.config, readouts,
                                     seed=_seed("strength", g, other_name)[0], progress=progress,
                                     names=(model_name(g), other_name))
