@@ -95,12 +95,9 @@ class _Stop(Exception):
 
 def network_throughput(predictor, planes, seconds):
     """Positions per second of ``predictor.predict`` on ``planes`` (one warm-up call)."""
-    predictor.predict(planes)
-    calls, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        predictor.predict(planes)
-        calls += 1
-    return calls * len(planes) / (time.perf_counter() - start)
+    from inference import positions_per_second  # benchmarks/inference.py, beside this script
+
+    return positions_per_second(lambda: predictor.predict(planes), len(planes), seconds)
 
 
 def selfplay(size, blocks, filters, readouts, games, parallel, moves, seconds, seed):
