@@ -32,3 +32,25 @@ def atomic_open(path, mode="wb", encoding=None):
 def atomic_write_text(path, text):
     with atomic_open(path, "w", encoding="utf-8") as file:
         file.write(text)
+
+
+@contextlib.contextmanager
+def atomic_path(path, suffix=".tmp"):
+    """A temporary path beside ``path`` for a writer that wants a file name
+    (Keras' ``model.save``, ``np.savez``); on a clean exit the file is synced
+    and renamed over ``path``, on an exception it is removed. ``suffix``:
+    the temporary name's ending, for writers that check it (Keras wants
+    ``.keras`` or ``.weights.h5``)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=suffix)
+    os.close(handle)
+    try:
+        yield Path(temporary)
+        with open(temporary, "rb") as file:
+            os.fsync(file.fileno())
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -52,12 +52,13 @@ import dataclasses
 import json
 import math
 import time
+import zlib
 from pathlib import Path
 
 import numpy as np
 
 from mockgo.board import BLACK, WHITE
-from mockgo.files import atomic_write_text
+from mockgo.files import atomic_path, atomic_write_text
 from mockgo.runner import NetworkPolicy, play_games, play_match
 from mockgo.training import load_model
 
@@ -232,13 +233,15 @@ def load_value_network(repo_root, quick, policy, size, seed=0, progress=False, s
 class ValueData:
     """One position per game: ``planes`` (alphago49, uint8), ``outcomes``
     (+1 / -1 / 0 for the player to move), ``steps`` (U: the position is the
-    one after move U), and the games played and dropped (ended before U)."""
+    one after move U), the games played and dropped (ended before U), and
+    the seconds it took to play them (over all sessions, for a resumed one)."""
 
     planes: np.ndarray
     outcomes: np.ndarray
     steps: np.ndarray
     games_played: int = 0
     games_dropped: int = 0
+    seconds: float = 0.0
 
     def __len__(self):
         return len(self.outcomes)
@@ -257,7 +260,7 @@ def add_colour_plane(planes48, to_play):
 
 
 def value_dataset(policy, games, size, komi=7.5, max_step=None, rl_policy=None, batch=256,
-                  rng=0, max_moves=None, progress=False):
+                  rng=0, max_moves=None, folder=None, progress=False):
     """AlphaGo's value-network data: ``games`` positions, one per game.
 
     ``policy`` (a :class:`~mockgo.runner.NetworkPolicy`, a Keras model on
@@ -267,51 +270,110 @@ def value_dataset(policy, games, size, komi=7.5, max_step=None, rl_policy=None, 
     uniform on 1..``max_step`` (default ``1.25 * size * size``, about the
     length of a game; AlphaGo drew it from 1..450 on 19x19). Games that end
     before move U are dropped and replaced. Games are played ``batch`` at a
-    time. Returns :class:`ValueData` (it unpacks as ``planes, outcomes``).
+    time, batch k with a generator seeded by (``rng``, k).
+
+    ``folder``: each batch's positions are saved there as it ends
+    (``batch_NNNNN.npz``, atomically), and a call with the same arguments
+    loads them and plays only the rest, so that an interrupted run loses
+    at most one batch and gives the same data as one that was not. The
+    folder's ``value_data.json`` records the arguments; other arguments
+    are an error (the policies themselves are not checked).
+
+    Returns :class:`ValueData` (it unpacks as ``planes, outcomes``).
     """
     from mockgo.features import get_encoder
     from mockgo.runner import as_batch_player
 
-    rng = np.random.default_rng(rng)
+    if isinstance(rng, np.random.Generator):
+        rng = int(rng.integers(2**63))
     policy = as_batch_player(policy)
     after = policy if rl_policy is None else as_batch_player(rl_policy)
     max_step = int(round(1.25 * size * size)) if max_step is None else int(max_step)
     encoder = get_encoder("alphago49", size)
-    planes = np.zeros((games, *encoder.shape), np.uint8)
-    outcomes = np.zeros(games, np.float32)
-    steps = np.zeros(games, np.int32)
-    kept = played = 0
+    saved = _ValueBatches(folder, dict(games=games, size=size, komi=komi, max_step=max_step,
+                                       batch=batch, seed=rng, max_moves=max_moves,
+                                       rl_policy=rl_policy is not None))
+    parts = []  # per batch: planes, outcomes, steps, games played, seconds
     bar = None
     if progress:
         from tqdm.auto import tqdm
 
         bar = tqdm(total=games, desc=progress if isinstance(progress, str) else "value data")
+    kept = 0
     while kept < games:
-        count = min(batch, games - kept)
-        at = rng.integers(1, max_step + 1, count)
-        # Moves 1..U: the policy, then the random move U; stop there.
-        first = play_games(policy, policy, count, size, komi=komi, rng=rng, random_move_at=at,
-                           max_moves=at)
-        reached = [g for g, u in zip(first, at) if g.board.move_number == u]
-        played += count
-        if not reached:
-            continue
-        boards = [g.board for g in reached]
-        movers = [b.to_play for b in boards]
-        rows = slice(kept, kept + len(reached))
-        for i, board in enumerate(boards):
-            encoder.encode_into(board, planes[kept + i])
-        steps[rows] = [b.move_number for b in boards]
-        # ...then to the end.
-        final = play_games(after, after, len(boards), size, rng=rng, boards=boards,
-                           max_moves=max_moves)
-        outcomes[rows] = [g.outcome(c) for g, c in zip(final, movers)]
-        kept += len(reached)
+        k = len(parts)
+        part = saved.load(k)
+        if part is None:
+            part = _value_batch(policy, after, min(batch, games - kept), size, komi, max_step,
+                                max_moves, np.random.default_rng([rng, k]), encoder)
+            saved.save(k, part)
+        parts.append(part)
+        kept += len(part[1])
         if bar is not None:
-            bar.update(len(reached))
+            bar.update(len(part[1]))
     if bar is not None:
         bar.close()
-    return ValueData(planes, outcomes, steps, played, played - games)
+    played = sum(part[3] for part in parts)
+    planes, outcomes, steps = (np.concatenate([part[i] for part in parts]) for i in range(3))
+    return ValueData(planes, outcomes, steps, played, played - games, sum(p[4] for p in parts))
+
+
+def _value_batch(policy, after, count, size, komi, max_step, max_moves, rng, encoder):
+    """``count`` games of :func:`value_dataset`: the planes, outcomes and U of
+    those that reached their move U, ``count`` and the seconds taken."""
+    start = time.perf_counter()
+    at = rng.integers(1, max_step + 1, count)
+    # Moves 1..U: the policy, then the random move U; stop there.
+    first = play_games(policy, policy, count, size, komi=komi, rng=rng, random_move_at=at,
+                       max_moves=at)
+    boards = [g.board for g, u in zip(first, at) if g.board.move_number == u]
+    planes = np.zeros((len(boards), *encoder.shape), np.uint8)
+    for i, board in enumerate(boards):
+        encoder.encode_into(board, planes[i])
+    steps = np.array([b.move_number for b in boards], np.int32)
+    movers = [b.to_play for b in boards]
+    # ...then to the end.
+    final = play_games(after, after, len(boards), size, komi=komi, rng=rng, boards=boards,
+                       max_moves=max_moves) if boards else []
+    outcomes = np.array([g.outcome(c) for g, c in zip(final, movers)], np.float32)
+    return planes, outcomes, steps, count, time.perf_counter() - start
+
+
+class _ValueBatches:
+    """The batches of :func:`value_dataset` saved in a folder (or nowhere,
+    for None)."""
+
+    def __init__(self, folder, arguments):
+        self.folder = None if folder is None else Path(folder)
+        if self.folder is None:
+            return
+        self.folder.mkdir(parents=True, exist_ok=True)
+        path = self.folder / "value_data.json"
+        if path.exists():
+            stored = json.loads(path.read_text())
+            if stored != arguments:
+                changed = {k: (stored.get(k), v) for k, v in arguments.items() if stored.get(k) != v}
+                raise ValueError(f"{self.folder} holds value data made with other arguments "
+                                 f"(name: (stored, given)): {changed}; use another folder")
+        else:
+            atomic_write_text(path, json.dumps(arguments, indent=1))
+
+    def _path(self, k):
+        return self.folder / f"batch_{k:05d}.npz"
+
+    def load(self, k):
+        if self.folder is None or not self._path(k).exists():
+            return None
+        with np.load(self._path(k)) as saved:
+            return (saved["planes"], saved["outcomes"], saved["steps"], int(saved["played"]),
+                    float(saved["seconds"]))
+
+    def save(self, k, part):
+        if self.folder is None:
+            return
+        with atomic_path(self._path(k), suffix=".tmp.npz") as temporary:
+            np.savez(temporary, **dict(zip(("planes", "outcomes", "steps", "played", "seconds"),
+                                           part)))
 
 
 def stones_from_planes(planes):
@@ -377,27 +439,6 @@ def kgs_game(dataset_folder, split="test", index=0):
 # ------------------------------------------------------ value-net training
 
 
-class _EpochBar:
-    """A tqdm bar over epochs for Keras fit, with the losses in its postfix."""
-
-    def __new__(cls, epochs, desc):
-        import keras
-        from tqdm.auto import tqdm
-
-        class Bar(keras.callbacks.Callback):
-            def on_train_begin(self, logs=None):
-                self.bar = tqdm(total=epochs, desc=desc, leave=False)
-
-            def on_epoch_end(self, epoch, logs=None):
-                self.bar.update(1)
-                self.bar.set_postfix({k: f"{v:.3f}" for k, v in (logs or {}).items()})
-
-            def on_train_end(self, logs=None):
-                self.bar.close()
-
-        return Bar()
-
-
 def with_symmetries(planes, outcomes):
     """The data and its 7 images under the symmetries of the square
     (:mod:`mockgo.symmetries`): 8 times the positions, same outcomes."""
@@ -410,36 +451,115 @@ def with_symmetries(planes, outcomes):
 
 def fit_value_network(model, planes, outcomes, validation=None, epochs=10, batch_size=64,
                       learning_rate=1e-3, symmetries=False, patience=None, seed=0,
-                      progress=False):
+                      checkpoint_dir=None, progress=False):
     """Train a value network (:func:`mockgo.models.value_network`) to
     predict ``outcomes`` (+1 / -1 for the player to move) from ``planes``,
     by mean squared error with Adam; ``validation``: ``(planes, outcomes)``
     measured after every epoch. ``symmetries``: train on the 8 images of
     each position (:func:`with_symmetries`). ``patience``: stop when the
     validation error has not improved for that many epochs, and keep the
-    weights of the best epoch (Keras' ``EarlyStopping``). ``progress``: a
-    tqdm bar over the epochs (True, or its description). Returns the Keras
-    history dict (``loss``, and ``val_loss`` with validation data)."""
+    weights of the best epoch (as Keras' ``EarlyStopping`` with
+    ``restore_best_weights``). ``checkpoint_dir``: after every epoch the
+    weights, the optimiser's state and the history are saved there, and a
+    call with the same data and arguments goes on from the last epoch saved
+    (each epoch's shuffle is seeded by ``seed`` and the epoch, so the result
+    is the same as without the interruption). ``progress``: a tqdm bar over
+    the epochs (True, or its description). Returns the history, a dict of
+    lists (``loss``, and ``val_loss`` with validation data)."""
     import keras
 
-    keras.utils.set_random_seed(seed)
+    if patience is not None and validation is None:
+        raise ValueError("early stopping (patience) needs validation data")
     if symmetries:
         planes, outcomes = with_symmetries(planes, outcomes)
+    x, y = np.asarray(planes), np.asarray(outcomes, np.float32)
+    if validation is not None:
+        validation = (np.asarray(validation[0]), np.asarray(validation[1], np.float32))
     model.compile(optimizer=keras.optimizers.Adam(learning_rate), loss="mse")
-    callbacks = []
+    checkpoint = _FitCheckpoint(checkpoint_dir, dict(
+        positions=len(y), shape=list(x.shape), outcomes_crc=zlib.crc32(y.tobytes()),
+        validation=None if validation is None else len(validation[1]), epochs=epochs,
+        batch_size=batch_size, learning_rate=learning_rate, patience=patience, seed=seed))
+    state = checkpoint.restore(model) or {"epoch": 0, "history": {}, "best": None,
+                                          "best_epoch": 0, "stopped": False}
+    bar = None
     if progress:
-        callbacks.append(_EpochBar(epochs, progress if isinstance(progress, str) else "epochs"))
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=epochs, initial=state["epoch"], leave=False,
+                   desc=progress if isinstance(progress, str) else "epochs")
+    while state["epoch"] < epochs and not state["stopped"]:
+        keras.utils.set_random_seed(seed * 100_003 + state["epoch"])
+        logs = model.fit(x, y, epochs=1, batch_size=batch_size, shuffle=True, verbose=0,
+                         validation_data=validation).history
+        for name, values in logs.items():
+            state["history"].setdefault(name, []).append(float(values[-1]))
+        state["epoch"] += 1
+        best_weights = False
+        if patience is not None:
+            error = state["history"]["val_loss"][-1]
+            if state["best"] is None or error < state["best"]:
+                state["best"], state["best_epoch"], best_weights = error, state["epoch"], True
+            state["stopped"] = state["epoch"] - state["best_epoch"] >= patience
+        checkpoint.save(model, state, best_weights)
+        if bar is not None:
+            bar.update(1)
+            bar.set_postfix({k: f"{v[-1]:.3f}" for k, v in state["history"].items()})
+    if bar is not None:
+        bar.close()
     if patience is not None:
-        if validation is None:
-            raise ValueError("early stopping (patience) needs validation data")
-        callbacks.append(keras.callbacks.EarlyStopping(patience=patience,
-                                                       restore_best_weights=True))
-    history = model.fit(np.asarray(planes), np.asarray(outcomes, np.float32), epochs=epochs,
-                        batch_size=batch_size, shuffle=True, verbose=0,
-                        validation_data=None if validation is None else
-                        (np.asarray(validation[0]), np.asarray(validation[1], np.float32)),
-                        callbacks=callbacks)
-    return history.history
+        checkpoint.restore_best(model)
+    return state["history"]
+
+
+class _FitCheckpoint:
+    """:func:`fit_value_network`'s saved state in a folder (or in memory,
+    for None): ``model.weights.h5`` after the last epoch (Keras saves the
+    optimiser's state with the weights of a compiled model),
+    ``best.weights.h5`` (the best epoch's weights) and ``state.json``,
+    written last, naming the epoch."""
+
+    def __init__(self, folder, arguments):
+        self.folder = None if folder is None else Path(folder)
+        self.arguments = arguments
+        self.best = None  # in memory, without a folder
+
+    def restore(self, model):
+        """The saved state, with ``model``'s weights and optimiser set from
+        it; None when nothing is saved."""
+        if self.folder is None or not (self.folder / "state.json").exists():
+            return None
+        saved = json.loads((self.folder / "state.json").read_text())
+        if saved["arguments"] != self.arguments:
+            changed = {k: (saved["arguments"].get(k), v) for k, v in self.arguments.items()
+                       if saved["arguments"].get(k) != v}
+            raise ValueError(f"{self.folder} holds the training of other data or arguments "
+                             f"(name: (stored, given)): {changed}; use another folder")
+        # Built first, the optimiser gets its saved state from the weights file too.
+        model.optimizer.build(model.trainable_variables)
+        model.load_weights(self.folder / "model.weights.h5")
+        return saved["state"]
+
+    def save(self, model, state, best_weights):
+        if self.folder is None:
+            if best_weights:
+                self.best = model.get_weights()
+            return
+        self.folder.mkdir(parents=True, exist_ok=True)
+        if best_weights:
+            with atomic_path(self.folder / "best.weights.h5", suffix=".weights.h5") as temporary:
+                model.save_weights(temporary)
+        with atomic_path(self.folder / "model.weights.h5", suffix=".weights.h5") as temporary:
+            model.save_weights(temporary)
+        atomic_write_text(self.folder / "state.json",
+                          json.dumps({"arguments": self.arguments, "state": state}, indent=1))
+
+    def restore_best(self, model):
+        if self.folder is None:
+            if self.best is not None:
+                model.set_weights(self.best)
+        elif (self.folder / "best.weights.h5").exists():
+            model.load_weights(self.folder / "best.weights.h5")
 
 
 def value_curve(value_model, record):

@@ -80,8 +80,6 @@ import dataclasses
 import io
 import json
 import math
-import os
-import tempfile
 import time
 from pathlib import Path
 
@@ -89,7 +87,7 @@ import numpy as np
 
 from mockgo.dataset import read_manifest, tf_dataset
 from mockgo.features import get_encoder
-from mockgo.files import atomic_write_text
+from mockgo.files import atomic_path, atomic_write_text
 
 __all__ = [
     "FULL", "QUICK", "Settings", "as_float32", "build_policy", "compile_policy", "cpu_has_bf16",
@@ -297,21 +295,9 @@ def save_model_atomically(model, path):
     """``model.save(path)`` through a temporary ``.keras`` file beside it,
     renamed over ``path``: a crash leaves the old file or the new one, and
     no temporary file behind."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.",
-                                         suffix=".tmp.keras")
-    os.close(handle)
-    try:
+    with atomic_path(path, suffix=".tmp.keras") as temporary:
         model.save(temporary)
-        with open(temporary, "rb") as file:
-            os.fsync(file.fileno())
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return path
+    return Path(path)
 
 
 def save_policy(model, path):

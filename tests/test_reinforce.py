@@ -1,6 +1,7 @@
 """REINFORCE (mockgo.reinforce): the sign of the update, the opponent
-pool's bookkeeping, checkpoints and resume, the value baseline's planes, and
-the one-position-per-game value data. 5x5 boards, tiny nets: seconds."""
+pool's bookkeeping, checkpoints and resume, the value baseline's planes, the
+one-position-per-game value data and the value network's training, both
+resumable. 5x5 boards, tiny nets: seconds."""
 
 import json
 
@@ -13,12 +14,14 @@ from mockgo.board import BLACK
 from mockgo.features import get_encoder
 from mockgo.inference import Predictor, masked_policy
 from mockgo.models import policy_network, value_network
+from mockgo import reinforce
 from mockgo.reinforce import (
     OpponentPool,
     PolicyGradient,
     Reinforce,
     ReinforceConfig,
     add_colour_plane,
+    fit_value_network,
     value_dataset,
 )
 
@@ -170,3 +173,87 @@ def test_value_dataset_keeps_one_position_per_game():
     assert (planes[:, 0, 0, 48] == black_to_play).all() and BLACK == 1
     assert data.games_played == 6 + data.games_dropped
     assert (planes[:, :, :, 3] == 1).all()  # the plane of ones
+
+
+class Interrupted(Exception):
+    pass
+
+
+def interrupt_after(monkeypatch, target, name, calls):
+    """Make ``target.name`` raise Interrupted after ``calls`` calls."""
+    original, done = getattr(target, name), []
+
+    def wrapper(*args, **kwargs):
+        if len(done) == calls:
+            raise Interrupted
+        done.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(target, name, wrapper)
+
+
+def test_value_dataset_resumes_from_its_folder_with_the_same_data(tmp_path, monkeypatch):
+    sl = tiny_policy()
+    whole = value_dataset(sl, 10, N, max_step=10, batch=4, rng=3)
+    with monkeypatch.context() as patch:
+        interrupt_after(patch, reinforce, "_value_batch", 2)
+        with pytest.raises(Interrupted):
+            value_dataset(sl, 10, N, max_step=10, batch=4, rng=3, folder=tmp_path)
+    assert sorted(p.name for p in tmp_path.glob("batch_*.npz")) == ["batch_00000.npz",
+                                                                     "batch_00001.npz"]
+    assert not list(tmp_path.glob(".*"))  # no temporary file left behind
+    resumed = value_dataset(sl, 10, N, max_step=10, batch=4, rng=3, folder=tmp_path)
+    for field in ("planes", "outcomes", "steps"):
+        np.testing.assert_array_equal(getattr(resumed, field), getattr(whole, field))
+    assert resumed.games_played == whole.games_played
+    # Done: a third call plays nothing.
+    interrupt_after(monkeypatch, reinforce, "_value_batch", 0)
+    again = value_dataset(sl, 10, N, max_step=10, batch=4, rng=3, folder=tmp_path)
+    np.testing.assert_array_equal(again.planes, whole.planes)
+    with pytest.raises(ValueError, match=str(tmp_path)):
+        value_dataset(sl, 10, N, max_step=12, batch=4, rng=3, folder=tmp_path)
+
+
+def value_data(n=48, seed=0):
+    rng = np.random.default_rng(seed)
+    planes = rng.integers(0, 2, (n, N, N, 49)).astype(np.uint8)
+    return planes, np.where(planes[:, 2, 2, 0] == 1, 1.0, -1.0).astype(np.float32)
+
+
+def fresh_value_net():
+    keras.utils.set_random_seed(0)
+    return value_network(N, 49, layers=2, filters=4, hidden=8)
+
+
+def test_value_fit_resumes_where_it_stopped(tmp_path, monkeypatch):
+    x, z = value_data()
+    options = dict(validation=value_data(16, 1), epochs=5, batch_size=16, patience=10)
+    whole_net = fresh_value_net()
+    whole = fit_value_network(whole_net, x, z, **options, checkpoint_dir=tmp_path / "a")
+    assert len(whole["loss"]) == 5 and whole["loss"][-1] < whole["loss"][0]
+    with monkeypatch.context() as patch:
+        interrupt_after(patch, reinforce._FitCheckpoint, "save", 2)
+        with pytest.raises(Interrupted):
+            fit_value_network(fresh_value_net(), x, z, **options, checkpoint_dir=tmp_path / "b")
+    assert json.loads((tmp_path / "b" / "state.json").read_text())["state"]["epoch"] == 2
+    resumed_net = fresh_value_net()
+    resumed = fit_value_network(resumed_net, x, z, **options, checkpoint_dir=tmp_path / "b")
+    np.testing.assert_allclose(resumed["loss"], whole["loss"], rtol=1e-4)
+    np.testing.assert_allclose(resumed["val_loss"], whole["val_loss"], rtol=1e-4)
+    for a, b in zip(resumed_net.get_weights(), whole_net.get_weights()):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)
+    with pytest.raises(ValueError, match="other data"):
+        fit_value_network(fresh_value_net(), x[:40], z[:40], **options, checkpoint_dir=tmp_path / "b")
+
+
+def test_value_fit_stops_early_and_keeps_the_best_epoch():
+    x, z = value_data()
+    val_x, val_z = value_data(16, 1)
+    net = fresh_value_net()
+    # A learning rate this large makes the validation error go up and down.
+    history = fit_value_network(net, x, z, validation=(val_x, -val_z), epochs=40, batch_size=16,
+                                learning_rate=0.05, patience=2)
+    best = int(np.argmin(history["val_loss"]))
+    assert len(history["val_loss"]) == best + 3  # stopped 2 epochs after the best
+    kept = float(np.mean((net.predict(val_x, verbose=0)[:, 0] + val_z) ** 2))
+    assert kept == pytest.approx(history["val_loss"][best], rel=1e-4)
