@@ -284,9 +284,11 @@ def logits_model(model):
     names = {layer.name for layer in model.layers}
     for candidate in ("logits", "policy_logits"):
         if candidate in names:
-            # model.input, not model.inputs: a one-element list would make the
-            # new model expect a list and warn when called on an array.
-            return keras.Model(model.input, model.get_layer(candidate).output,
+            # One input as a tensor, not a one-element list (save_policy's
+            # copies have one): a list would make the new model expect a list
+            # and warn when called on an array.
+            inputs = model.inputs[0] if len(model.inputs) == 1 else model.inputs
+            return keras.Model(inputs, model.get_layer(candidate).output,
                                name=f"{model.name}_logits")
     raise ValueError(f"{model.name} has no layer named 'logits' or 'policy_logits'")
 

@@ -684,18 +684,14 @@ class PolicyGradient:
         if temperature <= 0:
             raise ValueError("REINFORCE needs a sampling temperature > 0")
         self.model = model
-        if isinstance(model.input, (list, tuple)):
-            # A model made as keras.Model(inputs=[...], ...) (mockgo.training.save_policy
-            # saves them so): the same layers, with the one input unwrapped.
-            model = keras.Model(model.inputs[0], model.outputs[0], name=model.name)
         self.logits = logits_model(model)
         self.temperature = float(temperature)
         self.chunk = int(chunk)
         self.variables = model.trainable_variables
         self.optimizer = keras.optimizers.SGD(learning_rate)
         self.optimizer.build(self.variables)
-        self.num_moves = model.output_shape[-1]  # N*N, or N*N + 1 with a pass output
-        input_shape = tuple(model.input_shape[1:])
+        self.num_moves = self.logits.output_shape[-1]  # N*N, or N*N + 1 with a pass output
+        input_shape = tuple(model.inputs[0].shape[1:])
         temperature = self.temperature
         logits_net = self.logits
         variables = self.variables
