@@ -405,17 +405,21 @@ def game_positions(games):
 
 def kgs_archive(repo_root, download=True):
     """The oldest KGS archive in ``data/kgs/`` (the one ``bash data/download.sh
-    --archives 1`` fetches); with ``download``, fetched when there is none.
-    None when there is none and it could not be fetched."""
+    --archives 1`` fetches, and notebook 01's quick mode trains on); with
+    ``download``, fetched when there is none. None when there is none and it
+    could not be fetched."""
     import subprocess
 
-    folder = Path(repo_root) / "data" / "kgs"
-    found = sorted(folder.glob("KGS-*.tar.gz"))
-    if not found and download:
-        subprocess.run(["bash", str(Path(repo_root) / "data" / "download.sh"), "--archives", "1"],
-                       check=False)
-        found = sorted(folder.glob("KGS-*.tar.gz"))
-    return found[0] if found else None
+    from mockgo.training import QUICK, kgs_archives
+
+    for attempt in range(2):
+        try:
+            return kgs_archives(repo_root, QUICK)[0]
+        except FileNotFoundError:
+            if attempt or not download:
+                return None
+            subprocess.run(["bash", str(Path(repo_root) / "data" / "download.sh"), "--archives", "1"],
+                           check=False)
 
 
 def kgs_game(dataset_folder, split="test", index=0):
