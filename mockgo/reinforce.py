@@ -434,9 +434,9 @@ def kgs_game(dataset_folder, split="test", index=0):
         raise IndexError(f"the {split} split of {dataset_folder} has {len(sources)} games")
     source = sources[index]
     archive = source.rsplit(":", 1)[0] if ":" in source and not Path(source).exists() else source
-    for record in records.iter_sgf_files(archive):
-        if record.source == source:
-            return record
+    for name, data in records.sgf_sources(Path(archive)):
+        if name == source:  # only this one is parsed
+            return records.read_sgf(data, source)
     raise FileNotFoundError(f"{source} is no longer in {archive}")
 
 

@@ -257,3 +257,34 @@ def test_value_fit_stops_early_and_keeps_the_best_epoch():
     assert len(history["val_loss"]) == best + 3  # stopped 2 epochs after the best
     kept = float(np.mean((net.predict(val_x, verbose=0)[:, 0] + val_z) ** 2))
     assert kept == pytest.approx(history["val_loss"][best], rel=1e-4)
+
+
+def test_kgs_game_reads_a_split_game_back_from_its_archive(tmp_path):
+    import tarfile
+
+    from mockgo import records
+    from mockgo.dataset import DatasetSpec, build_dataset
+    from mockgo.reinforce import kgs_game
+
+    names = []
+    for i in range(8):
+        board = Board(9)
+        for move in (10 + i, 40, 70 - i, 30):
+            board.play(move)
+        names.append(tmp_path / f"game-{i}.sgf")
+        records.save_sgf(records.record_from_board(board, black=f"b{i}", white="w"), names[-1])
+    archive = tmp_path / "games.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        for name in names:
+            tar.add(name, arcname=f"kgs/{name.name}")
+    spec = DatasetSpec(encoder="simple2", board_size=9, min_rank=None,
+                       validation_share=0.0, test_share=0.5)
+    build_dataset([archive], tmp_path / "ds", spec, workers=1, progress=False)
+    rows = [line.split("\t") for line in (tmp_path / "ds" / "games.tsv").read_text().splitlines()]
+    tests = [source for _, split, source in rows if split == "test"]
+    assert tests, "the hash split left no test game: change test_share"
+    game = kgs_game(tmp_path / "ds", "test", len(tests) - 1)
+    assert game.source == tests[-1]
+    assert game.black == "b" + tests[-1].rsplit("-", 1)[1].removesuffix(".sgf")
+    with pytest.raises(IndexError, match="test split"):
+        kgs_game(tmp_path / "ds", "test", len(tests))
