@@ -14,12 +14,14 @@ once, fed numpy arrays in batches::
     policy, value = predictor.policy_and_value(planes, legal_masks)  # masked
 
 and :func:`masked_policy` to keep only the legal moves of a policy.
+:func:`network_input` sets up a network for playing: its Predictor and the
+encoder of its planes, checked against each other.
 """
 
 import numpy as np
 import tensorflow as tf
 
-__all__ = ["Predictor", "masked_policy"]
+__all__ = ["Predictor", "masked_policy", "network_input"]
 
 
 class Predictor:
@@ -130,6 +132,42 @@ class Predictor:
                              f"({self.num_outputs} output(s))")
         policy, value = self.predict(planes)
         return masked_policy(policy, legal_masks), value
+
+
+def network_input(model, encoder, batch_size=256):
+    """``(predictor, encoder)`` for a network that reads one board.
+
+    ``model``: a Keras model, the path of a ``.keras`` file
+    (:func:`mockgo.training.load_model`), or a :class:`Predictor` to share.
+    ``encoder``: the name of the feature planes it was trained on
+    (:func:`mockgo.features.get_encoder`), or ``"auto"``: the one encoder
+    with as many planes as the model's input. ValueError for a model whose
+    input is not square, or whose planes are not the encoder's.
+    """
+    from mockgo.features import ENCODERS, get_encoder
+
+    if isinstance(model, Predictor):
+        predictor = model
+    else:
+        if isinstance(model, (str, bytes)) or hasattr(model, "__fspath__"):
+            from mockgo.training import load_model
+
+            model = load_model(str(model))
+        predictor = Predictor(model, batch_size=batch_size)
+    rows, cols, planes = predictor.input_shape
+    if rows != cols:
+        raise ValueError(f"the model's input {predictor.input_shape} is not square")
+    matching = [name for name, cls in ENCODERS.items() if len(cls.plane_names) == planes]
+    if encoder == "auto":
+        if len(matching) != 1:
+            raise ValueError(f"cannot tell the encoder of a model with {planes} planes "
+                             f"(candidates: {matching}); name it")
+        encoder = matching[0]
+    features = get_encoder(encoder, rows)
+    if features.num_planes != planes:
+        raise ValueError(f"encoder {encoder!r} makes {features.num_planes} planes but the "
+                         f"model takes {planes}; try encoder={'/'.join(matching) or '?'}")
+    return predictor, features
 
 
 def masked_policy(probabilities, legal_masks):

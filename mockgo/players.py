@@ -142,6 +142,14 @@ class RandomPlayer(Player):
 # ------------------------------------------------------------------ policy
 
 
+def check_temperature(temperature):
+    """A sampling temperature as a float; ValueError below 0."""
+    temperature = float(temperature)
+    if temperature < 0:
+        raise ValueError(f"temperature must be >= 0, got {temperature}")
+    return temperature
+
+
 class PolicyPlayer(Player):
     """Moves from a policy network.
 
@@ -166,39 +174,16 @@ class PolicyPlayer(Player):
 
     def __init__(self, model_or_path, encoder="alphago48", temperature=0.0, seed=None,
                  name=None, batch_size=16):
-        from mockgo.features import ENCODERS, get_encoder
-        from mockgo.inference import Predictor
+        from mockgo.inference import network_input
 
+        self.predictor, self.encoder = network_input(model_or_path, encoder, batch_size)
+        self.model = self.predictor.model
+        self.size = self.encoder.size
         if isinstance(model_or_path, (str, bytes)) or hasattr(model_or_path, "__fspath__"):
-            from mockgo.training import load_model
-
-            path = str(model_or_path)
-            model = load_model(path)
-            default_name = f"policy:{os.path.basename(path)}"
+            default_name = f"policy:{os.path.basename(str(model_or_path))}"
         else:
-            model = model_or_path
-            default_name = f"policy:{model.name}"
-        temperature = float(temperature)
-        if temperature < 0:
-            raise ValueError(f"temperature must be >= 0, got {temperature}")
-        self.model = model
-        self.predictor = Predictor(model, batch_size=batch_size)
-        rows, cols, planes = self.predictor.input_shape
-        if rows != cols:
-            raise ValueError(f"the model's input {self.predictor.input_shape} is not square")
-        self.size = rows
-        if encoder == "auto":
-            matching = [n for n, cls in ENCODERS.items() if len(cls.plane_names) == planes]
-            if len(matching) != 1:
-                raise ValueError(f"cannot tell the encoder of a model with {planes} planes "
-                                 f"(candidates: {matching}); name it")
-            encoder = matching[0]
-        self.encoder = get_encoder(encoder, self.size)
-        if self.encoder.shape[-1] != planes:
-            matching = [n for n, cls in ENCODERS.items() if len(cls.plane_names) == planes]
-            raise ValueError(f"encoder {encoder!r} makes {self.encoder.shape[-1]} planes but the "
-                             f"model takes {planes}; try encoder={'/'.join(matching) or '?'}")
-        self.temperature = temperature
+            default_name = f"policy:{self.model.name}"
+        self.temperature = check_temperature(temperature)
         self.seed = seed
         self.rng = np.random.default_rng(seed)
         self.name = name or default_name
@@ -226,9 +211,9 @@ class PolicyPlayer(Player):
             return board.pass_index
         if self.temperature == 0:
             return int(np.argmax(p))
-        logp = np.log(np.where(p > 0, p, 1e-300)) / self.temperature
-        weights = np.where(p > 0, np.exp(logp - logp.max()), 0.0)
-        return int(self.rng.choice(len(p), p=weights / weights.sum()))
+        from mockgo.runner import temper
+
+        return int(self.rng.choice(len(p), p=temper(p[None], self.temperature)[0]))
 
 
 # ------------------------------------------------------------- GTP engines
@@ -422,15 +407,9 @@ class MCTSAdapter(Player):
 def network_evaluator(model_or_path, encoder="agz17"):
     """A search evaluator from a dual (policy and value) network: GoGame
     states to (priors masked to the legal moves, values), one batched call."""
-    from mockgo.features import get_encoder
-    from mockgo.inference import Predictor
-    from mockgo.training import load_model
+    from mockgo.inference import network_input
 
-    model = model_or_path
-    if isinstance(model_or_path, (str, os.PathLike)):
-        model = load_model(model_or_path)
-    predictor = Predictor(model)
-    features = get_encoder(encoder, predictor.input_shape[0])
+    predictor, features = network_input(model_or_path, encoder)
 
     def evaluate(states):
         planes = np.stack([features.encode(state.board) for state in states])

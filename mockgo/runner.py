@@ -152,30 +152,13 @@ class NetworkPolicy(BatchPlayer):
 
     def __init__(self, model, encoder="alphago48", temperature=1.0, name=None,
                  keep_planes=False, batch_size=1024):
-        from mockgo.features import get_encoder
-        from mockgo.inference import Predictor
+        from mockgo.inference import network_input
+        from mockgo.players import check_temperature
 
-        if isinstance(model, Predictor):
-            self.predictor = model
-        else:
-            if isinstance(model, (str, bytes)) or hasattr(model, "__fspath__"):
-                from mockgo.training import load_model
-
-                model = load_model(str(model))
-            self.predictor = Predictor(model, batch_size=batch_size)
+        self.predictor, self.encoder = network_input(model, encoder, batch_size)
         self.model = self.predictor.model
-        rows, cols, planes = self.predictor.input_shape
-        if rows != cols:
-            raise ValueError(f"the model's input {self.predictor.input_shape} is not square")
-        self.size = rows
-        self.encoder = get_encoder(encoder, rows)
-        if self.encoder.num_planes != planes:
-            raise ValueError(f"encoder {encoder!r} makes {self.encoder.num_planes} planes, "
-                             f"the model takes {planes}")
-        temperature = float(temperature)
-        if temperature < 0:
-            raise ValueError(f"temperature must be >= 0, got {temperature}")
-        self.temperature = temperature
+        self.size = self.encoder.size
+        self.temperature = check_temperature(temperature)
         self.keep_planes = bool(keep_planes)
         self.name = name or self.model.name
 
