@@ -478,9 +478,10 @@ def batches(folder, split, batch_size=256, shuffle=True, augment=True, seed=0,
         yield x, labels
 
 
-def tf_dataset(folder, split, batch_size=256, **options):
-    """The same batches as :func:`batches`, as a prefetching ``tf.data.Dataset``
-    for ``model.fit``.
+def tf_dataset(folder, split, batch_size=256, shuffle=True, augment=True, seed=0,
+               include_pass=False, target="policy", shards_in_memory=4, repeat=False):
+    """The same batches as :func:`batches` (same arguments), as a
+    prefetching ``tf.data.Dataset`` for ``model.fit``.
 
     The Python generator only picks the rows of each batch, still bit-packed
     (and draws their symmetries); unpacking the bits and applying the
@@ -495,18 +496,13 @@ def tf_dataset(folder, split, batch_size=256, **options):
     size = manifest["spec"]["board_size"]
     num_planes = get_encoder(manifest["spec"]["encoder"], size).num_planes
     packed_planes = (num_planes + 7) // 8
-    options = {"shuffle": True, "augment": True, "seed": 0, "include_pass": False,
-               "target": "policy", "shards_in_memory": 4, "repeat": False, **options}
-    unknown = set(options) - {"shuffle", "augment", "seed", "include_pass", "target",
-                              "shards_in_memory", "repeat"}
-    if unknown:
-        raise TypeError(f"tf_dataset() got unexpected options {sorted(unknown)}")
-    policy = options["target"] == "policy"
-    augment = options["augment"]
+    policy = target == "policy"
     label_dtype = tf.int32 if policy else tf.float32
 
     def generator():
-        for packed, labels, syms in _packed_batches(folder, split, batch_size, **options):
+        for packed, labels, syms in _packed_batches(folder, split, batch_size, shuffle, augment,
+                                                    seed, include_pass, target, shards_in_memory,
+                                                    repeat):
             yield packed, labels, (syms if syms is not None else np.zeros(len(labels), np.int64))
 
     signature = (tf.TensorSpec((None, size, size, packed_planes), tf.uint8),

@@ -158,10 +158,17 @@ def test_batches_shuffle_augment_and_drop_passes(sgf_folder, tmp_path):
     assert values.dtype == np.float32 and set(np.unique(values)) <= {-1.0, 0.0, 1.0}
 
 
-def test_tf_dataset(sgf_folder, tmp_path):
+@pytest.mark.parametrize("target", ["policy", "value"])
+def test_tf_dataset_gives_the_batches_of_batches(sgf_folder, tmp_path, target):
     build_dataset([sgf_folder], tmp_path / "ds", SPEC, workers=1, progress=False)
-    x, y = next(iter(tf_dataset(tmp_path / "ds", "train", batch_size=16)))
-    assert tuple(x.shape) == (16, 9, 9, 2) and x.dtype.name == "uint8" and y.dtype.name == "int32"
+    options = dict(batch_size=16, seed=3, target=target)
+    x, y = next(iter(tf_dataset(tmp_path / "ds", "train", **options)))
+    assert tuple(x.shape) == (16, 9, 9, 2) and x.dtype.name == "uint8"
+    assert y.dtype.name == ("int32" if target == "policy" else "float32")
+    # Unpacked and turned by TensorFlow ops, the same positions and labels as numpy's.
+    expected_x, expected_y = next(batches(tmp_path / "ds", "train", **options))
+    np.testing.assert_array_equal(x.numpy(), expected_x)
+    np.testing.assert_array_equal(y.numpy(), expected_y)
 
 
 def test_missing_dataset_is_a_clear_error(tmp_path):
