@@ -52,6 +52,7 @@ import dataclasses
 import json
 import math
 import time
+import warnings
 import zlib
 from pathlib import Path
 
@@ -469,7 +470,9 @@ def fit_value_network(model, planes, outcomes, validation=None, epochs=10, batch
     (each epoch's shuffle is seeded by ``seed`` and the epoch, so the result
     is the same as without the interruption). ``progress``: a tqdm bar over
     the epochs (True, or its description). Returns the history, a dict of
-    lists (``loss``, and ``val_loss`` with validation data)."""
+    lists (``loss``, and ``val_loss`` with validation data). Warns
+    (RuntimeWarning) when the trained network gives the same value to every
+    position, as it does when a ReLU layer has died."""
     import keras
 
     if patience is not None and validation is None:
@@ -513,6 +516,12 @@ def fit_value_network(model, planes, outcomes, validation=None, epochs=10, batch
         bar.close()
     if patience is not None:
         checkpoint.restore_best(model)
+    sample = model.predict(x[:256], verbose=0)
+    if np.ptp(sample) < 1e-6:
+        warnings.warn(f"{model.name} gives every position the same value {float(sample[0, 0]):+.3f}: "
+                      f"a ReLU layer that outputs 0 everywhere (a one-filter convolution can "
+                      f"die so)? Train it again with a lower learning_rate "
+                      f"(this one: {learning_rate:g})", RuntimeWarning, stacklevel=2)
     return state["history"]
 
 
