@@ -271,7 +271,9 @@ def value_dataset(policy, games, size, komi=7.5, max_step=None, rl_policy=None, 
     uniform on 1..``max_step`` (default ``1.25 * size * size``, about the
     length of a game; AlphaGo drew it from 1..450 on 19x19). Games that end
     before move U are dropped and replaced. Games are played ``batch`` at a
-    time, batch k with a generator seeded by (``rng``, k).
+    time, batch k with a generator seeded by (``rng``, k); ``rng``: an int
+    seed, or a Generator or None, from which one is drawn (so that a run
+    given a folder resumes only with an int).
 
     ``folder``: each batch's positions are saved there as it ends
     (``batch_NNNNN.npz``, atomically), and a call with the same arguments
@@ -285,8 +287,8 @@ def value_dataset(policy, games, size, komi=7.5, max_step=None, rl_policy=None, 
     from mockgo.features import get_encoder
     from mockgo.runner import as_batch_player
 
-    if isinstance(rng, np.random.Generator):
-        rng = int(rng.integers(2**63))
+    if rng is None or isinstance(rng, np.random.Generator):
+        rng = int(np.random.default_rng(rng).integers(2**63))
     policy = as_batch_player(policy)
     after = policy if rl_policy is None else as_batch_player(rl_policy)
     max_step = int(round(1.25 * size * size)) if max_step is None else int(max_step)

@@ -174,6 +174,12 @@ def test_value_dataset_keeps_one_position_per_game():
     assert (planes[:, 0, 0, 48] == black_to_play).all() and BLACK == 1
     assert data.games_played == 6 + data.games_dropped
     assert (planes[:, :, :, 3] == 1).all()  # the plane of ones
+    # A Generator gives the same data as the seed it draws; None gives some data.
+    drawn = int(np.random.default_rng(7).integers(2**63))
+    np.testing.assert_array_equal(
+        value_dataset(sl, 3, N, max_step=10, batch=4, rng=np.random.default_rng(7)).planes,
+        value_dataset(sl, 3, N, max_step=10, batch=4, rng=drawn).planes)
+    assert len(value_dataset(sl, 2, N, max_step=10, batch=4, rng=None)) == 2
 
 
 class Interrupted(Exception):
