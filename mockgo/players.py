@@ -70,6 +70,7 @@ import numpy as np
 
 from mockgo import coords
 from mockgo.board import BLACK, COLOR_NAMES, EMPTY, WHITE
+from mockgo.runner import check_temperature, temper
 
 RESIGN = -1  # what select_move returns to resign the game
 
@@ -142,14 +143,6 @@ class RandomPlayer(Player):
 # ------------------------------------------------------------------ policy
 
 
-def check_temperature(temperature):
-    """A sampling temperature as a float; ValueError below 0."""
-    temperature = float(temperature)
-    if temperature < 0:
-        raise ValueError(f"temperature must be >= 0, got {temperature}")
-    return temperature
-
-
 class PolicyPlayer(Player):
     """Moves from a policy network.
 
@@ -211,8 +204,6 @@ class PolicyPlayer(Player):
             return board.pass_index
         if self.temperature == 0:
             return int(np.argmax(p))
-        from mockgo.runner import temper
-
         return int(self.rng.choice(len(p), p=temper(p[None], self.temperature)[0]))
 
 

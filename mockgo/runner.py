@@ -83,6 +83,7 @@ __all__ = [
     "RandomPolicy",
     "RANDOM_MOVE",
     "as_batch_player",
+    "check_temperature",
     "mixture",
     "play_games",
     "play_match",
@@ -153,7 +154,6 @@ class NetworkPolicy(BatchPlayer):
     def __init__(self, model, encoder="alphago48", temperature=1.0, name=None,
                  keep_planes=False, batch_size=1024):
         from mockgo.inference import network_input
-        from mockgo.players import check_temperature
 
         self.predictor, self.encoder = network_input(model, encoder, batch_size)
         self.model = self.predictor.model
@@ -224,6 +224,14 @@ def mixture(players, weights, count, rng):
 
 
 # ------------------------------------------------------ sampling, vectorised
+
+
+def check_temperature(temperature):
+    """A sampling temperature as a float; ValueError below 0."""
+    temperature = float(temperature)
+    if temperature < 0:
+        raise ValueError(f"temperature must be >= 0, got {temperature}")
+    return temperature
 
 
 def temper(distributions, temperatures):
