@@ -342,6 +342,12 @@ def _value_batch(policy, after, count, size, komi, max_step, max_moves, rng, enc
     return planes, outcomes, steps, count, time.perf_counter() - start
 
 
+def _changed(stored, given):
+    """The arguments that differ, name -> (stored, given), for the error
+    when a resumable job's folder holds another job."""
+    return {k: (stored.get(k), v) for k, v in given.items() if stored.get(k) != v}
+
+
 class _ValueBatches:
     """The batches of :func:`value_dataset` saved in a folder (or nowhere,
     for None)."""
@@ -355,9 +361,9 @@ class _ValueBatches:
         if path.exists():
             stored = json.loads(path.read_text())
             if stored != arguments:
-                changed = {k: (stored.get(k), v) for k, v in arguments.items() if stored.get(k) != v}
                 raise ValueError(f"{self.folder} holds value data made with other arguments "
-                                 f"(name: (stored, given)): {changed}; use another folder")
+                                 f"(name: (stored, given)): {_changed(stored, arguments)}; "
+                                 f"use another folder")
         else:
             atomic_write_text(path, json.dumps(arguments, indent=1))
 
@@ -421,8 +427,8 @@ def kgs_archive(repo_root, download=True):
         except FileNotFoundError:
             if attempt or not download:
                 return None
-            subprocess.run(["bash", str(Path(repo_root) / "data" / "download.sh"), "--archives", "1"],
-                           check=False)
+            subprocess.run(["bash", str(Path(repo_root) / "data" / "download.sh"),
+                            *QUICK.download_args.split()], check=False)
 
 
 def kgs_game(dataset_folder, split="test", index=0):
@@ -546,8 +552,7 @@ class _FitCheckpoint:
             return None
         saved = json.loads((self.folder / "state.json").read_text())
         if saved["arguments"] != self.arguments:
-            changed = {k: (saved["arguments"].get(k), v) for k, v in self.arguments.items()
-                       if saved["arguments"].get(k) != v}
+            changed = _changed(saved["arguments"], self.arguments)
             raise ValueError(f"{self.folder} holds the training of other data or arguments "
                              f"(name: (stored, given)): {changed}; use another folder")
         # Built first, the optimiser gets its saved state from the weights file too.
