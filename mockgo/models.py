@@ -148,7 +148,10 @@ def policy_network(board_size=19, planes=48, layers=6, filters=64, first_kernel=
         features = keras.layers.Flatten(name="trunk_flatten")(trunk)
         pass_logit = keras.layers.Dense(1, name="pass_logit")(features)
         logits = keras.layers.Concatenate(name="logits")([logits, pass_logit])
-    outputs = keras.layers.Activation("softmax", name="policy")(logits)
+    # The softmax in float32 even under a mixed-precision policy, as Keras
+    # wants a model's outputs: the loss and the top-k metric then see float32
+    # probabilities.
+    outputs = keras.layers.Activation("softmax", dtype="float32", name="policy")(logits)
     return keras.Model(inputs, outputs, name=name)
 
 

@@ -250,15 +250,7 @@ def build_policy(settings, board_size=19, planes=48, seed=0):
                                filters=settings.filters)
     finally:
         keras.config.set_dtype_policy(previous)
-    if precision == "float32":
-        return model
-    # The softmax in float32, as mixed precision wants the outputs: the loss
-    # and the top-k metric then see float32 probabilities.
-    config = model.get_config()
-    for layer in config["layers"]:
-        if layer["name"] == "policy":
-            layer["config"]["dtype"] = "float32"
-    return keras.Model.from_config(config)
+    return model
 
 
 def _float32_config(config):
