@@ -37,7 +37,7 @@ import numpy as np
 from mockgo import records, symmetries
 from mockgo.board import BLACK, EMPTY, WHITE
 from mockgo.features import get_encoder
-from mockgo.files import atomic_open, atomic_write_text
+from mockgo.files import atomic_open, atomic_write_text, check_same_settings
 
 SPLITS = ("train", "validation", "test")
 FORMAT_VERSION = 1
@@ -310,13 +310,9 @@ def _load_or_start(folder, spec, sources, max_games):
         _remove_build_files(folder)
         return fresh
     manifest = json.loads(path.read_text())
-    same = (manifest.get("format") == FORMAT_VERSION and manifest["spec"] == fresh["spec"]
-            and manifest["sources"] == sources and manifest.get("max_games") == max_games)
-    if not same:
-        raise ValueError(
-            f"{folder} holds a dataset built with other settings "
-            f"({manifest.get('spec')}, sources {manifest.get('sources')}); "
-            f"choose another folder or delete it")
+    settings = ("format", "spec", "sources", "max_games")
+    check_same_settings(folder, "a dataset", {key: manifest.get(key) for key in settings},
+                        {key: fresh[key] for key in settings})
     # Shards written after the last checkpoint, and games listed after it,
     # belong to work that is done again now.
     listed = {name for split in SPLITS for name, _ in manifest["shards"][split]}

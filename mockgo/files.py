@@ -54,3 +54,15 @@ def atomic_path(path, suffix=".tmp"):
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def check_same_settings(folder, what, stored, given):
+    """For a job that resumes from ``folder``: ValueError, naming the folder
+    and each setting that differs as ``name: (stored, given)``, when the
+    settings it stored (a dict) are not the ones ``given`` now, so that a
+    run is never continued with other settings than it began with."""
+    changed = {key: (stored.get(key), given.get(key)) for key in {**stored, **given}
+               if stored.get(key) != given.get(key)}
+    if changed:
+        raise ValueError(f"{folder} holds {what} made with other settings "
+                         f"(name: (stored, given)): {changed}; use another folder or delete it")

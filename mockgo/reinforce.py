@@ -59,7 +59,7 @@ from pathlib import Path
 import numpy as np
 
 from mockgo.board import BLACK, WHITE
-from mockgo.files import atomic_path, atomic_write_text
+from mockgo.files import atomic_path, atomic_write_text, check_same_settings
 from mockgo.runner import NetworkPolicy, play_games, play_match
 from mockgo.training import load_model
 
@@ -342,12 +342,6 @@ def _value_batch(policy, after, count, size, komi, max_step, max_moves, rng, enc
     return planes, outcomes, steps, count, time.perf_counter() - start
 
 
-def _changed(stored, given):
-    """The arguments that differ, name -> (stored, given), for the error
-    when a resumable job's folder holds another job."""
-    return {k: (stored.get(k), v) for k, v in given.items() if stored.get(k) != v}
-
-
 class _ValueBatches:
     """The batches of :func:`value_dataset` saved in a folder (or nowhere,
     for None)."""
@@ -359,11 +353,8 @@ class _ValueBatches:
         self.folder.mkdir(parents=True, exist_ok=True)
         path = self.folder / "value_data.json"
         if path.exists():
-            stored = json.loads(path.read_text())
-            if stored != arguments:
-                raise ValueError(f"{self.folder} holds value data made with other arguments "
-                                 f"(name: (stored, given)): {_changed(stored, arguments)}; "
-                                 f"use another folder")
+            check_same_settings(self.folder, "value data", json.loads(path.read_text()),
+                                arguments)
         else:
             atomic_write_text(path, json.dumps(arguments, indent=1))
 
@@ -551,10 +542,7 @@ class _FitCheckpoint:
         if self.folder is None or not (self.folder / "state.json").exists():
             return None
         saved = json.loads((self.folder / "state.json").read_text())
-        if saved["arguments"] != self.arguments:
-            changed = _changed(saved["arguments"], self.arguments)
-            raise ValueError(f"{self.folder} holds the training of other data or arguments "
-                             f"(name: (stored, given)): {changed}; use another folder")
+        check_same_settings(self.folder, "a training", saved["arguments"], self.arguments)
         # Built first, the optimiser gets its saved state from the weights file too.
         model.optimizer.build(model.trainable_variables)
         model.load_weights(self.folder / "model.weights.h5")
@@ -832,9 +820,7 @@ class Reinforce:
         self.pool = OpponentPool(config.pool_every)
         if state_file.exists():
             state = json.loads(state_file.read_text())
-            if state["config"] != dataclasses.asdict(config):
-                raise ValueError(f"{self.folder} holds a run with other settings "
-                                 f"({state['config']}); choose another folder or delete it")
+            check_same_settings(self.folder, "a run", state["config"], dataclasses.asdict(config))
             self.iteration = state["iteration"]
             self.history = state["history"]
             self.rng = np.random.default_rng()

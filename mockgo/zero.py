@@ -94,7 +94,7 @@ import numpy as np
 from mockgo import coords, records, symmetries
 from mockgo.board import BLACK, EMPTY, WHITE
 from mockgo.features import get_encoder
-from mockgo.files import atomic_open, atomic_write_text
+from mockgo.files import atomic_open, atomic_write_text, check_same_settings
 from mockgo.games import GoGame
 from mockgo.mcts import MCTSPlayer, ResignationCheck, search_many
 from mockgo.training import load_model, save_model_atomically
@@ -869,11 +869,7 @@ class ZeroRun:
         config_path = self.base_dir / "config.json"
         if config_path.exists():
             stored = ZeroConfig.from_dict(json.loads(config_path.read_text()))
-            if stored != config:
-                changed = {k: (v, getattr(config, k)) for k, v in stored.to_dict().items()
-                           if getattr(config, k) != v}
-                raise ValueError(f"{self.base_dir} holds a run with another config "
-                                 f"(field: (stored, given)): {changed}; use another base dir")
+            check_same_settings(self.base_dir, "a run", stored.to_dict(), config.to_dict())
         else:
             self.base_dir.mkdir(parents=True, exist_ok=True)
             _write_json(config_path, config.to_dict())

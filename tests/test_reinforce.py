@@ -249,7 +249,7 @@ def test_value_fit_resumes_where_it_stopped(tmp_path, monkeypatch):
     np.testing.assert_allclose(resumed["val_loss"], whole["val_loss"], rtol=1e-4)
     for a, b in zip(resumed_net.get_weights(), whole_net.get_weights()):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)
-    with pytest.raises(ValueError, match="other data"):
+    with pytest.raises(ValueError, match="other settings.*positions"):
         fit_value_network(fresh_value_net(), x[:40], z[:40], **options, checkpoint_dir=tmp_path / "b")
 
 

@@ -129,7 +129,7 @@ def test_training_curves_and_history(loop_dir):
 
 
 def test_another_config_is_refused(loop_dir):
-    with pytest.raises(ValueError, match="another config"):
+    with pytest.raises(ValueError, match="other settings"):
         zero.bootstrap(loop_dir, zero.ZeroConfig.for_test(readouts=9))
     assert zero.main(["--base-dir", str(loop_dir), "--readouts", "9", "--quiet"]) == 2
 
