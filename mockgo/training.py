@@ -530,10 +530,8 @@ def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
     and the epoch it resumes at).
 
     ``progress``: Keras' progress bar, which redraws live in Jupyter too.
-    (``tqdm.keras.TqdmCallback`` is installed, but without ipywidgets, which
-    is not a dependency, its two nested text bars do not redraw in Jupyter.)
-    ``callbacks``
-    are Keras callbacks run after the checkpoint of each epoch is written.
+    ``callbacks`` are Keras callbacks run after the checkpoint of each epoch
+    is written.
 
     Returns the history of the whole run, all sessions together, as
     ``{metric: [one value per epoch]}`` (read back from ``log.csv``).
