@@ -21,9 +21,9 @@ from pathlib import Path
 
 import numpy as np
 
-from mockgo import records
-from mockgo.dataset import DatasetSpec, build_dataset
-from mockgo.features import get_encoder
+from mockgo.data import records
+from mockgo.data.dataset import DatasetSpec, build_dataset
+from mockgo.go.features import get_encoder
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,7 +1,7 @@
 """Network evaluation speed: batched through a Predictor, against one position
 at a time, eagerly and through the Predictor. Prints one JSON line.
 
-The network is an untrained :func:`mockgo.models.dual_network` (AlphaGo
+The network is an untrained :func:`mockgo.nets.models.dual_network` (AlphaGo
 Zero's residual net; speed does not depend on the weights) on random uint8
 planes. Each figure is measured for about ``--seconds`` after a warm-up call.
 
@@ -17,8 +17,8 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # before TensorFlow is impor
 
 import numpy as np  # noqa: E402
 
-from mockgo.inference import Predictor  # noqa: E402
-from mockgo.models import dual_network  # noqa: E402
+from mockgo.nets.inference import Predictor  # noqa: E402
+from mockgo.nets.models import dual_network  # noqa: E402
 
 
 def positions_per_second(evaluate, positions_per_call, seconds):

@@ -17,7 +17,7 @@ set-up runs ``--repeat`` times and the fastest run is reported;
 clock, which is steadier when the machine is busy with other work.
 
 Then ``selfplay``: 9x9 self-play as the AlphaGo Zero loop plays it
-(:func:`mockgo.zero.play_selfplay_games`: ``--games`` games in lockstep,
+(:func:`mockgo.zero.run.play_selfplay_games`: ``--games`` games in lockstep,
 ``--parallel`` leaves per tree, one network call per step, ``agz17`` planes
 encoded into a preallocated batch, random symmetries) with an untrained
 ``--blocks`` x ``--filters`` dual network (speed does not depend on the
@@ -49,8 +49,8 @@ import json
 import os
 import time
 
-from mockgo.games import GoGame
-from mockgo.mcts import MCTSPlayer, search_many, uniform_evaluator
+from mockgo.search.games import GoGame
+from mockgo.search.mcts import MCTSPlayer, search_many, uniform_evaluator
 
 
 class CountingEvaluator:
@@ -105,8 +105,8 @@ def selfplay(size, blocks, filters, readouts, games, parallel, moves, seconds, s
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     import numpy as np
 
-    from mockgo.models import dual_network
-    from mockgo.zero import NetworkEvaluator, ZeroConfig, play_selfplay_games
+    from mockgo.nets.models import dual_network
+    from mockgo.zero.run import NetworkEvaluator, ZeroConfig, play_selfplay_games
 
     config = ZeroConfig(board_size=size, readouts=readouts, parallel_readouts=parallel,
                         games_in_parallel=games, seed=seed)

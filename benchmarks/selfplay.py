@@ -1,4 +1,4 @@
-"""Self-play speed of the batched game runner (mockgo.runner), against the
+"""Self-play speed of the batched game runner (mockgo.play.runner), against the
 network's own speed. Prints one JSON line.
 
 The network is notebook 01's default policy net: ``policy_network(size, 48)``
@@ -65,8 +65,8 @@ def main(argv=None):
 
     import keras
 
-    from mockgo.models import policy_network
-    from mockgo.runner import NetworkPolicy, play_games
+    from mockgo.nets.models import policy_network
+    from mockgo.play.runner import NetworkPolicy, play_games
 
     keras.utils.set_random_seed(args.seed)
     model = policy_network(args.size, 48)

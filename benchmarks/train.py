@@ -1,13 +1,13 @@
 """Training speed: ``model.fit`` fed by the shard pipeline against ``fit`` on
 positions held in memory. Prints one JSON line.
 
-The input pipeline (:func:`mockgo.dataset.tf_dataset`: reading shards,
+The input pipeline (:func:`mockgo.data.dataset.tf_dataset`: reading shards,
 unpacking bits, shuffling, a random symmetry per position) shares the CPU
 with training; it should cost at most 10% of the speed, so ``ratio``
 (pipeline positions/s over in-memory positions/s) should be at least 0.9.
 
 The network and batch size are notebook 01's full-mode ones
-(:data:`mockgo.training.FULL`: 6 x 64, batch 128, its precision), on a
+(:data:`mockgo.learn.supervised.FULL`: 6 x 64, batch 128, its precision), on a
 dataset built from one KGS archive (built into ``--dataset`` if it is not
 there yet, about a minute). Each "epoch" is ``--steps`` batches; the first
 epoch of each fit is a warm-up and is not counted. Pipeline and memory fits
@@ -35,8 +35,8 @@ sys.path.insert(0, str(REPO))
 import keras  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
-from mockgo import training  # noqa: E402
-from mockgo.dataset import build_dataset, load_split, read_manifest, tf_dataset  # noqa: E402
+from mockgo.learn import supervised as training  # noqa: E402
+from mockgo.data.dataset import build_dataset, load_split, read_manifest, tf_dataset  # noqa: E402
 
 
 class EpochTimer(keras.callbacks.Callback):

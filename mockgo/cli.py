@@ -21,11 +21,11 @@ import importlib
 import sys
 
 SUBCOMMANDS = {
-    "gtp": ("mockgo.gtp", "play over GTP (for Sabaki, GoGui, gogui-twogtp...)"),
-    "match": ("mockgo.arena", "play N games between two players; win rate and Elo"),
-    "ladder": ("mockgo.ladder", "rate players in Elo against random and GnuGo"),
-    "zero": ("mockgo.zero", "AlphaGo Zero's self-play loop, resumable"),
-    "evaluate": ("mockgo.evaluation", "score a policy network on SGF games: top-1, top-5"),
+    "gtp": ("mockgo.arena.gtp", "play over GTP (for Sabaki, GoGui, gogui-twogtp...)"),
+    "match": ("mockgo.arena.matches", "play N games between two players; win rate and Elo"),
+    "ladder": ("mockgo.arena.ladder", "rate players in Elo against random and GnuGo"),
+    "zero": ("mockgo.zero.run", "AlphaGo Zero's self-play loop, resumable"),
+    "evaluate": ("mockgo.arena.evaluation", "score a policy network on SGF games: top-1, top-5"),
 }
 
 

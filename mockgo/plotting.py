@@ -8,8 +8,8 @@ and returns it, so a notebook can lay several out side by side.
 import matplotlib.pyplot as plt
 import numpy as np
 
-from mockgo import coords
-from mockgo.board import BLACK, WHITE, hoshi_points
+from mockgo.go import coords
+from mockgo.go.board import BLACK, WHITE, hoshi_points
 
 _WOOD = "#dcb35c"
 

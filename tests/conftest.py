@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from mockgo.gtp_client import find_gnugo
+from mockgo.play.gtp_client import find_gnugo
 
 
 @pytest.fixture(scope="session")

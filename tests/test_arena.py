@@ -4,14 +4,14 @@ import math
 
 import pytest
 
-from mockgo import coords
-from mockgo.arena import (GameResult, MatchResult, TrompTaylorScorer, elo_from_rate,
+from mockgo.go import coords
+from mockgo.arena.matches import (GameResult, MatchResult, TrompTaylorScorer, elo_from_rate,
                           elo_interval, match, play_game, rate_from_elo, wilson_interval)
-from mockgo.board import BLACK, EMPTY, WHITE
+from mockgo.go.board import BLACK, EMPTY, WHITE
 from mockgo.cli import SUBCOMMANDS, main
-from mockgo.ladder import fit_ratings, ladder
-from mockgo.players import (RESIGN, GTPPlayer, Player, RandomPlayer, make_player, parse_spec)
-from mockgo.records import load_sgf, replay
+from mockgo.arena.ladder import fit_ratings, ladder
+from mockgo.play.players import (RESIGN, GTPPlayer, Player, RandomPlayer, make_player, parse_spec)
+from mockgo.data.records import load_sgf, replay
 
 # ------------------------------------------------------------- statistics
 
@@ -102,7 +102,7 @@ def test_player_specs():
 
 
 def test_gtp_player_follows_the_game_and_resyncs_after_an_undo(gnugo_path):
-    from mockgo.board import Board
+    from mockgo.go.board import Board
 
     with make_player(f"gtp:cmd={gnugo_path} --mode gtp --level 0") as gnugo:
         assert isinstance(gnugo, GTPPlayer) and gnugo.name.startswith("GNU Go")
@@ -266,9 +266,9 @@ def test_cli_match(tmp_path, capsys):
 def test_policy_player_greedy_sampled_and_sensible(tmp_path):
     import numpy as np
 
-    from mockgo import models
-    from mockgo.board import Board
-    from mockgo.players import PolicyPlayer
+    from mockgo.nets import models
+    from mockgo.go.board import Board
+    from mockgo.play.players import PolicyPlayer
 
     model = models.policy_network(5, 48, layers=2, filters=4)
     path = tmp_path / "p5.keras"
@@ -297,7 +297,7 @@ def test_policy_player_greedy_sampled_and_sensible(tmp_path):
 
 
 def test_mcts_adapter_keeps_its_tree_and_restarts_on_a_foreign_board():
-    from mockgo.board import Board
+    from mockgo.go.board import Board
 
     player = make_player("mcts:readouts=8,seed=1")
     result, board = play_game(player, RandomPlayer(seed=2), size=5, komi=0.5, max_moves=30)

@@ -6,8 +6,9 @@ import random
 import numpy as np
 import pytest
 
-from mockgo import BLACK, EMPTY, WHITE, Board, IllegalMove, coords
-from mockgo.board import KO, LEGAL, OCCUPIED, SUICIDE, SUPERKO, geometry, opponent
+from mockgo import BLACK, EMPTY, WHITE, Board, IllegalMove
+from mockgo.go import coords
+from mockgo.go.board import KO, LEGAL, OCCUPIED, SUICIDE, SUPERKO, geometry, opponent
 
 
 def at(board, vertex):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from mockgo import coords
+from mockgo.go import coords
 
 
 @pytest.mark.parametrize("size", range(1, 26))

@@ -7,8 +7,9 @@ import random
 import numpy as np
 import pytest
 
-from mockgo import Board, records
-from mockgo.dataset import (DatasetSpec, batches, build_dataset, load_split, rank_value,
+from mockgo import Board
+from mockgo.data import records
+from mockgo.data.dataset import (DatasetSpec, batches, build_dataset, load_split, rank_value,
                             split_of, summary_line, symmetry_tables, tf_dataset)
 
 
@@ -177,7 +178,7 @@ def test_missing_dataset_is_a_clear_error(tmp_path):
 
 
 def test_symmetry_tables_agree_with_the_symmetries_module():
-    from mockgo import symmetries
+    from mockgo.go import symmetries
     size = 4
     gather, move_maps = symmetry_tables(size)
     planes = np.random.default_rng(1).integers(0, 9, (size, size, 2))

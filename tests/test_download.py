@@ -1,4 +1,4 @@
-"""mockgo.download, the KGS downloader behind data/download.sh.
+"""mockgo.data.download, the KGS downloader behind data/download.sh.
 
 Everything here is offline: the mirrors are folders in tmp_path and an
 http.server on 127.0.0.1, serving tests/fixtures/kgs_index.html (a small page in
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from mockgo import download
+from mockgo.data import download
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "kgs_index.html"

@@ -8,9 +8,10 @@ import random
 import numpy as np
 import pytest
 
-from mockgo import BLACK, EMPTY, WHITE, Board, coords
-from mockgo.features import ENCODERS, encoder_names, get_encoder
-from mockgo.symmetries import SYMMETRIES, apply_to_moves, apply_to_planes
+from mockgo import BLACK, EMPTY, WHITE, Board
+from mockgo.go import coords
+from mockgo.go.features import ENCODERS, encoder_names, get_encoder
+from mockgo.go.symmetries import SYMMETRIES, apply_to_moves, apply_to_planes
 
 ALPHAGO48 = get_encoder("alphago48", 9).plane_names
 

@@ -1,8 +1,8 @@
-"""mockgo.files: atomic writes and the resumable-folder settings check."""
+"""mockgo.data.files: atomic writes and the resumable-folder settings check."""
 
 import pytest
 
-from mockgo.files import atomic_open, atomic_path, atomic_write_text, check_same_settings
+from mockgo.data.files import atomic_open, atomic_path, atomic_write_text, check_same_settings
 
 
 def test_atomic_write_replaces_the_file_and_leaves_no_temporary(tmp_path):

@@ -6,13 +6,13 @@ import sys
 import pytest
 
 import mockgo
-from mockgo import coords
-from mockgo.board import BLACK, WHITE, Board
-from mockgo.gtp import GTPServer, estimate_dead, free_handicap_points, preprocess
-from mockgo.gtp_client import GTPEngine, GTPError, gnugo_command
-from mockgo.players import RESIGN, Player, RandomPlayer
+from mockgo.go import coords
+from mockgo.go.board import BLACK, WHITE, Board
+from mockgo.arena.gtp import GTPServer, estimate_dead, free_handicap_points, preprocess
+from mockgo.play.gtp_client import GTPEngine, GTPError, gnugo_command
+from mockgo.play.players import RESIGN, Player, RandomPlayer
 
-ENGINE = [sys.executable, "-m", "mockgo.gtp", "--player", "random"]
+ENGINE = [sys.executable, "-m", "mockgo.arena.gtp", "--player", "random"]
 ALL_COMMANDS = [
     "protocol_version", "name", "version", "known_command", "list_commands", "quit",
     "boardsize", "clear_board", "komi", "play", "genmove", "undo", "showboard",

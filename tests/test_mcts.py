@@ -1,5 +1,5 @@
-"""PUCT tree search (mockgo.mcts) on tic-tac-toe and small Go positions,
-and the game interface it plays through (mockgo.games).
+"""PUCT tree search (mockgo.search.mcts) on tic-tac-toe and small Go positions,
+and the game interface it plays through (mockgo.search.games).
 
 Tic-tac-toe is checked against an exact minimax solver; the Go positions use
 uniform priors and a value read off the area score, so the search has to find
@@ -10,9 +10,10 @@ import math
 import numpy as np
 import pytest
 
-from mockgo import BLACK, WHITE, Board, coords
-from mockgo.games import Game, GoGame, TicTacToe
-from mockgo.mcts import (MCTSPlayer, Node, ResignationCheck, default_softpick_moves,
+from mockgo import BLACK, WHITE, Board
+from mockgo.go import coords
+from mockgo.search.games import Game, GoGame, TicTacToe
+from mockgo.search.mcts import (MCTSPlayer, Node, ResignationCheck, default_softpick_moves,
                          pick_action, random_rollout_evaluator, search_many, uniform_evaluator)
 
 

@@ -1,4 +1,4 @@
-"""The network builders of mockgo.models and the Predictor of mockgo.inference.
+"""The network builders of mockgo.nets.models and the Predictor of mockgo.nets.inference.
 
 Small sizes throughout (the paper-sized policy net is built, never run), so
 the module takes seconds on two cores.
@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from mockgo import Board
-from mockgo.inference import Predictor, masked_policy
-from mockgo.models import (
+from mockgo.nets.inference import Predictor, masked_policy
+from mockgo.nets.models import (
     dual_network,
     imago_conv_network,
     imago_dense_network,

@@ -1,4 +1,4 @@
-"""REINFORCE (mockgo.reinforce): the sign of the update, the opponent
+"""REINFORCE (mockgo.learn.reinforce): the sign of the update, the opponent
 pool's bookkeeping, checkpoints and resume, the value baseline's planes, the
 one-position-per-game value data and the value network's training, both
 resumable. 5x5 boards, tiny nets: seconds."""
@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 from mockgo import Board
-from mockgo.board import BLACK
-from mockgo.features import get_encoder
-from mockgo.inference import Predictor, masked_policy
-from mockgo.models import policy_network, value_network
-from mockgo import reinforce
-from mockgo.reinforce import (
+from mockgo.go.board import BLACK
+from mockgo.go.features import get_encoder
+from mockgo.nets.inference import Predictor, masked_policy
+from mockgo.nets.models import policy_network, value_network
+from mockgo.learn import reinforce
+from mockgo.learn.reinforce import (
     OpponentPool,
     PolicyGradient,
     Reinforce,
@@ -50,7 +50,7 @@ def probability(model, board, move):
 @pytest.mark.parametrize("reward, wrapped", [(1.0, False), (-1.0, False), (1.0, True)])
 def test_rewarded_moves_get_more_likely_and_punished_ones_less(reward, wrapped):
     model = tiny_policy()
-    if wrapped:  # as mockgo.training.save_policy saves policies: a list of inputs
+    if wrapped:  # as mockgo.learn.supervised.save_policy saves policies: a list of inputs
         model = keras.Model(model.inputs, model.outputs)
     board = position()
     move = int(np.flatnonzero(board.sensible_moves()[:-1])[3])
@@ -273,9 +273,9 @@ def test_value_fit_stops_early_and_keeps_the_best_epoch():
 def test_kgs_game_reads_a_split_game_back_from_its_archive(tmp_path):
     import tarfile
 
-    from mockgo import records
-    from mockgo.dataset import DatasetSpec, build_dataset
-    from mockgo.reinforce import kgs_game
+    from mockgo.data import records
+    from mockgo.data.dataset import DatasetSpec, build_dataset
+    from mockgo.learn.reinforce import kgs_game
 
     names = []
     for i in range(8):

@@ -56,10 +56,10 @@ import random
 import numpy as np
 import pytest
 
-from mockgo import coords
-from mockgo.board import (BLACK, COLOR_NAMES, EMPTY, KO, SUPERKO, WHITE, Board,
+from mockgo.go import coords
+from mockgo.go.board import (BLACK, COLOR_NAMES, EMPTY, KO, SUPERKO, WHITE, Board,
                           fixed_handicap_points)
-from mockgo.gtp_client import GTPEngine, GTPError, gnugo_command
+from mockgo.play.gtp_client import GTPEngine, GTPError, gnugo_command
 
 KOMI = 7.5
 

@@ -1,4 +1,4 @@
-"""The batched game runner (mockgo.runner): legal games, no own eyes filled,
+"""The batched game runner (mockgo.play.runner): legal games, no own eyes filled,
 scores, log-probabilities that match the policy, move caps, SGF, one
 network call per step. Small boards and tiny untrained nets: seconds."""
 
@@ -8,13 +8,14 @@ import keras
 import numpy as np
 import pytest
 
-from mockgo import Board, records
-from mockgo.board import BLACK, WHITE
-from mockgo.features import get_encoder
-from mockgo.inference import masked_policy
-from mockgo.models import policy_network
-from mockgo.players import PolicyPlayer, RandomPlayer
-from mockgo.runner import (
+from mockgo import Board
+from mockgo.data import records
+from mockgo.go.board import BLACK, WHITE
+from mockgo.go.features import get_encoder
+from mockgo.nets.inference import masked_policy
+from mockgo.nets.models import policy_network
+from mockgo.play.players import PolicyPlayer, RandomPlayer
+from mockgo.play.runner import (
     RANDOM_MOVE,
     NetworkPolicy,
     RandomPolicy,

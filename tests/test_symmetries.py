@@ -6,8 +6,8 @@ import random
 import numpy as np
 import pytest
 
-from mockgo import symmetries
-from mockgo.symmetries import (SYMMETRIES, SYMMETRY_NAMES, apply_to_moves, apply_to_planes,
+from mockgo.go import symmetries
+from mockgo.go.symmetries import (SYMMETRIES, SYMMETRY_NAMES, apply_to_moves, apply_to_planes,
                                apply_to_policy, compose, inverse, random_symmetry)
 
 

@@ -9,12 +9,14 @@ import keras
 import numpy as np
 import pytest
 
-from mockgo import Board, records, training
-from mockgo.board import BLACK, WHITE
-from mockgo.dataset import DatasetSpec, build_dataset, load_split
-from mockgo.evaluation import (by_move_number, evaluate_sgf, evaluate_split, expected_hits,
+from mockgo import Board
+from mockgo.data import records
+from mockgo.learn import supervised as training
+from mockgo.go.board import BLACK, WHITE
+from mockgo.data.dataset import DatasetSpec, build_dataset, load_split
+from mockgo.arena.evaluation import (by_move_number, evaluate_sgf, evaluate_split, expected_hits,
                                uniform_accuracy)
-from mockgo.models import policy_network
+from mockgo.nets.models import policy_network
 
 
 def random_game(size, seed, moves):

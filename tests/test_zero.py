@@ -1,4 +1,4 @@
-"""The AlphaGo Zero loop (mockgo.zero): end to end with the --test settings,
+"""The AlphaGo Zero loop (mockgo.zero.run): end to end with the --test settings,
 resuming interrupted steps, the training examples, the SGF files and the
 promotion rule.
 
@@ -13,8 +13,10 @@ import shutil
 import numpy as np
 import pytest
 
-from mockgo import BLACK, WHITE, records, zero
-from mockgo.features import get_encoder
+from mockgo import BLACK, WHITE
+from mockgo.zero import run as zero
+from mockgo.data import records
+from mockgo.go.features import get_encoder
 
 GAMES = 8  # ZeroConfig.for_test().games_per_generation
 

@@ -5,7 +5,7 @@ positions of games it never saw, how often the move the expert played is the
 network's most probable move (*top-1 accuracy*), or among its five most
 probable (*top-5*). Here every game is replayed with the rules engine, so the
 network's probabilities are first restricted to the legal points
-(:func:`mockgo.inference.masked_policy`), and the same positions score two
+(:func:`mockgo.nets.inference.masked_policy`), and the same positions score two
 baselines:
 
 - **uniform**: a move drawn at random among the legal points. Its accuracy
@@ -23,11 +23,11 @@ baselines:
   what it learns.
 
 Positions where the expert passed are not scored (AlphaGo's policy network,
-like :func:`mockgo.models.policy_network`'s default, has no pass), nor are
+like :func:`mockgo.nets.models.policy_network`'s default, has no pass), nor are
 moves played out of turn (old KGS handicap games have black put its free
 handicap stones down as moves in a row; the planes show the position from
 the side to move), nor moves after one that the rules forbid
-(:func:`mockgo.records.replay` stops there).
+(:func:`mockgo.data.records.replay` stops there).
 
 Accuracy by move number: positions are grouped by the number of moves played
 before them (``0-19``, ``20-39``, ... with ``bucket_size=20``): openings are
@@ -53,8 +53,8 @@ from pathlib import Path
 
 import numpy as np
 
-from mockgo import records
-from mockgo.features import ENCODERS, get_encoder
+from mockgo.data import records
+from mockgo.go.features import ENCODERS, get_encoder
 
 __all__ = [
     "Evaluation", "MoveBucket", "Scores", "by_move_number", "configure_parser",
@@ -210,7 +210,7 @@ def evaluate_positions(predictor, planes, legal, moves, heuristic_planes, last_m
     values for the baselines). ``legal``: (n, N*N) booleans, legal points;
     ``heuristic_encoder``: the ``alphago48`` encoder of ``heuristic_planes``
     (made here when not given)."""
-    from mockgo.inference import masked_policy
+    from mockgo.nets.inference import masked_policy
 
     n, points = legal.shape
     probabilities = predictor.predict(planes)
@@ -253,16 +253,16 @@ def evaluate_sgf(model, sources, encoder="alphago48", batch_size=256, bucket_siz
     the SGF games in ``sources`` (files, folders or archives; one path or a
     list): replay each game, encode each position with ``encoder`` (the
     planes the model was trained on), predict in batches of ``batch_size``
-    through a :class:`mockgo.inference.Predictor`, mask illegal points, and
+    through a :class:`mockgo.nets.inference.Predictor`, mask illegal points, and
     compare with the move played. Games on another board size than the
     model's are skipped, as are files that do not parse.
 
     ``keep``: a set of source names (``archive:member`` as
-    :func:`mockgo.records.sgf_sources` names them) to score only those
+    :func:`mockgo.data.records.sgf_sources` names them) to score only those
     games; ``max_games``: stop after that many. Returns an
     :class:`Evaluation`.
     """
-    from mockgo.inference import Predictor
+    from mockgo.nets.inference import Predictor
 
     if isinstance(sources, (str, Path)):
         sources = [sources]
@@ -329,7 +329,7 @@ def evaluate_sgf(model, sources, encoder="alphago48", batch_size=256, bucket_siz
 def split_sources(dataset_dir, split="test"):
     """The games of one split of a dataset: ``(paths to read, source names
     to keep)``, from its ``games.tsv`` and ``dataset.json``."""
-    from mockgo.dataset import read_manifest
+    from mockgo.data.dataset import read_manifest
 
     manifest = read_manifest(dataset_dir)
     keep = set()
@@ -345,7 +345,7 @@ def evaluate_split(model, dataset_dir, split="test", encoder=None, **options):
     default the test split: games the model never trained on), replayed from
     the SGF sources the dataset was built from. ``encoder`` defaults to the
     dataset's. Other options as for :func:`evaluate_sgf`."""
-    from mockgo.dataset import read_manifest
+    from mockgo.data.dataset import read_manifest
 
     paths, keep = split_sources(dataset_dir, split)
     if not keep:
@@ -378,7 +378,7 @@ def position_at(record, move_number):
 def move_probabilities(model, board, encoder="alphago48"):
     """The model's probabilities of the legal moves of ``board`` (N*N + 1,
     pass last, renormalised after masking the illegal ones)."""
-    from mockgo.inference import Predictor, masked_policy
+    from mockgo.nets.inference import Predictor, masked_policy
 
     encoder = _model_encoder(model, encoder)
     probabilities = Predictor(model, batch_size=1).predict(encoder.encode(board))
@@ -446,8 +446,8 @@ def configure_parser(parser):
 
 
 def run_cli(args):
-    from mockgo.files import atomic_write_text
-    from mockgo.training import load_policy
+    from mockgo.data.files import atomic_write_text
+    from mockgo.learn.supervised import load_policy
 
     model_path = Path(args.model)
     if not model_path.is_file():

@@ -6,11 +6,11 @@ A network evaluates a batch of 64 positions in little more time than one
 running games advance *in lockstep*, one move each per step, and at every
 step all the positions in which one network is to move are encoded into one
 preallocated uint8 batch (``encoder.encode_into``) and evaluated in **one**
-compiled call (:class:`mockgo.inference.Predictor`). In self-play that is
+compiled call (:class:`mockgo.nets.inference.Predictor`). In self-play that is
 one call per step for every running game; in a match between two networks,
 one call per network::
 
-    from mockgo.runner import NetworkPolicy, RandomPolicy, play_games, play_match
+    from mockgo.play.runner import NetworkPolicy, RandomPolicy, play_games, play_match
 
     sl = NetworkPolicy(model, encoder="alphago48", temperature=1.0, name="sl")
     games = play_games(sl, sl, count=64, size=19, rng=0)        # self-play
@@ -24,10 +24,10 @@ The runner asks *batch players* for moves (one object per side, or one per
 game). Two kinds:
 
 :class:`NetworkPolicy`
-    a :class:`~mockgo.inference.Predictor`, an encoder and a temperature:
+    a :class:`~mockgo.nets.inference.Predictor`, an encoder and a temperature:
     the network's probabilities are masked to ``board.sensible_moves()``
     (legal, not filling the mover's own single-point eye) and renormalised
-    (:func:`~mockgo.inference.masked_policy`), then tempered: at temperature
+    (:func:`~mockgo.nets.inference.masked_policy`), then tempered: at temperature
     T the move is sampled from ``p ** (1 / T)``, normalised; T = 0 takes the
     most probable move. Policies sharing a Predictor and an encoder (self-play,
     or the same net at two temperatures) share one call per step.
@@ -36,7 +36,7 @@ game). Two kinds:
 
 Either passes only when no point is sensible (a policy without a pass
 output never chooses to pass). They follow what
-:class:`mockgo.players.PolicyPlayer` and :class:`~mockgo.players.RandomPlayer`
+:class:`mockgo.play.players.PolicyPlayer` and :class:`~mockgo.play.players.RandomPlayer`
 do for one game at a time through ``select_move(board)``;
 :func:`as_batch_player` turns one of those (or a Keras model, or
 ``"random"``) into a batch player, sharing its Predictor, and
@@ -48,7 +48,7 @@ Games
 A game ends after two passes in a row or at the move cap (``max_moves``,
 default ``2 * N * N``) and is scored by area with komi
 (``board.area_score()``, ``board.winner()``). Each game comes back as a
-:class:`PlayedGame`: the final :class:`~mockgo.board.Board` (its
+:class:`PlayedGame`: the final :class:`~mockgo.go.board.Board` (its
 ``history`` is the game), and per move the move, the mask of moves it was
 chosen from, its log-probability under the policy that chose it (after
 masking and temperature; 0 for a forced pass or a greedy move) and who chose
@@ -59,7 +59,7 @@ replaying its moves, with any encoder.
 
 ``random_move_at`` (one number per game) makes the U-th move of a game a
 uniformly random *legal* point instead of the player's choice (AlphaGo's
-recipe for value-network data, :func:`mockgo.reinforce.value_dataset`).
+recipe for value-network data, :func:`mockgo.learn.reinforce.value_dataset`).
 ``boards`` continues games from given positions.
 
 With ``count`` larger than ``concurrent``, at most ``concurrent`` games run
@@ -72,8 +72,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mockgo import records
-from mockgo.board import BLACK, EMPTY, WHITE, Board
+from mockgo.data import records
+from mockgo.go.board import BLACK, EMPTY, WHITE, Board
 
 __all__ = [
     "BatchPlayer",
@@ -117,7 +117,7 @@ class BatchPlayer:
 class RandomPolicy(BatchPlayer):
     """Uniform over the sensible points (legal, not filling the mover's own
     single-point eye); passes when there is none. The batch twin of
-    :class:`mockgo.players.RandomPlayer`."""
+    :class:`mockgo.play.players.RandomPlayer`."""
 
     def __init__(self, name="random"):
         self.name = name
@@ -142,9 +142,9 @@ class NetworkPolicy(BatchPlayer):
     temperature (module docstring).
 
     ``model``: a Keras model, a path to a ``.keras`` file, or a
-    :class:`~mockgo.inference.Predictor` to share (its model's first output
+    :class:`~mockgo.nets.inference.Predictor` to share (its model's first output
     is the policy: a dual network works too). ``encoder``: the name of the
-    feature planes the network takes (:func:`mockgo.features.get_encoder`).
+    feature planes the network takes (:func:`mockgo.go.features.get_encoder`).
     ``keep_planes``: keep the encoded planes of the positions this player
     moved in (REINFORCE replays them for its update).
     """
@@ -153,7 +153,7 @@ class NetworkPolicy(BatchPlayer):
 
     def __init__(self, model, encoder="alphago48", temperature=1.0, name=None,
                  keep_planes=False, batch_size=1024):
-        from mockgo.inference import network_input
+        from mockgo.nets.inference import network_input
 
         self.predictor, self.encoder = network_input(model, encoder, batch_size)
         self.model = self.predictor.model
@@ -177,9 +177,9 @@ class NetworkPolicy(BatchPlayer):
                              keep_planes=self.keep_planes if keep_planes is None else keep_planes)
 
     def to_player(self, seed=None, name=None):
-        """A :class:`mockgo.players.PolicyPlayer` (one game at a time, for
+        """A :class:`mockgo.play.players.PolicyPlayer` (one game at a time, for
         GTP and the arena) playing this network at this temperature."""
-        from mockgo.players import PolicyPlayer
+        from mockgo.play.players import PolicyPlayer
 
         return PolicyPlayer(self.model, encoder=self.encoder.name, temperature=self.temperature,
                             seed=seed, name=name or self.name)
@@ -188,13 +188,13 @@ class NetworkPolicy(BatchPlayer):
 def as_batch_player(player, **options):
     """A batch player from a batch player (returned as is), a Keras model
     (``options`` go to :class:`NetworkPolicy`), ``"random"``, or a
-    :mod:`mockgo.players` PolicyPlayer (sharing its Predictor, encoder and
+    :mod:`mockgo.play.players` PolicyPlayer (sharing its Predictor, encoder and
     temperature) or RandomPlayer."""
     if isinstance(player, BatchPlayer):
         return player
     if isinstance(player, str) and player == "random":
         return RandomPolicy()
-    from mockgo import players
+    from mockgo.play import players
 
     if isinstance(player, players.RandomPlayer):
         return RandomPolicy(name=player.name)
@@ -375,13 +375,13 @@ class PlayedGame:
         return board
 
     def record(self, black=None, white=None, **options):
-        """The game as a :class:`mockgo.records.GameRecord` (player names
+        """The game as a :class:`mockgo.data.records.GameRecord` (player names
         default to the players' names)."""
         return records.record_from_board(self.board, black=black or self.players[0].name,
                                          white=white or self.players[1].name, **options)
 
     def save_sgf(self, path, **options):
-        """Write the game as SGF, atomically (:func:`mockgo.records.save_sgf`),
+        """Write the game as SGF, atomically (:func:`mockgo.data.records.save_sgf`),
         making the folder if needed. Returns the path."""
         from pathlib import Path
 
@@ -450,7 +450,7 @@ def play_games(black, white, count, size, komi=7.5, rng=None, max_moves=None,
     """
     import time
 
-    from mockgo.inference import masked_policy
+    from mockgo.nets.inference import masked_policy
 
     rng = np.random.default_rng(rng)
     blacks = _per_game(black, count, "black")

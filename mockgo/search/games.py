@@ -1,6 +1,6 @@
 """Games as the tree search sees them: a small interface and two games.
 
-:mod:`mockgo.mcts` does not know Go. It talks to a *state* that follows the
+:mod:`mockgo.search.mcts` does not know Go. It talks to a *state* that follows the
 :class:`Game` protocol below: how many actions there are, whose turn it is,
 which actions are legal, the state after an action (a new object: states are
 never changed in place, so a search tree can keep one per node), and, once
@@ -11,7 +11,7 @@ the game is over, its result. Two games follow it:
     test: a good search never loses at it.
 
 ``GoGame``
-    Wraps a :class:`mockgo.board.Board` (kept as ``.board``, so an encoder can
+    Wraps a :class:`mockgo.go.board.Board` (kept as ``.board``, so an encoder can
     read the position). Actions are flat point indices ``row * size + col``,
     and ``size * size`` is pass, as in ``Board.legal_moves()``. The game ends
     after two passes in a row, a resignation, or a move cap (default
@@ -25,7 +25,7 @@ from typing import Hashable, Protocol, runtime_checkable
 
 import numpy as np
 
-from mockgo.board import BLACK, EMPTY, Board
+from mockgo.go.board import BLACK, EMPTY, Board
 
 
 @runtime_checkable

@@ -1,7 +1,7 @@
 """Players: anything that chooses moves, behind one small interface.
 
-The GTP engine (:mod:`mockgo.gtp`), matches (:mod:`mockgo.arena`) and the
-ladder (:mod:`mockgo.ladder`) all drive players the same way::
+The GTP engine (:mod:`mockgo.arena.gtp`), matches (:mod:`mockgo.arena.matches`) and the
+ladder (:mod:`mockgo.arena.ladder`) all drive players the same way::
 
     player = make_player("policy:path=models/sl.keras,temperature=0.5")
     player.reset(9, 7.5)                 # a new game: board size and komi
@@ -30,11 +30,11 @@ The players here:
 - :class:`RandomPlayer`: uniform over ``board.sensible_moves()`` (legal and
   not filling its own single-point eyes); passes when there is none.
 - :class:`PolicyPlayer`: a Keras policy network (or the policy head of a
-  dual network), evaluated through :class:`mockgo.inference.Predictor`,
+  dual network), evaluated through :class:`mockgo.nets.inference.Predictor`,
   masked to the sensible moves; greedy at temperature 0, else sampled.
 - :class:`GTPPlayer`: an external engine (GnuGo, or any GTP program) run
-  through :class:`mockgo.gtp_client.GTPEngine`.
-- :class:`MCTSAdapter`: a :class:`mockgo.mcts.MCTSPlayer` (AlphaGo Zero's
+  through :class:`mockgo.play.gtp_client.GTPEngine`.
+- :class:`MCTSAdapter`: a :class:`mockgo.search.mcts.MCTSPlayer` (AlphaGo Zero's
   tree search) as a Player, its tree kept from move to move.
 
 Player specs
@@ -51,7 +51,7 @@ Command lines and worker processes make players from strings
     gnugo                               GnuGo level 10 (its default)
     gnugo:level=1,seed=0                GnuGo at level 1 (binary=PATH: another GnuGo)
     gtp:cmd=/usr/games/gnugo --mode gtp --level 3
-    mcts:readouts=200,evaluator=uniform  tree search (mockgo.mcts), uniform priors
+    mcts:readouts=200,evaluator=uniform  tree search (mockgo.search.mcts), uniform priors
     mcts:path=models/zero.keras,readouts=100,resign=-0.9   guided by a dual network
 
 Every kind also takes ``name=...`` (the name written into SGF files and
@@ -68,9 +68,9 @@ import shlex
 
 import numpy as np
 
-from mockgo import coords
-from mockgo.board import BLACK, COLOR_NAMES, EMPTY, WHITE
-from mockgo.runner import check_temperature, temper
+from mockgo.go import coords
+from mockgo.go.board import BLACK, COLOR_NAMES, EMPTY, WHITE
+from mockgo.play.runner import check_temperature, temper
 
 RESIGN = -1  # what select_move returns to resign the game
 
@@ -147,13 +147,13 @@ class PolicyPlayer(Player):
     """Moves from a policy network.
 
     ``model_or_path``: a Keras model, or the path of a ``.keras`` file
-    (``mockgo.models`` is imported first, which registers its custom layer).
+    (``mockgo.nets.models`` is imported first, which registers its custom layer).
     A one-output model is a policy; of a two-output model (a dual network)
     the first output, the policy, is used. The policy may cover the N*N
     points (AlphaGo's) or N*N + 1 moves (pass last).
 
     ``encoder``: the feature planes the network was trained on (a name for
-    :func:`mockgo.features.get_encoder`), or ``"auto"``: the one encoder
+    :func:`mockgo.go.features.get_encoder`), or ``"auto"``: the one encoder
     with as many planes as the model's input.
 
     The policy is masked to ``board.sensible_moves()`` (legal and not
@@ -167,7 +167,7 @@ class PolicyPlayer(Player):
 
     def __init__(self, model_or_path, encoder="alphago48", temperature=0.0, seed=None,
                  name=None, batch_size=16):
-        from mockgo.inference import network_input
+        from mockgo.nets.inference import network_input
 
         self.predictor, self.encoder = network_input(model_or_path, encoder, batch_size)
         self.model = self.predictor.model
@@ -190,7 +190,7 @@ class PolicyPlayer(Player):
 
     def policy(self, board):
         """The masked, renormalised move probabilities (N*N + 1, pass last)."""
-        from mockgo.inference import masked_policy
+        from mockgo.nets.inference import masked_policy
 
         if board.size != self.size:
             raise ValueError(f"{self.name} plays {self.size}x{self.size} only")
@@ -230,7 +230,7 @@ class GTPPlayer(Player):
     def __init__(self, command, name=None, stderr=None):
         import subprocess
 
-        from mockgo.gtp_client import GTPEngine
+        from mockgo.play.gtp_client import GTPEngine
 
         if isinstance(command, str):
             command = shlex.split(command)
@@ -253,7 +253,7 @@ class GTPPlayer(Player):
 
     def seed_game(self, seed):
         """Sent as ``set_random_seed`` to engines that know it (GnuGo)."""
-        from mockgo.gtp_client import GTPError
+        from mockgo.play.gtp_client import GTPError
 
         if self._knows_seed is None:
             try:
@@ -275,7 +275,7 @@ class GTPPlayer(Player):
         self._sent = []
 
     def _send_all(self, commands):
-        from mockgo.gtp_client import GTPError
+        from mockgo.play.gtp_client import GTPError
 
         for answer in self.engine.send_many(commands):
             if isinstance(answer, GTPError):
@@ -330,7 +330,7 @@ def _setup_stones(board):
 
 def gnugo_player(level=10, seed=0, binary=None, name=None):
     """GnuGo as a player: Chinese rules and positional superko, like mockgo."""
-    from mockgo.gtp_client import find_gnugo, gnugo_command
+    from mockgo.play.gtp_client import find_gnugo, gnugo_command
 
     binary = binary or find_gnugo()
     if binary is None:
@@ -345,11 +345,11 @@ def gnugo_player(level=10, seed=0, binary=None, name=None):
 
 
 class MCTSAdapter(Player):
-    """A tree search (:class:`mockgo.mcts.MCTSPlayer`, or anything with its
+    """A tree search (:class:`mockgo.search.mcts.MCTSPlayer`, or anything with its
     ``root``, ``initialize``, ``search``, ``pick_action``, ``play`` and
     ``should_resign``) as a Player.
 
-    The search state is a :class:`mockgo.games.GoGame` on a copy of the
+    The search state is a :class:`mockgo.search.games.GoGame` on a copy of the
     board. The tree is kept from move to move: ``observe`` moves the root
     along the game's moves; when the board handed to ``select_move`` is not
     the root's position (a new game, an undo), the search starts afresh from
@@ -376,7 +376,7 @@ class MCTSAdapter(Player):
         return None if root is None else root.state.board
 
     def select_move(self, board):
-        from mockgo.games import GoGame
+        from mockgo.search.games import GoGame
 
         mine = self._root_board()
         if mine is None or mine.hash != board.hash or mine.history != board.history \
@@ -398,7 +398,7 @@ class MCTSAdapter(Player):
 def network_evaluator(model_or_path, encoder="agz17"):
     """A search evaluator from a dual (policy and value) network: GoGame
     states to (priors masked to the legal moves, values), one batched call."""
-    from mockgo.inference import network_input
+    from mockgo.nets.inference import network_input
 
     predictor, features = network_input(model_or_path, encoder)
 
@@ -413,7 +413,7 @@ def network_evaluator(model_or_path, encoder="agz17"):
 
 def _make_mcts(readouts="200", evaluator="uniform", path=None, encoder="agz17", c_puct="1.5",
                softpick=None, resign="none", seed=None, name=None):
-    from mockgo import mcts
+    from mockgo.search import mcts
 
     size = None
     if path is not None:
@@ -462,7 +462,7 @@ PLAYER_KINDS = {
                              "(alphago48, or auto), temperature (0 = greedy), seed"),
     "gnugo": (gnugo_player, "GnuGo through GTP; options: level (default 10), seed, binary"),
     "gtp": (_make_gtp, "any GTP engine; option: cmd=COMMAND LINE (last: takes the rest)"),
-    "mcts": (_make_mcts, "tree search (mockgo.mcts); options: readouts (200), evaluator "
+    "mcts": (_make_mcts, "tree search (mockgo.search.mcts); options: readouts (200), evaluator "
                          "(uniform or rollout) or path (a dual network, encoder agz17), "
                          "c_puct (1.5), softpick (moves sampled by visits), resign "
                          "(a value threshold, or none), seed"),

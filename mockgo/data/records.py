@@ -4,7 +4,7 @@ The supervised-learning notebooks learn from tens of thousands of KGS games,
 and the self-play notebooks save the games they play; both go through this
 module. A game is a :class:`GameRecord`: the game information (size, komi,
 players, result...), the set-up stones and the moves of the main line as flat
-indices (see :mod:`mockgo.coords`). The SGF syntax itself is parsed by the
+indices (see :mod:`mockgo.go.coords`). The SGF syntax itself is parsed by the
 ``sgf`` package; what this module adds is making sense of real files, which
 are messy:
 
@@ -42,9 +42,9 @@ from pathlib import Path
 
 import sgf
 
-from mockgo import coords
-from mockgo.board import BLACK, EMPTY, ILLEGAL_REASONS, MAX_SIZE, WHITE, Board
-from mockgo.files import atomic_write_text
+from mockgo.go import coords
+from mockgo.go.board import BLACK, EMPTY, ILLEGAL_REASONS, MAX_SIZE, WHITE, Board
+from mockgo.data.files import atomic_write_text
 
 SGF_COLORS = {"B": BLACK, "W": WHITE}
 COLOR_LETTERS = {BLACK: "B", WHITE: "W"}

@@ -9,7 +9,7 @@ builds a data pipeline on every call, which costs milliseconds. So players
 evaluate through a :class:`Predictor`: one ``tf.function`` graph, traced
 once, fed numpy arrays in batches::
 
-    predictor = Predictor(model)                  # any model from mockgo.models
+    predictor = Predictor(model)                  # any model from mockgo.nets.models
     policy, value = predictor.predict(planes)     # planes: (batch, N, N, P) uint8
     policy, value = predictor.policy_and_value(planes, legal_masks)  # masked
 
@@ -138,19 +138,19 @@ def network_input(model, encoder, batch_size=256):
     """``(predictor, encoder)`` for a network that reads one board.
 
     ``model``: a Keras model, the path of a ``.keras`` file
-    (:func:`mockgo.training.load_model`), or a :class:`Predictor` to share.
+    (:func:`mockgo.learn.supervised.load_model`), or a :class:`Predictor` to share.
     ``encoder``: the name of the feature planes it was trained on
-    (:func:`mockgo.features.get_encoder`), or ``"auto"``: the one encoder
+    (:func:`mockgo.go.features.get_encoder`), or ``"auto"``: the one encoder
     with as many planes as the model's input. ValueError for a model whose
     input is not square, or whose planes are not the encoder's.
     """
-    from mockgo.features import ENCODERS, get_encoder
+    from mockgo.go.features import ENCODERS, get_encoder
 
     if isinstance(model, Predictor):
         predictor = model
     else:
         if isinstance(model, (str, bytes)) or hasattr(model, "__fspath__"):
-            from mockgo.training import load_model
+            from mockgo.learn.supervised import load_model
 
             model = load_model(str(model))
         predictor = Predictor(model, batch_size=batch_size)

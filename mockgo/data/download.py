@@ -7,9 +7,9 @@ players that https://u-go.net/gamerecords/ publishes as one archive per year
 This module reads that page (or a mirror of it), picks archives and fetches
 them; ``make data`` and ``bash data/download.sh`` run it::
 
-    python -m mockgo.download --list                 # what would be fetched
-    python -m mockgo.download --games 10000          # oldest archives up to 10,000 games
-    python -m mockgo.download --years 2001,2003-2006 --dest /tmp/kgs
+    python -m mockgo.data.download --list                 # what would be fetched
+    python -m mockgo.data.download --games 10000          # oldest archives up to 10,000 games
+    python -m mockgo.data.download --years 2001,2003-2006 --dest /tmp/kgs
 
 Where from: ``--mirror``, else ``$MOCKGO_KGS_MIRROR``, else ``../shared/data/kgs``
 beside the repository when that folder exists, else u-go.net itself. A mirror is
@@ -35,7 +35,7 @@ Exit status: 0 when every selected archive is in place, 1 when one could not be
 fetched (or the source could not be read), 2 for bad arguments.
 
 Only the standard library is needed (tqdm draws progress bars when installed),
-and nothing here imports the rest of mockgo, so ``python mockgo/download.py``
+and nothing here imports the rest of mockgo, so ``python mockgo/data/download.py``
 works even where numpy and numba are missing.
 """
 
@@ -474,7 +474,7 @@ def default_repo_root():
 
 def build_parser(repo_root):
     parser = argparse.ArgumentParser(
-        prog="python -m mockgo.download",
+        prog="python -m mockgo.data.download",
         description="Download the KGS archives of games by strong players "
                     "(https://u-go.net/gamerecords/), oldest first, into data/kgs/.",
         epilog="Source: --mirror, else $MOCKGO_KGS_MIRROR, else ../shared/data/kgs beside "

@@ -2,7 +2,7 @@
 
 Everything a learner needs to see how a move is played is in this file. The
 position is a handful of flat numpy arrays indexed by point (``row * size +
-col``, row 0 at the top; see :mod:`mockgo.coords`):
+col``, row 0 at the top; see :mod:`mockgo.go.coords`):
 
 - ``stones``: EMPTY, BLACK or WHITE at each point.
 - ``group``: for each stone, the *head* of its group (one stone of the group
@@ -28,7 +28,7 @@ import functools
 import numpy as np
 from numba import njit
 
-from mockgo import coords
+from mockgo.go import coords
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 COLOR_NAMES = {BLACK: "black", WHITE: "white"}

@@ -2,13 +2,13 @@
 
 ::
 
-    from mockgo.arena import match
+    from mockgo.arena.matches import match
     result = match("random", "gnugo:level=1", games=20, size=9)   # prints a table
     result.win_rate, result.interval(), result.elo(), result.elo_interval()
 
     mockgo match --black random --white gnugo:level=1 --games 20 --size 9
 
-Players are given as :mod:`mockgo.players` specs, because games run in
+Players are given as :mod:`mockgo.play.players` specs, because games run in
 parallel worker processes (``multiprocessing``, spawn context, ``workers``
 of them, default one per core) and each worker makes its own players from
 the specs; GTP engines, policy networks and mockgo's own players all fit.
@@ -69,9 +69,9 @@ from pathlib import Path
 
 import numpy as np
 
-from mockgo import coords
-from mockgo.board import BLACK, EMPTY, WHITE, Board, IllegalMove
-from mockgo.players import RESIGN, make_player, parse_spec
+from mockgo.go import coords
+from mockgo.go.board import BLACK, EMPTY, WHITE, Board, IllegalMove
+from mockgo.play.players import RESIGN, make_player, parse_spec
 
 COLOR_LETTERS = {BLACK: "B", WHITE: "W"}
 
@@ -271,7 +271,7 @@ class GnuGoScorer:
     name = "gnugo"
 
     def __init__(self, binary=None, level=10):
-        from mockgo.gtp_client import GTPEngine, find_gnugo, gnugo_command
+        from mockgo.play.gtp_client import GTPEngine, find_gnugo, gnugo_command
 
         binary = binary or find_gnugo()
         if binary is None:
@@ -306,7 +306,7 @@ class TrompTaylorScorer:
 
 
 def make_scorer(kind="auto"):
-    from mockgo.gtp_client import find_gnugo
+    from mockgo.play.gtp_client import find_gnugo
 
     if kind == "auto":
         kind = "gnugo" if find_gnugo() else "tromp-taylor"
@@ -339,7 +339,7 @@ def play_game(black, white, size=9, komi=7.5, max_moves=None, scorer=None, sgf_p
     every stone alive). ``sgf_path``: where to save the game (the scorer
     needs a file: without a path, a temporary one is used).
     """
-    from mockgo.records import record_from_board, save_sgf
+    from mockgo.data.records import record_from_board, save_sgf
 
     started = time.perf_counter()
     scorer = scorer or TrompTaylorScorer()
@@ -504,7 +504,7 @@ def match(black_spec, white_spec, games=10, size=9, komi=7.5, max_moves=None, wo
     installed). ``seed``: the match's seed, from which every game's seeds
     come. ``file``: where the table and progress go (default stdout).
     """
-    from mockgo.gtp_client import find_gnugo
+    from mockgo.play.gtp_client import find_gnugo
 
     out = file or sys.stdout
     for spec in (black_spec, white_spec):
@@ -561,7 +561,7 @@ def match(black_spec, white_spec, games=10, size=9, komi=7.5, max_moves=None, wo
 
 def configure_parser(parser):
     """The options of ``mockgo match``."""
-    from mockgo.players import spec_help
+    from mockgo.play.players import spec_help
 
     parser.description = ("Play games between two players, alternating colours, and report "
                           "the win rate and Elo difference with 95% intervals.")

@@ -4,7 +4,7 @@ against a pool of earlier versions) and the data of the value network.
 Silver et al. 2016, "Mastering the game of Go with deep neural networks and
 tree search", Methods, "Reinforcement learning of policy networks" and
 "Reinforcement learning of value networks". Games are played many at a time
-by :mod:`mockgo.runner`.
+by :mod:`mockgo.play.runner`.
 
 REINFORCE
 ---------
@@ -45,7 +45,7 @@ Where the notebooks keep things (one path per mode, ``quick`` or ``full``):
 :func:`value_path` (notebook 02's value network, read by 03),
 :func:`rl_policy_path`, :func:`reinforce_dir` (notebook 03), and
 :func:`sl_policy_path` (notebook 01's policy, from
-``mockgo.training.policy_path``).
+``mockgo.learn.supervised.policy_path``).
 """
 
 import dataclasses
@@ -58,10 +58,10 @@ from pathlib import Path
 
 import numpy as np
 
-from mockgo.board import BLACK, WHITE
-from mockgo.files import atomic_path, atomic_write_text, check_same_settings
-from mockgo.runner import NetworkPolicy, play_games, play_match
-from mockgo.training import load_model
+from mockgo.go.board import BLACK, WHITE
+from mockgo.data.files import atomic_path, atomic_write_text, check_same_settings
+from mockgo.play.runner import NetworkPolicy, play_games, play_match
+from mockgo.learn.supervised import load_model
 
 __all__ = [
     "LoadedModel",
@@ -113,15 +113,15 @@ def rl_policy_path(repo_root, quick):
 
 
 def sl_policy_path(repo_root, quick):
-    """Where notebook 01 saves its SL policy (``mockgo.training.policy_path``)."""
-    from mockgo.training import policy_path
+    """Where notebook 01 saves its SL policy (``mockgo.learn.supervised.policy_path``)."""
+    from mockgo.learn.supervised import policy_path
 
     return Path(policy_path(repo_root, quick))
 
 
 def save_model(model, path):
-    """Save a model atomically: ``mockgo.training.save_model_atomically``."""
-    from mockgo.training import save_model_atomically
+    """Save a model atomically: ``mockgo.learn.supervised.save_model_atomically``."""
+    from mockgo.learn.supervised import save_model_atomically
 
     return save_model_atomically(model, path)
 
@@ -144,12 +144,12 @@ class LoadedModel:
 def standin_policy(size, seed=0):
     """What the notebooks use when notebook 01's policy is missing (or is
     for another board size): notebook 01's quick-mode network
-    (``mockgo.training.build_policy(training.QUICK, size)``: 3 convolutions
+    (``mockgo.learn.supervised.build_policy(training.QUICK, size)``: 3 convolutions
     of 16 filters on ``alphago48``), *untrained*, its weights drawn from
     ``seed`` (so every notebook builds the same one), as float32. Its moves
     are close to uniform over the sensible points. Re-seeds Python, NumPy
     and Keras (``keras.utils.set_random_seed``)."""
-    from mockgo import training
+    from mockgo.learn import supervised as training
 
     model = training.build_policy(training.QUICK, board_size=size, planes=48, seed=seed)
     return training.as_float32(model)
@@ -163,7 +163,7 @@ def load_sl_policy(repo_root, quick, size, seed=0, stand_in=True):
     why), or, with ``stand_in=False`` (full mode: hours of work must not
     start from an untrained net), FileNotFoundError. Returns a
     :class:`LoadedModel`."""
-    from mockgo.training import QUICK, load_policy
+    from mockgo.learn.supervised import QUICK, load_policy
 
     path = sl_policy_path(repo_root, quick)
     loaded, why = _load_if_it_fits(path, load_policy, size, "01", "policy", "plays")
@@ -199,7 +199,7 @@ def standin_value_network(policy, size, games=300, epochs=8, seed=0, progress=Fa
     games of ``policy``."""
     import keras
 
-    from mockgo.models import value_network
+    from mockgo.nets.models import value_network
 
     data = value_dataset(policy, games, size, rng=seed, progress=progress)
     keras.utils.set_random_seed(seed)
@@ -264,7 +264,7 @@ def value_dataset(policy, games, size, komi=7.5, max_step=None, rl_policy=None, 
                   rng=0, max_moves=None, folder=None, progress=False):
     """AlphaGo's value-network data: ``games`` positions, one per game.
 
-    ``policy`` (a :class:`~mockgo.runner.NetworkPolicy`, a Keras model on
+    ``policy`` (a :class:`~mockgo.play.runner.NetworkPolicy`, a Keras model on
     ``alphago48`` planes, or any batch player) plays moves 1 to U-1; move U
     is uniform over the legal points (pass only when there is none); then
     ``rl_policy`` (default: ``policy``) plays both sides to the end. U is
@@ -284,8 +284,8 @@ def value_dataset(policy, games, size, komi=7.5, max_step=None, rl_policy=None, 
 
     Returns :class:`ValueData` (it unpacks as ``planes, outcomes``).
     """
-    from mockgo.features import get_encoder
-    from mockgo.runner import as_batch_player
+    from mockgo.go.features import get_encoder
+    from mockgo.play.runner import as_batch_player
 
     if rng is None or isinstance(rng, np.random.Generator):
         rng = int(np.random.default_rng(rng).integers(2**63))
@@ -390,7 +390,7 @@ def game_positions(games):
     """Every position of some runner games (the way KGS data sets are
     made: each position labelled with its game's result), as ``(planes
     alphago49, outcomes for the player to move, game index)``."""
-    from mockgo.features import get_encoder
+    from mockgo.go.features import get_encoder
 
     planes, outcomes, ids = [], [], []
     for i, game in enumerate(games):
@@ -410,7 +410,7 @@ def kgs_archive(repo_root, download=True):
     could not be fetched."""
     import subprocess
 
-    from mockgo.training import QUICK, kgs_archives
+    from mockgo.learn.supervised import QUICK, kgs_archives
 
     for attempt in range(2):
         try:
@@ -424,9 +424,9 @@ def kgs_archive(repo_root, download=True):
 
 def kgs_game(dataset_folder, split="test", index=0):
     """The ``index``-th game of a split of a KGS data set
-    (:func:`mockgo.dataset.build_dataset`), read again from its archive, as
-    a :class:`mockgo.records.GameRecord`."""
-    from mockgo import records
+    (:func:`mockgo.data.dataset.build_dataset`), read again from its archive, as
+    a :class:`mockgo.data.records.GameRecord`."""
+    from mockgo.data import records
 
     lines = (Path(dataset_folder) / "games.tsv").read_text(encoding="utf-8").splitlines()
     sources = [line.split("\t")[2] for line in lines if line.split("\t")[1] == split]
@@ -445,8 +445,8 @@ def kgs_game(dataset_folder, split="test", index=0):
 
 def with_symmetries(planes, outcomes):
     """The data and its 7 images under the symmetries of the square
-    (:mod:`mockgo.symmetries`): 8 times the positions, same outcomes."""
-    from mockgo import symmetries
+    (:mod:`mockgo.go.symmetries`): 8 times the positions, same outcomes."""
+    from mockgo.go import symmetries
 
     planes = np.asarray(planes)
     return (np.concatenate([symmetries.apply_to_planes(s, planes) for s in symmetries.SYMMETRIES]),
@@ -456,7 +456,7 @@ def with_symmetries(planes, outcomes):
 def fit_value_network(model, planes, outcomes, validation=None, epochs=10, batch_size=64,
                       learning_rate=1e-3, symmetries=False, patience=None, seed=0,
                       checkpoint_dir=None, progress=False):
-    """Train a value network (:func:`mockgo.models.value_network`) to
+    """Train a value network (:func:`mockgo.nets.models.value_network`) to
     predict ``outcomes`` (+1 / -1 for the player to move) from ``planes``,
     by mean squared error with Adam; ``validation``: ``(planes, outcomes)``
     measured after every epoch. ``symmetries``: train on the 8 images of
@@ -574,11 +574,11 @@ def value_curve(value_model, record):
     """The value network's view of a whole game: for the position before
     each move and the final one, the predicted probability that black wins,
     ``(1 + v) / 2`` with v turned to black's view. ``record``: a
-    :class:`mockgo.records.GameRecord` (a KGS game) or a
-    :class:`mockgo.runner.PlayedGame`."""
-    from mockgo import records
-    from mockgo.features import get_encoder
-    from mockgo.inference import Predictor
+    :class:`mockgo.data.records.GameRecord` (a KGS game) or a
+    :class:`mockgo.play.runner.PlayedGame`."""
+    from mockgo.data import records
+    from mockgo.go.features import get_encoder
+    from mockgo.nets.inference import Predictor
 
     if not isinstance(record, records.GameRecord):
         record = record.record()
@@ -687,7 +687,7 @@ class PolicyGradient:
         import keras
         import tensorflow as tf
 
-        from mockgo.models import logits_model
+        from mockgo.nets.models import logits_model
 
         if temperature <= 0:
             raise ValueError("REINFORCE needs a sampling temperature > 0")
@@ -732,7 +732,7 @@ class PolicyGradient:
 
     def update(self, planes, masks, moves, advantages, games, num_planes=None):
         """One step (class docstring). ``planes`` may be bit-packed along the
-        plane axis (as :class:`~mockgo.runner.PlayedGame` keeps them): then
+        plane axis (as :class:`~mockgo.play.runner.PlayedGame` keeps them): then
         pass ``num_planes``. Returns the objective (before the step)."""
         import tensorflow as tf
 
@@ -807,7 +807,7 @@ class Reinforce:
 
         import keras
 
-        import mockgo.models  # noqa: F401
+        import mockgo.nets.models  # noqa: F401
 
         self.folder = Path(folder)
         self.config = config
@@ -954,8 +954,8 @@ class Reinforce:
 
     def _baseline(self, value_model, packed, movers, games):
         """v(s) for the current policy's positions, on their alphago49 planes."""
-        from mockgo.features import get_encoder
-        from mockgo.inference import Predictor
+        from mockgo.go.features import get_encoder
+        from mockgo.nets.inference import Predictor
 
         predictor = self._value.get(id(value_model))
         if predictor is None:

@@ -2,11 +2,11 @@
 
 ::
 
-    python -m mockgo.gtp --player random
+    python -m mockgo.arena.gtp --player random
     mockgo gtp --player policy --model models/sl.keras --temperature 0.2
 
 speaks GTP version 2 on standard input and output; logs go to standard
-error. The player is any :mod:`mockgo.players` spec (``random:seed=3``,
+error. The player is any :mod:`mockgo.play.players` spec (``random:seed=3``,
 ``policy:path=...``, even ``gnugo:level=1``, which makes mockgo a relay).
 
 Commands: protocol_version, name, version, known_command, list_commands,
@@ -29,7 +29,7 @@ Protocol details, as the GTP 2 specification has them:
   ``? cannot load file``... An unexpected exception is logged with its
   traceback and answered ``? internal error: ...``.
 
-The rules are mockgo's :class:`~mockgo.board.Board` with positional superko:
+The rules are mockgo's :class:`~mockgo.go.board.Board` with positional superko:
 captures, no suicide, area scoring with komi.
 
 Scoring (``final_score``, ``final_status_list``)
@@ -69,12 +69,12 @@ import traceback
 import numpy as np
 
 import mockgo
-from mockgo import coords
-from mockgo.board import (BLACK, COLOR_NAMES, EMPTY, MAX_SIZE, WHITE, Board, IllegalMove,
+from mockgo.go import coords
+from mockgo.go.board import (BLACK, COLOR_NAMES, EMPTY, MAX_SIZE, WHITE, Board, IllegalMove,
                           color_from_name, fixed_handicap_points)
-from mockgo.players import RESIGN, make_player, spec_help
+from mockgo.play.players import RESIGN, make_player, spec_help
 
-log = logging.getLogger("mockgo.gtp")
+log = logging.getLogger("mockgo.arena.gtp")
 
 PROTOCOL_VERSION = "2"
 MIN_SIZE = 2
@@ -476,7 +476,7 @@ class GTPServer:
         return ""
 
     def cmd_loadsgf(self, args):
-        from mockgo.records import SGFError, load_sgf
+        from mockgo.data.records import SGFError, load_sgf
 
         if not 1 <= len(args) <= 2:
             raise GTPFailure("syntax error")
@@ -567,7 +567,7 @@ class GTPServer:
 
 
 def configure_parser(parser):
-    """The options of ``mockgo gtp`` (and ``python -m mockgo.gtp``)."""
+    """The options of ``mockgo gtp`` (and ``python -m mockgo.arena.gtp``)."""
     parser.description = "Play over GTP version 2 on standard input and output."
     parser.epilog = "player kinds (--player KIND or a full spec KIND:key=value,...):\n" + spec_help()
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
@@ -615,7 +615,7 @@ def run_cli(args):
 
 
 def main(argv=None):
-    parser = configure_parser(argparse.ArgumentParser(prog="python -m mockgo.gtp"))
+    parser = configure_parser(argparse.ArgumentParser(prog="python -m mockgo.arena.gtp"))
     return run_cli(parser.parse_args(argv))
 
 

@@ -1,23 +1,23 @@
 """AlphaGo Zero's training loop, run the way MiniGo runs it.
 
-No human games: a dual network (:func:`mockgo.models.dual_network`) guides a
-tree search (:mod:`mockgo.mcts`) that plays against itself; the network then
+No human games: a dual network (:func:`mockgo.nets.models.dual_network`) guides a
+tree search (:mod:`mockgo.search.mcts`) that plays against itself; the network then
 learns to predict the search's visit counts (a better policy than its own)
 and the games' results; the better network makes a better search, and so on.
 One *generation* g = 1, 2, ... is five steps, each a method of
-:class:`ZeroRun` (and the command ``python -m mockgo.zero``):
+:class:`ZeroRun` (and the command ``python -m mockgo.zero.run``):
 
 ``selfplay``
     The current model (the best so far; the latest when evaluation is off)
     plays ``games_per_generation`` games against itself,
-    ``games_in_parallel`` at a time in lockstep (:func:`mockgo.mcts.search_many`):
+    ``games_in_parallel`` at a time in lockstep (:func:`mockgo.search.mcts.search_many`):
     every step of the searches makes ONE network call for all the games'
     leaves, ``games_in_parallel * parallel_readouts`` positions. Each move
     yields a training example: the position (``agz17`` planes), the root's
     visit distribution pi, and, once the game is over, its result z (+1 if the
     player to move won, -1 if lost). A share of the games resigns never
     (``resign_disabled_share``) to measure how often resigning would have
-    been wrong (:class:`mockgo.mcts.ResignationCheck`); a share of the games
+    been wrong (:class:`mockgo.search.mcts.ResignationCheck`); a share of the games
     (``holdout_share``) goes to the holdout set, not to training. Each game is
     saved as SGF twice: clean, and with the search's statistics as comments.
 ``gather``
@@ -68,7 +68,7 @@ Resuming
 Every step can be interrupted (Ctrl-C, a crash) and the same call or command
 started again. ``state.json`` is rewritten atomically when a step completes,
 and a step's outputs are written completely before that (files through
-:func:`mockgo.files.atomic_open`; the chunks folder is renamed into place).
+:func:`mockgo.data.files.atomic_open`; the chunks folder is renamed into place).
 Self-play games are numbered, so batch b of a job is always games
 ``b * games_in_parallel`` onwards, with seeds from the game numbers: a batch
 either completed (its examples and SGFs are on disk and the job's progress
@@ -91,13 +91,14 @@ from pathlib import Path
 
 import numpy as np
 
-from mockgo import coords, records, symmetries
-from mockgo.board import BLACK, EMPTY, WHITE
-from mockgo.features import get_encoder
-from mockgo.files import atomic_open, atomic_write_text, check_same_settings
-from mockgo.games import GoGame
-from mockgo.mcts import MCTSPlayer, ResignationCheck, search_many
-from mockgo.training import load_model, save_model_atomically
+from mockgo.go import coords, symmetries
+from mockgo.data import records
+from mockgo.go.board import BLACK, EMPTY, WHITE
+from mockgo.go.features import get_encoder
+from mockgo.data.files import atomic_open, atomic_write_text, check_same_settings
+from mockgo.search.games import GoGame
+from mockgo.search.mcts import MCTSPlayer, ResignationCheck, search_many
+from mockgo.learn.supervised import load_model, save_model_atomically
 
 __all__ = ["MatchResult", "NetworkEvaluator", "ZeroConfig", "ZeroGame", "ZeroRun",
            "analyse_position", "augment", "bootstrap", "gather_examples", "job_name",
@@ -124,7 +125,7 @@ class ZeroConfig:
 
     board_size: int = 9
     komi: float = 7.5
-    # the network (mockgo.models.dual_network)
+    # the network (mockgo.nets.models.dual_network)
     blocks: int = 4
     filters: int = 32
     l2: float = 1e-4
@@ -258,7 +259,7 @@ def _write_json(path, data):
 
 class NetworkEvaluator:
     """The search's evaluator for a dual network: GoGame states to (priors,
-    values) in one call of a compiled :class:`mockgo.inference.Predictor`.
+    values) in one call of a compiled :class:`mockgo.nets.inference.Predictor`.
 
     The positions are encoded with ``encode_into`` into a preallocated batch
     of ``agz17`` planes; with ``random_symmetry`` each is turned by a random
@@ -269,7 +270,7 @@ class NetworkEvaluator:
     """
 
     def __init__(self, model, batch_size=256, random_symmetry=True, seed=None):
-        from mockgo.inference import Predictor
+        from mockgo.nets.inference import Predictor
 
         self.predictor = Predictor(model, batch_size=batch_size)
         self.size = self.predictor.input_shape[0]
@@ -360,7 +361,7 @@ def play_selfplay_games(evaluate, config, numbers, seed_parts=(), callback=None,
     their :class:`SelfPlayGame` records in order.
 
     Each step searches every unfinished game with one ``evaluate`` call per
-    step of :func:`mockgo.mcts.search_many`, then each game plays its move
+    step of :func:`mockgo.search.mcts.search_many`, then each game plays its move
     (or resigns). Game ``i``'s random numbers (noise, sampling, whether it
     may resign) come from ``(config.seed, *seed_parts, i)``. ``callback(
     "selfplay_step", info)`` is called after each step, ``on_game(game)``
@@ -726,7 +727,7 @@ def play_match(first, second, games, config, readouts=None, seed=0, sgf_dir=None
 
     A side is a Keras dual network, the path of one, a
     :class:`NetworkEvaluator`, or ``"random"``
-    (:class:`mockgo.players.RandomPlayer`: uniform over the sensible moves).
+    (:class:`mockgo.play.players.RandomPlayer`: uniform over the sensible moves).
     Networks search with ``readouts`` (default ``config.match_readouts``)
     per move, no Dirichlet noise, the first ``softpick_moves`` moves sampled
     by visit count (so that the games differ). They resign at
@@ -735,7 +736,7 @@ def play_match(first, second, games, config, readouts=None, seed=0, sgf_dir=None
     All the games where one network is to move are searched together, one
     network call per search step. ``sgf_dir``: save the games there.
     """
-    from mockgo.players import RandomPlayer
+    from mockgo.play.players import RandomPlayer
 
     readouts = config.match_readouts if readouts is None else readouts
     sides = (first, second)
@@ -890,7 +891,7 @@ class ZeroRun:
     def _bootstrap_model(self):
         import keras
 
-        from mockgo.models import dual_network
+        from mockgo.nets.models import dual_network
 
         keras.utils.set_random_seed(self.config.seed)
         model = dual_network(self.config.board_size, planes=get_encoder(ENCODER, self.config.board_size).num_planes,
@@ -1228,13 +1229,13 @@ DESCRIPTION = ("AlphaGo Zero's loop (self-play, gather, train, validate, evaluat
 
 
 def _parser():
-    parser = argparse.ArgumentParser(prog="python -m mockgo.zero", description=DESCRIPTION)
+    parser = argparse.ArgumentParser(prog="python -m mockgo.zero.run", description=DESCRIPTION)
     configure_parser(parser)
     return parser
 
 
 def configure_parser(parser):
-    """The options of ``mockgo zero`` and ``python -m mockgo.zero``."""
+    """The options of ``mockgo zero`` and ``python -m mockgo.zero.run``."""
     parser.description = DESCRIPTION
     parser.add_argument("--base-dir", required=True, type=Path, help="the run's folder")
     parser.add_argument("--generations", type=int, default=10,
@@ -1306,7 +1307,7 @@ def config_from_args(args):
 
 
 def main(argv=None):
-    """``python -m mockgo.zero --base-dir DIR [--generations N] [--test] ...``"""
+    """``python -m mockgo.zero.run --base-dir DIR [--generations N] [--test] ...``"""
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # before TensorFlow is imported
     return run_cli(_parser().parse_args(argv))
 

@@ -6,7 +6,7 @@ played, by maximising the log-likelihood of that move, i.e. minimising the
 cross-entropy between the network's softmax over the points and the expert's
 move. :func:`train_policy` does this with Keras::
 
-    model = policy_network(layers=6, filters=64)            # mockgo.models
+    model = policy_network(layers=6, filters=64)            # mockgo.nets.models
     history = train_policy(model, "runs/ds", "runs/sl", epochs=8, batch_size=128,
                            learning_rate=1e-3)               # Adam
 
@@ -85,9 +85,9 @@ from pathlib import Path
 
 import numpy as np
 
-from mockgo.dataset import read_manifest, tf_dataset
-from mockgo.features import get_encoder
-from mockgo.files import atomic_path, atomic_write_text
+from mockgo.data.dataset import read_manifest, tf_dataset
+from mockgo.go.features import get_encoder
+from mockgo.data.files import atomic_path, atomic_write_text
 
 __all__ = [
     "FULL", "QUICK", "Settings", "as_float32", "build_policy", "compile_policy", "cpu_has_bf16",
@@ -177,7 +177,7 @@ def kgs_archives(repo_root, settings):
     """The KGS archives a mode trains on: the oldest ``settings.archives``
     in ``data/kgs`` (all of them for None), as paths. Raises FileNotFoundError
     when fewer are there (``bash data/download.sh`` fetches them)."""
-    from mockgo.download import archives_in
+    from mockgo.data.download import archives_in
 
     folder = Path(repo_root) / "data" / "kgs"
     present = sorted(archives_in(folder), key=lambda a: a.sort_key)
@@ -233,13 +233,13 @@ def resolve_precision(precision):
 
 
 def build_policy(settings, board_size=19, planes=48, seed=0):
-    """A new, uncompiled :func:`mockgo.models.policy_network` with the
+    """A new, uncompiled :func:`mockgo.nets.models.policy_network` with the
     settings' layers and filters, built under their precision, with its
     weights drawn from ``seed`` (``keras.utils.set_random_seed``, which also
     seeds Python's and NumPy's global generators)."""
     import keras
 
-    from mockgo.models import policy_network
+    from mockgo.nets.models import policy_network
 
     precision = resolve_precision(settings.precision)
     keras.utils.set_random_seed(seed)
@@ -273,7 +273,7 @@ def as_float32(model):
     the same weights (mixed-precision models keep float32 weights)."""
     import keras
 
-    import mockgo.models  # noqa: F401  (PointBias)
+    import mockgo.nets.models  # noqa: F401  (PointBias)
 
     if all(layer.dtype_policy.name in ("float32", "uint8") or layer.dtype_policy.name.startswith("int")
            for layer in model.layers):
@@ -306,12 +306,12 @@ def save_policy(model, path):
 
 
 def load_model(path, compile=False):
-    """Any network of :mod:`mockgo.models` saved as ``.keras`` (policy, value
+    """Any network of :mod:`mockgo.nets.models` saved as ``.keras`` (policy, value
     or dual), its custom layers registered first; uncompiled unless
     ``compile``."""
     import keras
 
-    import mockgo.models  # noqa: F401  (registers PointBias)
+    import mockgo.nets.models  # noqa: F401  (registers PointBias)
 
     return keras.models.load_model(path, compile=compile)
 
@@ -438,7 +438,7 @@ def _restore(model, checkpoint):
     (already compiled with the same kind of optimiser)."""
     import keras
 
-    import mockgo.models  # noqa: F401
+    import mockgo.nets.models  # noqa: F401
 
     saved = keras.models.load_model(checkpoint)
     if [w.shape for w in saved.weights] != [w.shape for w in model.weights]:
@@ -513,14 +513,14 @@ def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
                  steps_per_epoch=None, validation_steps=None, schedule="cosine",
                  optimizer="adam", momentum=0.9, seed=0, augment=True, tensorboard=False,
                  progress=True, callbacks=()):
-    """Train ``model`` (a policy network from :mod:`mockgo.models`) on the
+    """Train ``model`` (a policy network from :mod:`mockgo.nets.models`) on the
     train split of the dataset in ``dataset_dir`` until ``epochs`` epochs are
     done, keeping its checkpoint, state and log in ``run_dir`` (module
     docstring); resume if ``run_dir`` holds an earlier run. ``model`` is
     trained in place, and compiled here.
 
     Each epoch is ``steps_per_epoch`` batches of ``batch_size`` positions
-    from :func:`mockgo.dataset.tf_dataset` (shuffled, repeating, and with a
+    from :func:`mockgo.data.dataset.tf_dataset` (shuffled, repeating, and with a
     random symmetry of the board per position if ``augment``; positions where
     the expert passed are left out); ``None`` means one pass over the train
     split. Validation after each epoch: the first ``validation_steps``

@@ -34,10 +34,11 @@ from pathlib import Path
 
 import numpy as np
 
-from mockgo import records, symmetries
-from mockgo.board import BLACK, EMPTY, WHITE
-from mockgo.features import get_encoder
-from mockgo.files import atomic_open, atomic_write_text, check_same_settings
+from mockgo.data import records
+from mockgo.go import symmetries
+from mockgo.go.board import BLACK, EMPTY, WHITE
+from mockgo.go.features import get_encoder
+from mockgo.data.files import atomic_open, atomic_write_text, check_same_settings
 
 SPLITS = ("train", "validation", "test")
 FORMAT_VERSION = 1
@@ -394,7 +395,7 @@ def load_split(folder, split, max_positions=None):
 
 
 def symmetry_tables(size):
-    """The 8 symmetries of :mod:`mockgo.symmetries` as index tables, to
+    """The 8 symmetries of :mod:`mockgo.go.symmetries` as index tables, to
     transform a whole batch at once, each position its own way: a point's
     planes come from ``gather[s]`` and a move goes to ``moves[s]``."""
     n = size * size

@@ -3,7 +3,7 @@
 Every builder returns an *uncompiled* functional :class:`keras.Model` (the
 training code chooses optimiser and losses), with every size a parameter.
 Inputs are channels-last planes of shape ``(N, N, planes)``, the arrays
-:mod:`mockgo.features` makes. The input layer takes ``uint8`` (``input_dtype``
+:mod:`mockgo.go.features` makes. The input layer takes ``uint8`` (``input_dtype``
 changes that) and the first layer, ``to_float`` (a ``keras.layers.Rescaling(1.0)``),
 casts to float32 inside the model, so data sets of 0/1 planes can stay uint8
 (a quarter of the memory of float32).
@@ -19,7 +19,7 @@ The networks
     one filter and *a different bias for each point* (:class:`PointBias`,
     added after flattening), and a softmax over the N*N points. The paper's
     network is ``policy_network(layers=13, filters=192)`` (13 convolutions in
-    all, 48 input planes: :mod:`mockgo.features` ``alphago48``); the default
+    all, 48 input planes: :mod:`mockgo.go.features` ``alphago48``); the default
     here is a smaller 6 x 64. AlphaGo's policy never passes; with
     ``include_pass=True`` a pass logit is added (see the function).
 :func:`value_network`
@@ -38,7 +38,7 @@ The networks
 :func:`imago_dense_network`, :func:`imago_conv_network`
     The two small 9x9 move predictors of the Imago design, the first networks
     a learner trains: a dense net and a little convolutional net on two
-    planes, own stones and opponent stones (:mod:`mockgo.features`
+    planes, own stones and opponent stones (:mod:`mockgo.go.features`
     ``simple2``), predicting one of the 82 moves (81 points + pass). The
     design fixes the layer types and the dense widths (81 = one unit per
     point); the convolution widths, 32 then 64, are this module's choice.
@@ -57,7 +57,7 @@ Saving
 ``model.save("net.keras")`` and ``keras.models.load_model("net.keras")``: the
 one custom layer, :class:`PointBias`, is registered with Keras under the
 package ``"mockgo"``, which happens when this module is imported; so
-``import mockgo.models`` before loading a policy network.
+``import mockgo.nets.models`` before loading a policy network.
 """
 
 import numbers

@@ -1,6 +1,6 @@
 """Feature planes: what a network sees of a position.
 
-An *encoder* turns a :class:`~mockgo.board.Board` into a stack of planes, an
+An *encoder* turns a :class:`~mockgo.go.board.Board` into a stack of planes, an
 array of shape ``(size, size, num_planes)`` (channels last, as Keras expects)
 of 0s and 1s, always from the point of view of the player to move
 (``board.to_play``): "player" means the side to move, "opponent" the other.
@@ -72,7 +72,7 @@ Ladders
 -------
 The two ladder planes come from a small reader compiled with numba, that
 plays moves on scratch copies of the board's arrays with
-:func:`mockgo.board._place_stone`. It keeps the simple ko rule (a stone that
+:func:`mockgo.go.board._place_stone`. It keeps the simple ko rule (a stone that
 has just taken one stone cannot be taken back at once), so capturing and
 retaking cannot go round in circles, and ignores superko:
 
@@ -103,7 +103,7 @@ import threading
 import numpy as np
 from numba import njit
 
-from mockgo.board import BLACK, EMPTY, LEGAL, _check_move, _place_stone, _popcount, geometry
+from mockgo.go.board import BLACK, EMPTY, LEGAL, _check_move, _place_stone, _popcount, geometry
 
 LADDER_DEPTH = 100  # plies read ahead in one ladder, at most
 LADDER_NODES = 2000  # moves read for one candidate point, at most

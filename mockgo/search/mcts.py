@@ -1,7 +1,7 @@
 """Monte Carlo tree search with PUCT, as in AlphaGo Zero (Silver et al. 2017).
 
 The search knows nothing of Go: it plays through a state that follows
-:class:`mockgo.games.Game` and asks an *evaluator* about positions::
+:class:`mockgo.search.games.Game` and asks an *evaluator* about positions::
 
     priors, values = evaluate(states)    # priors [B, num_actions], values [B]
 

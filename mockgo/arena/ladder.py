@@ -5,7 +5,7 @@
     mockgo ladder --player policy:path=models/sl.keras --player random:seed=1 \\
         --games 10 --size 9 --plot ladder.png
 
-Every player plays a match (:func:`mockgo.arena.match`, ``games`` games,
+Every player plays a match (:func:`mockgo.arena.matches.match`, ``games`` games,
 colours alternating) against each anchor, and the anchors play each other
 (``anchor_games`` games a pair, default ``games``) so that their own
 ratings are measured too. The anchors are, by default, the random player,
@@ -38,7 +38,7 @@ import statistics
 
 import numpy as np
 
-from mockgo.arena import format_elo, match
+from mockgo.arena.matches import format_elo, match
 
 ANCHORS = ("random", "gnugo:level=1", "gnugo:level=10")
 ELO_PER_NATURAL = 400 / math.log(10)  # Elo points per unit of log-odds
@@ -149,7 +149,7 @@ class LadderResult:
                          f"{r.games:>7g}{r.score:>8g}")
         lines.append("* the anchor, fixed at 0 Elo. Bradley-Terry maximum likelihood with one "
                      "virtual draw per pair;")
-        lines.append("  intervals from the likelihood's curvature (see mockgo.ladder).")
+        lines.append("  intervals from the likelihood's curvature (see mockgo.arena.ladder).")
         return "\n".join(lines)
 
 
@@ -226,7 +226,7 @@ def ladder(players, anchors=ANCHORS, games=10, anchor_games=None, size=9, komi=7
 
 
 def configure_parser(parser):
-    from mockgo.players import spec_help
+    from mockgo.play.players import spec_help
 
     parser.description = ("Rate players in Elo against anchors (random = 0, GnuGo levels 1 and "
                           "10): matches, a table and a plot.")
