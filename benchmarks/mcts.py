@@ -17,7 +17,7 @@ set-up runs ``--repeat`` times and the fastest run is reported;
 clock, which is steadier when the machine is busy with other work.
 
 Then ``selfplay``: 9x9 self-play as the AlphaGo Zero loop plays it
-(:func:`mockgo.zero.run.play_selfplay_games`: ``--games`` games in lockstep,
+(:func:`mockgo.zero.selfplay.play_selfplay_games`: ``--games`` games in lockstep,
 ``--parallel`` leaves per tree, one network call per step, ``agz17`` planes
 encoded into a preallocated batch, random symmetries) with an untrained
 ``--blocks`` x ``--filters`` dual network (speed does not depend on the
@@ -50,7 +50,8 @@ import os
 import time
 
 from mockgo.search.games import GoGame
-from mockgo.search.mcts import MCTSPlayer, search_many, uniform_evaluator
+from mockgo.search.evaluators import uniform_evaluator
+from mockgo.search.mcts import MCTSPlayer, search_many
 
 
 class CountingEvaluator:
@@ -106,7 +107,9 @@ def selfplay(size, blocks, filters, readouts, games, parallel, moves, seconds, s
     import numpy as np
 
     from mockgo.nets.models import dual_network
-    from mockgo.zero.run import NetworkEvaluator, ZeroConfig, play_selfplay_games
+    from mockgo.search.evaluators import NetworkEvaluator
+    from mockgo.zero.config import ZeroConfig
+    from mockgo.zero.selfplay import play_selfplay_games
 
     config = ZeroConfig(board_size=size, readouts=readouts, parallel_readouts=parallel,
                         games_in_parallel=games, seed=seed)

@@ -35,6 +35,7 @@ sys.path.insert(0, str(REPO))
 import keras  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
+from mockgo import notebook  # noqa: E402
 from mockgo.learn import supervised as training  # noqa: E402
 from mockgo.data.dataset import build_dataset, load_split, read_manifest, tf_dataset  # noqa: E402
 
@@ -62,12 +63,13 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
 
-    settings = training.FULL
+    settings = notebook.preset("01_supervised", quick=False)
     batch = settings.batch_size
     if not (Path(args.dataset) / "dataset.json").exists() or not read_manifest(args.dataset)["complete"]:
         build_dataset([args.archive], args.dataset, workers=settings.workers, progress=False)
 
-    model = training.build_policy(settings, seed=args.seed)
+    model = training.build_policy(settings.layers, settings.filters, precision=settings.precision,
+                                  seed=args.seed)
     training.compile_policy(model, settings.optimizer, settings.learning_rate)
     positions = args.steps * batch
     x, y, _ = load_split(args.dataset, "train", max_positions=positions + 1000)

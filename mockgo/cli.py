@@ -24,7 +24,7 @@ SUBCOMMANDS = {
     "gtp": ("mockgo.arena.gtp", "play over GTP (for Sabaki, GoGui, gogui-twogtp...)"),
     "match": ("mockgo.arena.matches", "play N games between two players; win rate and Elo"),
     "ladder": ("mockgo.arena.ladder", "rate players in Elo against random and GnuGo"),
-    "zero": ("mockgo.zero.run", "AlphaGo Zero's self-play loop, resumable"),
+    "zero": ("mockgo.zero.cli", "AlphaGo Zero's self-play loop, resumable"),
     "evaluate": ("mockgo.arena.evaluation", "score a policy network on SGF games: top-1, top-5"),
 }
 

@@ -1,7 +1,34 @@
-"""Helpers for the tutorial notebooks only; the rest of mockgo does not use them."""
+"""What the tutorial notebooks share: quick or full mode, each notebook's
+presets, its run folder, and the networks one notebook leaves for the next.
 
+Every notebook starts the same way::
+
+    from mockgo import notebook
+    NB = notebook.start("02_value_net")   # MOCKGO_QUICK picks the mode
+    P = NB.preset                         # this notebook's settings in that mode
+    NB.folder                             # runs/02_value_net/quick or .../full
+
+Quick mode (``MOCKGO_QUICK=1``: ``make notebooks``, the tests) shrinks every
+notebook to minutes and starts from an empty folder every time; full mode is
+the real experiment, hours on a laptop, and resumes from its folder when run
+again. The presets below are the one place where both modes are declared,
+with the measurements behind the full ones.
+
+Notebooks hand networks on: 01's SL policy is read by 02 and 03, 02's value
+network by 03 (:func:`load_sl_policy`, :func:`load_value_network`). Missing
+ones are replaced by small stand-ins in quick mode and are an error in full
+mode (hours of work must not start from an untrained network).
+"""
+
+import dataclasses
 import os
+import shutil
 from pathlib import Path
+
+__all__ = ["LoadedModel", "Notebook", "NOTEBOOKS", "ReinforcePreset", "SupervisedPreset",
+           "ValuePreset", "ZeroPreset", "kgs_archive", "kgs_archives", "load_sl_policy",
+           "load_value_network", "preset", "quick_mode", "repo_root", "standin_policy",
+           "standin_value_network", "start"]
 
 _TRUE = {"1", "true", "yes"}
 _FALSE = {"0", "false", "no", ""}
@@ -34,3 +61,424 @@ def repo_root(start=None):
         if (folder / "pyproject.toml").is_file():
             return folder
     raise FileNotFoundError(f"no pyproject.toml in {here} or any folder above it")
+
+
+def _mode(quick):
+    return "quick" if quick else "full"
+
+
+# ================================================================ presets
+# -------------------------------------------------- 01: supervised learning
+
+
+@dataclasses.dataclass(frozen=True)
+class SupervisedPreset:
+    """Notebook 01 in one mode: which data, which network, how long to train."""
+
+    mode: str
+    archives: int | None  # KGS archives to fetch, oldest first (None: all)
+    max_games: int | None  # games read into the dataset (None: all)
+    layers: int
+    filters: int
+    batch_size: int
+    epochs: int
+    steps_per_epoch: int | None  # None: the whole train split each epoch
+    validation_steps: int | None  # None: the whole validation split
+    optimizer: str
+    learning_rate: float
+    schedule: str
+    precision: str = "auto"  # "auto", "float32" or "mixed_bfloat16"
+    workers: int = 2  # processes building the dataset
+    test_games: int | None = None  # held-out games scored (None: the whole test split)
+    match_games: int = 4  # games against the random player
+
+    @property
+    def download_args(self):
+        """The arguments of ``data/download.sh`` that fetch this mode's archives."""
+        return "" if self.archives is None else f"--archives {self.archives}"
+
+
+# Quick: one archive (2,298 games from 2001), 300 of its games (~20 test games),
+# a 3-layer, 16-filter network trained for 3 short epochs of 120 batches of 64
+# with Adam: far from a good player (measured 24% top-1 on its test games), but
+# every cell runs, the whole notebook in about a minute on 2 cores.
+_SUPERVISED_QUICK = SupervisedPreset(mode="quick", archives=1, max_games=300, layers=3, filters=16,
+    batch_size=64, epochs=3, steps_per_epoch=120, validation_steps=20,
+                 optimizer="adam", learning_rate=0.003, schedule="cosine")
+
+# Full: all ten archives of the mirror (28,559 games, about 5.5 million
+# positions, 11 GB of shards), the default 6 x 64 network, Adam at 1e-3 with
+# a cosine decay, 10 "epochs" of 2,000 batches of 128 (256,000 positions,
+# about 10 minutes each: a checkpoint and a log row each), 2.56 million
+# positions in all. The reasoning, from measurements on this project's 2-core
+# CPU (avx512_bf16; other jobs were running, load average 3 to 8):
+# - speed: fit of the 6 x 64 network, batch 128, ran at 206 positions/s in
+#   float32 and 426 in mixed bfloat16 (load ~3), so 3 hours are about 4.6
+#   million positions; 10 epochs take about 1.7 hours at 430 positions/s,
+#   which leaves room, inside one 3-hour sitting, for the dataset build (or
+#   its check), scoring the whole test split and the games against random;
+# - accuracy: with Adam at a constant 1e-3 on one archive (388,907 training
+#   positions), validation top-1 after each 25,600 positions was 24.9, 30.1,
+#   33.3, 33.9, 35.5, 36.1, 37.0, 37.8% (5,120 validation positions): about
+#   +4 points per doubling of the positions seen, so 40% comes within the
+#   first half million positions, a wide margin inside the budget (the
+#   paper's 13 x 192 network reached 57%, a larger net would need more time);
+# - SGD with momentum 0.9 at 0.05 diverged on the same data (loss 11.8 in
+#   the first epoch, then stuck at ln 361): Adam is the safer default here;
+# - the dataset build ran at 34 games/s on 2 workers (one archive), about
+#   14 minutes for all 28,559 games (95 games/s, 5 minutes, when quiet).
+# Measured, the whole full-mode run (2026-11-23, quiet machine): 10 epochs in
+# 1.02 hours (about 700 positions/s), validation top-1 38.3% after the first
+# epoch, 40.1% after the second, 44.3% after the tenth; on the 1,428 test
+# games (279,843 positions) top-1 44.4%, top-5 75.6%; 20 of 20 games won
+# against the random player.
+_SUPERVISED_FULL = SupervisedPreset(mode="full", archives=None, max_games=None, layers=6, filters=64,
+                batch_size=128, epochs=10, steps_per_epoch=2000, validation_steps=100,
+                optimizer="adam", learning_rate=0.001, schedule="cosine",
+                test_games=None, match_games=20)
+
+
+
+# ----------------------------------------------------- 02: value network
+
+
+@dataclasses.dataclass(frozen=True)
+class ValuePreset:
+    """Notebook 02 in one mode. ``kgs_*``: the first experiment, every
+    position of KGS games (games, positions, epochs, the network's
+    ``value_network`` options); then ``games`` games of the SL policy on a
+    ``size`` board, one position each, for a network of ``net`` trained
+    ``epochs`` epochs at ``learning_rate`` (Adam)."""
+
+    kgs_games: int
+    kgs_positions: int
+    kgs_epochs: int
+    kgs_net: dict
+    size: int
+    games: int
+    epochs: int
+    net: dict
+    learning_rate: float
+
+
+# Quick: a smoke run of about two minutes: small data, tiny nets, a 9x9 board.
+_VALUE_QUICK = ValuePreset(kgs_games=40, kgs_positions=3000, kgs_epochs=5,
+                           kgs_net=dict(layers=2, filters=8, hidden=64), size=9, games=800,
+                           epochs=15, net=dict(layers=3, filters=16, hidden=64),
+                           learning_rate=1e-3)
+# Full: hours on a 2-core CPU; stopped, it resumes (the games and each training
+# are saved in the run folder as they go). Adam at 1e-3 killed these nets'
+# one-filter 1x1 ReLU layer within an epoch (every output 0, so the prediction
+# was a constant and the loss stuck at 0.96); at 1e-4 they learn. Measured
+# (2026-11-23): 8,000 games in 97 minutes; test MSE by phase 1.02 / 0.79 / 0.33
+# against the constant's 1.00 / 1.01 / 0.99.
+_VALUE_FULL = ValuePreset(kgs_games=1000, kgs_positions=100_000, kgs_epochs=10,
+                          kgs_net=dict(layers=6, filters=64, hidden=256), size=19, games=8000,
+                          epochs=30, net=dict(layers=6, filters=64, hidden=256),
+                          learning_rate=1e-4)
+
+
+# ---------------------------------------------------- 03: policy gradient
+
+
+@dataclasses.dataclass(frozen=True)
+class ReinforcePreset:
+    """Notebook 03 in one mode: the REINFORCE run's
+    :class:`~mockgo.learn.reinforce.ReinforceConfig`, the iterations of its
+    two passes (baseline zero, then the value network) and the games of the
+    final match against the SL policy."""
+
+    config: object
+    first_pass: int
+    second_pass: int
+    final_games: int
+
+    @property
+    def size(self):
+        return self.config.size
+
+
+def _reinforce_presets():
+    from mockgo.learn.reinforce import ReinforceConfig
+
+    # Quick: a smoke run of about a minute on 9x9 with tiny nets.
+    quick = ReinforcePreset(ReinforceConfig(size=9, games=16, learning_rate=0.01, pool_every=2,
+                                            eval_games=32, eval_every=1, seed=0),
+                            first_pass=6, second_pass=4, final_games=64)
+    # Full: 19x19 with notebook 01's policy (6 x 64): an iteration of 64 games
+    # (about 430 moves each) took a median of 63 s on the 2-core machine with
+    # little else running (100 s sharing it with notebook 02), and the 200
+    # iterations with their evaluations took 4.7 hours; stopped, it resumes.
+    # AlphaGo ran 10,000 iterations of 128 games; here the RL policy then won
+    # 358 of 400 games against the SL policy (2026-11-23).
+    full = ReinforcePreset(ReinforceConfig(size=19, games=64, learning_rate=0.001,
+                                           pool_every=20, eval_games=64, eval_every=10, seed=0),
+                           first_pass=100, second_pass=100, final_games=400)
+    return quick, full
+
+
+# ------------------------------------------------------------ 04: Zero
+
+
+@dataclasses.dataclass(frozen=True)
+class ZeroPreset:
+    """Notebook 04 in one mode: the run's
+    :class:`~mockgo.zero.config.ZeroConfig`, the generations to make, and the
+    games of each strength match."""
+
+    config: object
+    generations: int
+    match_games: int
+
+
+def _zero_presets():
+    from mockgo.zero.config import ZeroConfig
+
+    # Quick: a 2-block, 16-filter network, 16 games a generation, 16 readouts a move.
+    quick = ZeroPreset(ZeroConfig(blocks=2, filters=16, games_per_generation=16,
+                                  games_in_parallel=16, readouts=16, parallel_readouts=4,
+                                  holdout_share=0.125, window=3, epochs=2, batch_size=64,
+                                  eval_games=8),
+                       generations=3, match_games=8)
+    # Full: hours on a 2-core CPU; stop any time, run the notebook again to go
+    # on. ZeroConfig's defaults (those of `mockgo zero`), without evaluation
+    # matches (AlphaZero): every new network plays the next self-play at once.
+    # Measured (2026-11-23): 25 generations in about 2 hours.
+    full = ZeroPreset(ZeroConfig(blocks=4, filters=32, games_per_generation=256,
+                                 games_in_parallel=32, readouts=64, parallel_readouts=8,
+                                 window=5, epochs=1, evaluate=False),
+                      generations=25, match_games=40)
+    return quick, full
+
+
+_PRESETS = {
+    "01_supervised": lambda: (_SUPERVISED_QUICK, _SUPERVISED_FULL),
+    "02_value_net": lambda: (_VALUE_QUICK, _VALUE_FULL),
+    "03_policy_gradient": _reinforce_presets,
+    "04_zero_selfplay": _zero_presets,
+}
+NOTEBOOKS = tuple(_PRESETS)
+# Where each notebook keeps its work, under runs/ (04's folder predates its name).
+_FOLDERS = {"04_zero_selfplay": "04_zero"}
+
+
+def preset(notebook, quick):
+    """The preset of ``notebook`` (a name of :data:`NOTEBOOKS`) in quick or full mode."""
+    if notebook not in _PRESETS:
+        raise ValueError(f"unknown notebook {notebook!r}; known: {', '.join(NOTEBOOKS)}")
+    quick_preset, full_preset = _PRESETS[notebook]()
+    return quick_preset if quick else full_preset
+
+
+# ========================================================== run folders
+
+
+@dataclasses.dataclass(frozen=True)
+class Notebook:
+    """One notebook in one mode: its preset and where it keeps its work."""
+
+    name: str
+    quick: bool
+    root: Path
+    preset: object
+
+    @property
+    def mode(self):
+        return _mode(self.quick)
+
+    @property
+    def folder(self):
+        """``runs/<notebook>/<mode>`` under the repository root."""
+        return run_folder(self.root, self.name, self.quick)
+
+
+def run_folder(root, notebook, quick):
+    """Where ``notebook`` keeps its work in a mode: ``runs/<notebook>/{quick,full}``."""
+    return Path(root) / "runs" / _FOLDERS.get(notebook, notebook) / _mode(quick)
+
+
+def start(notebook, quick=None, root=None):
+    """Set a notebook up: its mode (``quick``, default from MOCKGO_QUICK),
+    the repository root (default: found from the working folder), its
+    preset, and its run folder, emptied first in quick mode (quick runs
+    start from nothing every time) and created."""
+    quick = quick_mode() if quick is None else bool(quick)
+    root = repo_root() if root is None else Path(root)
+    nb = Notebook(notebook, quick, root, preset(notebook, quick))
+    if quick:
+        shutil.rmtree(nb.folder, ignore_errors=True)
+    nb.folder.mkdir(parents=True, exist_ok=True)
+    return nb
+
+
+# The networks the notebooks hand on, one file per mode.
+
+def sl_policy_path(root, quick):
+    """Notebook 01's SL policy network: ``runs/01_supervised/{quick,full}/policy.keras``."""
+    return run_folder(root, "01_supervised", quick) / "policy.keras"
+
+
+def value_path(root, quick):
+    """Notebook 02's value network (read by 03): ``runs/02_value_net/{quick,full}/value.keras``."""
+    return run_folder(root, "02_value_net", quick) / "value.keras"
+
+
+def rl_policy_path(root, quick):
+    """Notebook 03's RL policy: ``runs/03_policy_gradient/{quick,full}/rl_policy.keras``."""
+    return run_folder(root, "03_policy_gradient", quick) / "rl_policy.keras"
+
+
+def reinforce_dir(root, quick):
+    """Notebook 03's REINFORCE run folder: ``runs/03_policy_gradient/{quick,full}/run``."""
+    return run_folder(root, "03_policy_gradient", quick) / "run"
+
+
+# =============================================================== KGS data
+
+
+def kgs_archives(root, archives=None):
+    """The oldest ``archives`` KGS archives in ``data/kgs`` (all of them for
+    None), as paths. FileNotFoundError when fewer are there, naming the
+    command that fetches them."""
+    from mockgo.data.download import archives_in
+
+    folder = Path(root) / "data" / "kgs"
+    present = sorted(archives_in(folder), key=lambda a: a.sort_key)
+    wanted = len(present) if archives is None else archives
+    if not present or len(present) < wanted:
+        fetch = "bash data/download.sh" + ("" if archives is None else f" --archives {archives}")
+        raise FileNotFoundError(f"{folder} holds {len(present)} KGS archives, "
+                                f"{wanted or 'some'} are needed: run {fetch}")
+    return [folder / archive.name for archive in present[:wanted]]
+
+
+def kgs_archive(repo_root, download=True):
+    """The oldest KGS archive in ``data/kgs/`` (the one ``bash data/download.sh
+    --archives 1`` fetches, and notebook 01's quick mode trains on); with
+    ``download``, fetched when there is none. None when there is none and it
+    could not be fetched."""
+    import subprocess
+
+    for attempt in range(2):
+        try:
+            return kgs_archives(repo_root, 1)[0]
+        except FileNotFoundError:
+            if attempt or not download:
+                return None
+            subprocess.run(["bash", str(Path(repo_root) / "data" / "download.sh"),
+                            "--archives", "1"], check=False)
+
+
+# ========================================== networks handed on, and stand-ins
+
+
+@dataclasses.dataclass
+
+
+@dataclasses.dataclass
+class LoadedModel:
+    """A model and where it came from: ``note`` says it in a sentence,
+    ``stand_in`` is True when the saved model was missing and a small one
+    was built instead."""
+
+    model: object
+    note: str
+    stand_in: bool
+    path: Path | None = None
+
+
+def standin_policy(size, seed=0):
+    """What the notebooks use when notebook 01's policy is missing (or is
+    for another board size): notebook 01's quick-mode network
+    (:func:`mockgo.learn.supervised.build_policy` with its quick preset's
+    layers and filters: 3 convolutions of 16 filters on ``alphago48``),
+    *untrained*, its weights drawn from ``seed`` (so every notebook builds
+    the same one), as float32. Its moves are close to uniform over the
+    sensible points. Re-seeds Python, NumPy and Keras
+    (``keras.utils.set_random_seed``)."""
+    from mockgo.go.features import ALPHAGO48
+    from mockgo.learn.supervised import build_policy
+    from mockgo.nets.io import NetworkInfo, as_float32
+
+    quick = _SUPERVISED_QUICK
+    model = as_float32(build_policy(quick.layers, quick.filters, board_size=size, planes=48,
+                                    precision=quick.precision, seed=seed))
+    model.mockgo_info = NetworkInfo("policy", ALPHAGO48, size)
+    return model
+
+
+def load_sl_policy(repo_root, quick, size, seed=0, stand_in=True):
+    """Notebook 01's SL policy for boards of ``size``, or a stand-in.
+
+    The policy at :func:`sl_policy_path` is used when it exists and plays
+    ``size`` x ``size``; otherwise :func:`standin_policy` (the note says
+    why), or, with ``stand_in=False`` (full mode: hours of work must not
+    start from an untrained net), FileNotFoundError. Returns a
+    :class:`LoadedModel`."""
+    path = sl_policy_path(repo_root, quick)
+    loaded, why = _load_if_it_fits(path, size, "01", "policy", "plays")
+    if loaded is not None:
+        return loaded
+    if not stand_in:
+        raise FileNotFoundError(why)
+    model = standin_policy(size, seed)
+    return LoadedModel(model, f"{why}: using a stand-in, notebook 01's quick-mode network "
+                              f"({_SUPERVISED_QUICK.layers} x {_SUPERVISED_QUICK.filters} filters) for {size}x{size}, "
+                              f"untrained, seed {seed}", True, None)
+
+
+def _load_if_it_fits(path, size, notebook, model_name, verb):
+    """(LoadedModel, None) when the model notebook ``notebook`` saved at
+    ``path`` is for boards of ``size``; else (None, why not), for the
+    caller's stand-in note."""
+    what = f"notebook {notebook}'s {model_name}"
+    if not path.exists():
+        return None, f"{what} is missing ({path} does not exist; run notebook {notebook} first)"
+    from mockgo.nets.io import load_model
+
+    model = load_model(path)
+    board = model.input_shape[1]
+    if board == size:
+        return LoadedModel(model, f"{what}, from {path}", False, path), None
+    return None, f"{what} at {path} {verb} {board}x{board}"
+
+
+def standin_value_network(policy, size, games=300, epochs=8, seed=0, progress=False):
+    """What notebook 03 uses when notebook 02's value network is missing: a
+    small ``value_network(size, 49, layers=3, filters=16, hidden=64)``
+    trained as notebook 02 trains it (:func:`~mockgo.learn.value.fit_value_network`
+    with the 8 symmetries and early stopping) on
+    :func:`~mockgo.learn.value.value_dataset` of ``games`` games of ``policy``."""
+    import keras
+
+    from mockgo.go.features import ALPHAGO49
+    from mockgo.learn.value import fit_value_network, value_dataset
+    from mockgo.nets.io import NetworkInfo
+    from mockgo.nets.models import value_network
+
+    data = value_dataset(policy, games, size, rng=seed, progress=progress)
+    keras.utils.set_random_seed(seed)
+    model = value_network(size, 49, layers=3, filters=16, hidden=64, name="standin_value")
+    split = int(0.9 * len(data))
+    fit_value_network(model, data.planes[:split], data.outcomes[:split],
+                      validation=(data.planes[split:], data.outcomes[split:]), epochs=epochs,
+                      symmetries=True, patience=2, seed=seed)
+    model.mockgo_info = NetworkInfo("value", ALPHAGO49, size)
+    return model
+
+
+def load_value_network(repo_root, quick, policy, size, seed=0, progress=False, stand_in=True):
+    """Notebook 02's value network (:func:`value_path`) if it exists and
+    fits ``size``, else :func:`standin_value_network` of ``policy`` (or,
+    with ``stand_in=False``, FileNotFoundError). Returns a
+    :class:`LoadedModel`."""
+    path = value_path(repo_root, quick)
+    loaded, why = _load_if_it_fits(path, size, "02", "value network", "is for")
+    if loaded is not None:
+        return loaded
+    if not stand_in:
+        raise FileNotFoundError(why)
+    model = standin_value_network(policy, size, seed=seed, progress=progress)
+    return LoadedModel(model, f"{why}: using a stand-in, a small value net trained here on 300 "
+                              f"games of one position each (value_dataset)", True, None)
+

@@ -1,9 +1,10 @@
-"""mockgo.notebook: the MOCKGO_QUICK switch and repo_root()."""
+"""mockgo.notebook: the MOCKGO_QUICK switch, repo_root(), the presets and run folders."""
 
 from pathlib import Path
 
 import pytest
 
+from mockgo import notebook
 from mockgo.notebook import quick_mode, repo_root
 
 
@@ -38,3 +39,42 @@ def test_repo_root_from_notebooks_folder(monkeypatch):
 def test_repo_root_missing(tmp_path):
     with pytest.raises(FileNotFoundError):
         repo_root(tmp_path)
+
+
+# ------------------------------------------------------------ presets
+
+
+@pytest.mark.parametrize("name", notebook.NOTEBOOKS)
+def test_every_notebook_has_a_quick_and_a_full_preset(name):
+    quick, full = notebook.preset(name, True), notebook.preset(name, False)
+    assert type(quick) is type(full) and quick != full
+
+
+def test_presets_are_what_the_notebooks_were_measured_with():
+    assert notebook.preset("01_supervised", False).epochs == 10
+    assert notebook.preset("03_policy_gradient", False).config.size == 19
+    assert notebook.preset("03_policy_gradient", True).size == 9
+    zero = notebook.preset("04_zero_selfplay", False)
+    assert (zero.config.blocks, zero.config.filters, zero.generations) == (4, 32, 25)
+    with pytest.raises(ValueError, match="unknown notebook '05_nothing'"):
+        notebook.preset("05_nothing", True)
+
+
+def test_start_empties_quick_folders_and_keeps_full_ones(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("")
+    quick = notebook.start("02_value_net", quick=True, root=tmp_path)
+    assert quick.folder == tmp_path / "runs" / "02_value_net" / "quick"
+    (quick.folder / "old.npz").write_text("x")
+    full = notebook.start("02_value_net", quick=False, root=tmp_path)
+    (full.folder / "work.npz").write_text("x")
+    assert not (notebook.start("02_value_net", quick=True, root=tmp_path).folder / "old.npz").exists()
+    assert (notebook.start("02_value_net", quick=False, root=tmp_path).folder / "work.npz").exists()
+    assert notebook.start("04_zero_selfplay", quick=False, root=tmp_path).folder == \
+        tmp_path / "runs" / "04_zero" / "full"  # the folder full runs already use
+    assert notebook.sl_policy_path(tmp_path, False) == \
+        tmp_path / "runs" / "01_supervised" / "full" / "policy.keras"
+
+
+def test_missing_archives_name_the_command_that_fetches_them(tmp_path):
+    with pytest.raises(FileNotFoundError, match="run bash data/download.sh --archives 2"):
+        notebook.kgs_archives(tmp_path, 2)

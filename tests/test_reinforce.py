@@ -15,16 +15,9 @@ from mockgo.go.board import BLACK
 from mockgo.go.features import get_encoder
 from mockgo.nets.inference import Predictor, masked_policy
 from mockgo.nets.models import policy_network, value_network
-from mockgo.learn import reinforce
-from mockgo.learn.reinforce import (
-    OpponentPool,
-    PolicyGradient,
-    Reinforce,
-    ReinforceConfig,
-    add_colour_plane,
-    fit_value_network,
-    value_dataset,
-)
+from mockgo.learn import value
+from mockgo.learn.reinforce import OpponentPool, PolicyGradient, Reinforce, ReinforceConfig
+from mockgo.learn.value import add_colour_plane, fit_value_network, value_dataset
 
 N = 5
 
@@ -50,7 +43,7 @@ def probability(model, board, move):
 @pytest.mark.parametrize("reward, wrapped", [(1.0, False), (-1.0, False), (1.0, True)])
 def test_rewarded_moves_get_more_likely_and_punished_ones_less(reward, wrapped):
     model = tiny_policy()
-    if wrapped:  # as mockgo.learn.supervised.save_policy saves policies: a list of inputs
+    if wrapped:  # as mockgo.nets.io.save_for_play saves policies: a list of inputs
         model = keras.Model(model.inputs, model.outputs)
     board = position()
     move = int(np.flatnonzero(board.sensible_moves()[:-1])[3])
@@ -203,7 +196,7 @@ def test_value_dataset_resumes_from_its_folder_with_the_same_data(tmp_path, monk
     sl = tiny_policy()
     whole = value_dataset(sl, 10, N, max_step=10, batch=4, rng=3)
     with monkeypatch.context() as patch:
-        interrupt_after(patch, reinforce, "_value_batch", 2)
+        interrupt_after(patch, value, "_value_batch", 2)
         with pytest.raises(Interrupted):
             value_dataset(sl, 10, N, max_step=10, batch=4, rng=3, folder=tmp_path)
     assert sorted(p.name for p in tmp_path.glob("batch_*.npz")) == ["batch_00000.npz",
@@ -214,7 +207,7 @@ def test_value_dataset_resumes_from_its_folder_with_the_same_data(tmp_path, monk
         np.testing.assert_array_equal(getattr(resumed, field), getattr(whole, field))
     assert resumed.games_played == whole.games_played
     # Done: a third call plays nothing.
-    interrupt_after(monkeypatch, reinforce, "_value_batch", 0)
+    interrupt_after(monkeypatch, value, "_value_batch", 0)
     again = value_dataset(sl, 10, N, max_step=10, batch=4, rng=3, folder=tmp_path)
     np.testing.assert_array_equal(again.planes, whole.planes)
     with pytest.raises(ValueError, match=str(tmp_path)):
@@ -239,7 +232,7 @@ def test_value_fit_resumes_where_it_stopped(tmp_path, monkeypatch):
     whole = fit_value_network(whole_net, x, z, **options, checkpoint_dir=tmp_path / "a")
     assert len(whole["loss"]) == 5 and whole["loss"][-1] < whole["loss"][0]
     with monkeypatch.context() as patch:
-        interrupt_after(patch, reinforce._FitCheckpoint, "save", 2)
+        interrupt_after(patch, value._FitCheckpoint, "save", 2)
         with pytest.raises(Interrupted):
             fit_value_network(fresh_value_net(), x, z, **options, checkpoint_dir=tmp_path / "b")
     assert json.loads((tmp_path / "b" / "state.json").read_text())["state"]["epoch"] == 2
@@ -270,12 +263,12 @@ def test_value_fit_stops_early_and_keeps_the_best_epoch():
     assert kept == pytest.approx(history["val_loss"][best], rel=1e-4)
 
 
-def test_kgs_game_reads_a_split_game_back_from_its_archive(tmp_path):
+def test_split_game_reads_a_game_back_from_its_archive(tmp_path):
     import tarfile
 
     from mockgo.data import records
     from mockgo.data.dataset import DatasetSpec, build_dataset
-    from mockgo.learn.reinforce import kgs_game
+    from mockgo.data.dataset import split_game
 
     names = []
     for i in range(8):
@@ -294,11 +287,11 @@ def test_kgs_game_reads_a_split_game_back_from_its_archive(tmp_path):
     rows = [line.split("\t") for line in (tmp_path / "ds" / "games.tsv").read_text().splitlines()]
     tests = [source for _, split, source in rows if split == "test"]
     assert tests, "the hash split left no test game: change test_share"
-    game = kgs_game(tmp_path / "ds", "test", len(tests) - 1)
+    game = split_game(tmp_path / "ds", "test", len(tests) - 1)
     assert game.source == tests[-1]
     assert game.black == "b" + tests[-1].rsplit("-", 1)[1].removesuffix(".sgf")
     with pytest.raises(IndexError, match="test split"):
-        kgs_game(tmp_path / "ds", "test", len(tests))
+        split_game(tmp_path / "ds", "test", len(tests))
 
 
 def test_value_fit_warns_when_the_network_has_died():

@@ -12,6 +12,7 @@ import pytest
 from mockgo import Board
 from mockgo.data import records
 from mockgo.learn import supervised as training
+from mockgo.nets.io import NetworkInfo, load_model, save_for_play, save_model
 from mockgo.go.board import BLACK, WHITE
 from mockgo.data.dataset import DatasetSpec, build_dataset, load_split
 from mockgo.arena.evaluation import (by_move_number, evaluate_sgf, evaluate_split, expected_hits,
@@ -144,7 +145,7 @@ def test_checkpoints_leave_no_temporary_files(one_game_dataset, tmp_path, monkey
 
     monkeypatch.setattr(model, "save", broken_save)
     with pytest.raises(OSError, match="disk full"):
-        training.save_model_atomically(model, run / "checkpoint.keras")
+        save_model(model, run / "checkpoint.keras")
     assert (run / "checkpoint.keras").read_bytes() == before
     assert sorted(p.name for p in run.iterdir()) == ["checkpoint.keras", "log.csv", "state.json"]
 
@@ -168,21 +169,16 @@ def test_learning_rate_schedules():
 
 
 def test_mixed_precision_policy_is_saved_as_float32(tmp_path):
-    settings = training.Settings(mode="t", archives=1, max_games=1, layers=2, filters=4,
-                                 batch_size=8, epochs=1, steps_per_epoch=1, validation_steps=1,
-                                 optimizer="adam", learning_rate=0.01, schedule="constant",
-                                 precision="mixed_bfloat16")
-    model = training.build_policy(settings, board_size=5, planes=2, seed=0)
+    model = training.build_policy(2, 4, board_size=5, planes=2, precision="mixed_bfloat16", seed=0)
     assert model.get_layer("conv_1").compute_dtype == "bfloat16"
     assert model.get_layer("policy").compute_dtype == "float32"
-    path = training.save_policy(model, tmp_path / "policy.keras")
-    loaded = training.load_policy(path)
+    path = save_for_play(model, tmp_path / "policy.keras")
+    loaded = load_model(path)
     assert {layer.compute_dtype for layer in loaded.layers} == {"float32"}
     x = np.random.default_rng(0).integers(0, 2, (4, 5, 5, 2)).astype(np.uint8)
     np.testing.assert_allclose(loaded.predict(x, verbose=0), model.predict(x, verbose=0),
                                atol=0.02)
-    assert training.policy_path("/repo", True).as_posix() == "/repo/runs/01_supervised/quick/policy.keras"
-    assert training.policy_path("/repo", False).as_posix() == "/repo/runs/01_supervised/full/policy.keras"
+    assert loaded.mockgo_info == NetworkInfo("policy", "simple2", 5)
 
 
 # ---------------------------------------------------------------- evaluation
@@ -259,7 +255,7 @@ def test_the_evaluate_command(games_folder, tmp_path, capsys):
     from mockgo import cli
 
     model = tiny_policy(planes=48, layers=2, filters=8)
-    training.save_policy(model, tmp_path / "policy.keras")
+    save_for_play(model, tmp_path / "policy.keras", encoder="alphago48")
     argv = ["evaluate", str(tmp_path / "policy.keras"), str(games_folder), "--quiet",
             "--by-move", "20", "--json", str(tmp_path / "scores.json")]
     assert cli.main(argv) == 0
@@ -276,7 +272,7 @@ def test_the_evaluate_command(games_folder, tmp_path, capsys):
         (["evaluate", str(tmp_path / "missing.keras"), str(games_folder)], "no model file"),
         (["evaluate", str(tmp_path / "policy.keras"), str(tmp_path / "nowhere")], "nowhere"),
         (["evaluate", str(tmp_path / "policy.keras"), str(games_folder), "--encoder", "simple2"],
-         "takes 48 planes, simple2 has 2"),
+         "trained on alphago48 planes, not simple2"),
         (["evaluate", str(tmp_path / "scores.json"), str(games_folder)], "is not a Keras model"),
     ]:
         assert cli.main(bad) == 1

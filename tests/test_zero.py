@@ -1,4 +1,4 @@
-"""The AlphaGo Zero loop (mockgo.zero.run): end to end with the --test settings,
+"""The AlphaGo Zero loop (mockgo.zero): end to end with the --test settings,
 resuming interrupted steps, the training examples, the SGF files and the
 promotion rule.
 
@@ -14,7 +14,12 @@ import numpy as np
 import pytest
 
 from mockgo import BLACK, WHITE
-from mockgo.zero import run as zero
+from mockgo.zero import run as zero_run
+from mockgo.zero.cli import main as zero_main
+from mockgo.zero.config import ZeroConfig, ZeroGame
+from mockgo.zero.layout import is_holdout
+from mockgo.zero.run import STEPS, MatchResult, bootstrap, generation_line
+from mockgo.zero.train import augment
 from mockgo.data import records
 from mockgo.go.features import get_encoder
 
@@ -29,7 +34,7 @@ class Interrupt(Exception):
 def loop_dir(tmp_path_factory):
     """A run of two generations made by the command line with --test."""
     base = tmp_path_factory.mktemp("zero") / "run"
-    assert zero.main(["--base-dir", str(base), "--test", "--generations", "2", "--quiet"]) == 0
+    assert zero_main(["--base-dir", str(base), "--test", "--generations", "2", "--quiet"]) == 0
     return base
 
 
@@ -52,12 +57,12 @@ def game_numbers(base, job):
 def test_loop_makes_generations(loop_dir):
     state = json.loads((loop_dir / "state.json").read_text())
     assert state["latest"] == 2
-    assert json.loads((loop_dir / "config.json").read_text()) == zero.ZeroConfig.for_test().to_dict()
+    assert json.loads((loop_dir / "config.json").read_text()) == ZeroConfig.for_test().to_dict()
     for g in (0, 1, 2):
         assert (loop_dir / "models" / f"{g:06d}.keras").is_file()
     for g in ("1", "2"):
         rec = state["generations"][g]
-        assert rec["done"] and set(zero.STEPS) <= set(rec)
+        assert rec["done"] and set(STEPS) <= set(rec)
         assert rec["selfplay"]["games"] == GAMES and rec["selfplay"]["complete"]
         assert len(rec["train"]["history"]["policy_loss"]) == 2  # epochs
         assert np.isfinite(rec["validate"]["policy_loss"]) and rec["validate"]["examples"] > 0
@@ -122,18 +127,18 @@ def test_examples_pi_and_z(loop_dir):
 
 
 def test_training_curves_and_history(loop_dir):
-    run = zero.bootstrap(loop_dir, zero.ZeroConfig.for_test())
+    run = bootstrap(loop_dir, ZeroConfig.for_test())
     curves = run.curves()
     assert set(curves) == {"policy_loss", "value_loss", "val_policy_loss", "val_value_loss"}
     assert all(len(values) == 2 for values in curves.values())
     assert len(run.selfplay_sgfs(2)) == GAMES
-    assert "generation 2" in zero.generation_line(run.record(2))
+    assert "generation 2" in generation_line(run.record(2))
 
 
 def test_another_config_is_refused(loop_dir):
     with pytest.raises(ValueError, match="other settings"):
-        zero.bootstrap(loop_dir, zero.ZeroConfig.for_test(readouts=9))
-    assert zero.main(["--base-dir", str(loop_dir), "--readouts", "9", "--quiet"]) == 2
+        bootstrap(loop_dir, ZeroConfig.for_test(readouts=9))
+    assert zero_main(["--base-dir", str(loop_dir), "--readouts", "9", "--quiet"]) == 2
 
 
 def test_selfplay_only_command(loop_dir, tmp_path):
@@ -142,10 +147,10 @@ def test_selfplay_only_command(loop_dir, tmp_path):
     model = base / "models" / "000001.keras"
     args = ["--base-dir", str(base), "--selfplay-only", "--model", str(model), "--games", "3",
             "--job", "extra", "--quiet"]
-    assert zero.main(args) == 0
+    assert zero_main(args) == 0
     assert game_numbers(base, "extra") == [0, 1, 2]
     assert len(list((base / "sgf" / "000001" / "full").glob("extra-*.sgf"))) == 3
-    assert zero.main(args) == 0  # complete: nothing more is played
+    assert zero_main(args) == 0  # complete: nothing more is played
     assert len(list((base / "sgf" / "000001" / "clean").glob("extra-*.sgf"))) == 3
 
 
@@ -153,12 +158,12 @@ def test_selfplay_only_command(loop_dir, tmp_path):
 
 
 def small_config(**changes):
-    return zero.ZeroConfig.for_test(games_in_parallel=3, max_moves=40, **changes)
+    return ZeroConfig.for_test(games_in_parallel=3, max_moves=40, **changes)
 
 
 def test_selfplay_resumes_without_losing_or_duplicating_games(tmp_path):
     config = small_config()
-    run = zero.bootstrap(tmp_path / "run", config)
+    run = bootstrap(tmp_path / "run", config)
     progress = tmp_path / "run" / "data" / "selfplay" / "000000" / "gen000001.json"
 
     def stop_in_second_batch(event, info):
@@ -176,12 +181,12 @@ def test_selfplay_resumes_without_losing_or_duplicating_games(tmp_path):
         if event == "selfplay_batch" and info["batch"] == 1:
             raise Interrupt
 
-    run = zero.bootstrap(tmp_path / "run", config)  # as a new process would
+    run = bootstrap(tmp_path / "run", config)  # as a new process would
     with pytest.raises(Interrupt):
         run.selfplay(progress=False, callback=stop_after_second_batch)
     assert list(json.loads(progress.read_text())["batches"]) == ["0", "1"]
 
-    run = zero.bootstrap(tmp_path / "run", config)
+    run = bootstrap(tmp_path / "run", config)
     summary = run.selfplay(progress=False)
     assert summary["games"] == GAMES and summary["complete"]
     assert game_numbers(tmp_path / "run", "gen000001") == list(range(GAMES))
@@ -194,7 +199,7 @@ def test_selfplay_resumes_without_losing_or_duplicating_games(tmp_path):
 
 def test_train_resumes_from_its_last_epoch(tmp_path):
     config = small_config(epochs=3, evaluate=False)
-    run = zero.bootstrap(tmp_path / "run", config)
+    run = bootstrap(tmp_path / "run", config)
     run.selfplay(progress=False)
     run.gather()
 
@@ -209,7 +214,7 @@ def test_train_resumes_from_its_last_epoch(tmp_path):
     assert state["generations"]["1"]["train_progress"]["epochs"] == 1
 
     epochs = []
-    run = zero.bootstrap(tmp_path / "run", config)
+    run = bootstrap(tmp_path / "run", config)
     result = run.train(progress=False, callback=lambda event, info: epochs.append(info["epoch"]))
     assert epochs == [2, 3]  # epoch 1 is not trained again
     assert len(result["history"]["policy_loss"]) == 3
@@ -226,7 +231,7 @@ def test_train_resumes_from_its_last_epoch(tmp_path):
 
 @pytest.mark.parametrize("wins, promoted", [(11, True), (10, False), (20, True), (0, False)])
 def test_evaluate_promotes_at_55_percent(tmp_path, monkeypatch, wins, promoted):
-    run = zero.bootstrap(tmp_path / "run", small_config(eval_games=20))
+    run = bootstrap(tmp_path / "run", small_config(eval_games=20))
     shutil.copy(run.model_path(0), run.model_path(1))
     run.record().update(selfplay={}, gather={}, train={}, validate={})
     played = []
@@ -234,9 +239,9 @@ def test_evaluate_promotes_at_55_percent(tmp_path, monkeypatch, wins, promoted):
     def fake_match(first, second, games, config, **options):
         played.append(games)
         results = [{"winner": "first" if i < wins else "second"} for i in range(games)]
-        return zero.MatchResult("000001", "000000", results)
+        return MatchResult("000001", "000000", results)
 
-    monkeypatch.setattr(zero, "play_match", fake_match)
+    monkeypatch.setattr(zero_run, "play_match", fake_match)
     summary = run.evaluate(progress=False)
     assert played == [20]
     assert summary["win_rate"] == wins / 20 and summary["promoted"] == promoted
@@ -253,21 +258,21 @@ def test_zero_game_plays_sensible_moves_and_passes_last():
         X X O . O
         . X O O .
     """
-    game = zero.ZeroGame.from_board(Board.from_diagram(diagram.format("."), to_play=BLACK))
+    game = ZeroGame.from_board(Board.from_diagram(diagram.format("."), to_play=BLACK))
     # Black's own eyes (A5, A3, A1) are left out, and so is the pass: C5 is left.
     assert np.flatnonzero(game.legal_actions()).tolist() == [2]
     assert game.board.legal_moves()[[0, 10, 20]].all()
     for color in (BLACK, WHITE):  # nothing but eyes: the pass is the one action
-        game = zero.ZeroGame.from_board(Board.from_diagram(diagram.format("X"), to_play=color))
+        game = ZeroGame.from_board(Board.from_diagram(diagram.format("X"), to_play=color))
         assert np.flatnonzero(game.legal_actions()).tolist() == [25]
-    assert isinstance(game.play(25), zero.ZeroGame)
-    assert type(zero.ZeroConfig.for_test(sensible_moves=False).new_game()) is not zero.ZeroGame
+    assert isinstance(game.play(25), ZeroGame)
+    assert type(ZeroConfig.for_test(sensible_moves=False).new_game()) is not ZeroGame
 
 
 def test_holdout_share_is_exact():
-    held = [i for i in range(100) if zero.is_holdout(i, 0.05)]
+    held = [i for i in range(100) if is_holdout(i, 0.05)]
     assert held == [19, 39, 59, 79, 99]
-    assert not any(zero.is_holdout(i, 0.0) for i in range(100))
+    assert not any(is_holdout(i, 0.0) for i in range(100))
 
 
 def test_augment_turns_planes_and_pi_together():
@@ -278,7 +283,7 @@ def test_augment_turns_planes_and_pi_together():
     planes[np.arange(40), points // 9, points % 9, 0] = 1
     pi[np.arange(40), points] = 1.0
     pi[:, 81] = 0.5  # pass stays pass
-    turned, turned_pi = zero.augment(planes, pi, rng)
+    turned, turned_pi = augment(planes, pi, rng)
     flat = turned[..., 0].reshape(40, 81)
     assert np.array_equal(flat.argmax(axis=1), turned_pi[:, :81].argmax(axis=1))
     assert np.all(turned_pi[:, 81] == 0.5)

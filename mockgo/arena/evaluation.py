@@ -54,7 +54,7 @@ from pathlib import Path
 import numpy as np
 
 from mockgo.data import records
-from mockgo.go.features import ENCODERS, get_encoder
+from mockgo.go.features import ALPHAGO48, ENCODERS, get_encoder
 
 __all__ = [
     "Evaluation", "MoveBucket", "Scores", "by_move_number", "configure_parser",
@@ -154,7 +154,7 @@ def heuristic_scores(planes, last_moves, size=19, encoder=None):
     each position (a flat index, or None/-1/pass for none): ``100 *
     captured + 10 * next to the last move + liberties after``, shape
     ``(n, N*N)``. Only the order matters, and only among legal points."""
-    encoder = encoder or get_encoder("alphago48", size)
+    encoder = encoder or get_encoder(ALPHAGO48, size)
     planes = np.asarray(planes).reshape(len(planes), size * size, -1)
     capture = planes[:, :, _plane_index(encoder, "capture size:")]  # one-hot 0..7+
     liberties = planes[:, :, _plane_index(encoder, "liberties after move:")]  # 1..8+
@@ -199,8 +199,14 @@ def _scores(method, hits1, hits5, move_numbers, bucket_size):
 
 
 def _model_encoder(model, encoder):
-    rows = model.inputs[0].shape[1]
-    return get_encoder(encoder, rows) if isinstance(encoder, str) else encoder
+    """The Encoder of ``model``'s planes: ``encoder`` (an Encoder, or a name),
+    or None: the one the network records (:func:`mockgo.nets.io.model_info`)."""
+    from mockgo.nets.io import model_info
+
+    if encoder is not None and not isinstance(encoder, str):
+        return encoder
+    info = model_info(model, encoder)
+    return get_encoder(info.encoder, info.board_size)
 
 
 def evaluate_positions(predictor, planes, legal, moves, heuristic_planes, last_moves,
@@ -247,7 +253,7 @@ def _games(sources, keep, max_games):
                 return
 
 
-def evaluate_sgf(model, sources, encoder="alphago48", batch_size=256, bucket_size=20,
+def evaluate_sgf(model, sources, encoder=None, batch_size=256, bucket_size=20,
                  keep=None, max_games=None, progress=True):
     """Score ``model`` (a policy network) and the baselines on every move of
     the SGF games in ``sources`` (files, folders or archives; one path or a
@@ -268,7 +274,7 @@ def evaluate_sgf(model, sources, encoder="alphago48", batch_size=256, bucket_siz
         sources = [sources]
     encoder = _model_encoder(model, encoder)
     size = encoder.size
-    heuristic_encoder = encoder if encoder.name == "alphago48" else get_encoder("alphago48", size)
+    heuristic_encoder = encoder if encoder.name == ALPHAGO48 else get_encoder(ALPHAGO48, size)
     predictor = Predictor(model, batch_size=batch_size)
     points = size * size
     move_number_parts = []
@@ -375,7 +381,7 @@ def position_at(record, move_number):
     raise ValueError(f"{record.source} has no move {move_number} (it has {len(record.moves)})")
 
 
-def move_probabilities(model, board, encoder="alphago48"):
+def move_probabilities(model, board, encoder=None):
     """The model's probabilities of the legal moves of ``board`` (N*N + 1,
     pass last, renormalised after masking the illegal ones)."""
     from mockgo.nets.inference import Predictor, masked_policy
@@ -432,8 +438,10 @@ def configure_parser(parser):
     parser.add_argument("model", help="a policy network saved as .keras (notebook 01 saves "
                                       "runs/01_supervised/{quick,full}/policy.keras)")
     parser.add_argument("sources", nargs="+", help="SGF files, folders or archives")
-    parser.add_argument("--encoder", default="alphago48", choices=sorted(ENCODERS),
-                        help="the feature planes the model was trained on (default alphago48)")
+    parser.add_argument("--encoder", choices=sorted(ENCODERS),
+                        help="the feature planes the model was trained on (default: what the "
+                             "file records; for a file saved before mockgo recorded it, the "
+                             "encoder with as many planes as its input)")
     parser.add_argument("--max-games", type=int, help="stop after this many games")
     parser.add_argument("--batch-size", type=int, default=256,
                         help="positions per network call (default 256)")
@@ -447,23 +455,17 @@ def configure_parser(parser):
 
 def run_cli(args):
     from mockgo.data.files import atomic_write_text
-    from mockgo.learn.supervised import load_policy
+    from mockgo.nets.io import load_model, model_info
 
     model_path = Path(args.model)
-    if not model_path.is_file():
-        raise FileNotFoundError(f"no model file {model_path}")
     for source in args.sources:
         if not Path(source).exists():
             raise FileNotFoundError(f"no such SGF file, folder or archive: {source}")
-    try:
-        model = load_policy(model_path)
-    except Exception as error:  # Keras raises several kinds for a file that is not a model
-        raise ValueError(f"{model_path} is not a Keras model: {error}") from error
-    planes = model.inputs[0].shape[-1]
-    encoder = get_encoder(args.encoder, model.inputs[0].shape[1])
-    if encoder.num_planes != planes:
-        raise ValueError(f"{model_path} takes {planes} planes, {args.encoder} has "
-                         f"{encoder.num_planes}: pass the --encoder it was trained on")
+    model = load_model(model_path, encoder=args.encoder)
+    info = model_info(model)
+    if info.kind == "value":
+        raise ValueError(f"{model_path} is a value network: mockgo evaluate scores policies")
+    encoder = get_encoder(info.encoder, info.board_size)
     result = evaluate_sgf(model, args.sources, encoder=encoder, batch_size=args.batch_size,
                           bucket_size=args.by_move or 20, max_games=args.max_games,
                           progress=not args.quiet)

@@ -523,3 +523,19 @@ def tf_dataset(folder, split, batch_size=256, shuffle=True, augment=True, seed=0
 
     dataset = dataset.map(decode, num_parallel_calls=tf.data.AUTOTUNE, deterministic=True)
     return dataset.prefetch(tf.data.AUTOTUNE)
+
+
+def split_game(dataset_folder, split="test", index=0):
+    """The ``index``-th game of a split of a KGS data set
+    (:func:`mockgo.data.dataset.build_dataset`), read again from its archive, as
+    a :class:`mockgo.data.records.GameRecord`."""
+    lines = (Path(dataset_folder) / "games.tsv").read_text(encoding="utf-8").splitlines()
+    sources = [line.split("\t")[2] for line in lines if line.split("\t")[1] == split]
+    if index >= len(sources):
+        raise IndexError(f"the {split} split of {dataset_folder} has {len(sources)} games")
+    source = sources[index]
+    archive = source.rsplit(":", 1)[0] if ":" in source and not Path(source).exists() else source
+    for name, data in records.sgf_sources(Path(archive)):
+        if name == source:  # only this one is parsed
+            return records.read_sgf(data, source)
+    raise FileNotFoundError(f"{source} is no longer in {archive}")

@@ -105,6 +105,13 @@ from numba import njit
 
 from mockgo.go.board import BLACK, EMPTY, LEGAL, _check_move, _place_stone, _popcount, geometry
 
+# The encoders' names: what saved networks record (mockgo.nets.io) and what
+# get_encoder takes. Code outside this module uses these, not the strings.
+ALPHAGO48 = "alphago48"  # AlphaGo's policy network input (Extended Data Table 2)
+ALPHAGO49 = "alphago49"  # the same and the colour to play: AlphaGo's value network input
+AGZ17 = "agz17"  # AlphaGo Zero's input: 8 positions of each colour's stones, and the colour
+SIMPLE2 = "simple2"  # the player's and the opponent's stones (Imago's 9x9 nets)
+
 LADDER_DEPTH = 100  # plies read ahead in one ladder, at most
 LADDER_NODES = 2000  # moves read for one candidate point, at most
 
@@ -740,7 +747,7 @@ _ALPHAGO48_PLANES = (
 class AlphaGo48(Encoder):
     """The 48 planes of AlphaGo's policy network (module docstring)."""
 
-    name = "alphago48"
+    name = ALPHAGO48
     plane_names = tuple(_ALPHAGO48_PLANES)
     _player_color_plane = -1
 
@@ -772,7 +779,7 @@ class AlphaGo49(AlphaGo48):
     """alphago48 and a plane of ones when black is to play: AlphaGo's value
     network input."""
 
-    name = "alphago49"
+    name = ALPHAGO49
     plane_names = tuple(_ALPHAGO48_PLANES) + ("player colour (black to play)",)
     _player_color_plane = _PLAYER_COLOR
 
@@ -781,7 +788,7 @@ class AlphaGoZero17(Encoder):
     """AlphaGo Zero's 17 planes: the player's and the opponent's stones in
     the last 8 positions, then a plane of ones when black is to play."""
 
-    name = "agz17"
+    name = AGZ17
     plane_names = tuple(
         [f"{whose} stones" + ("" if step == 0 else f", {step} move{'s' if step > 1 else ''} ago")
          for step in range(8) for whose in ("player", "opponent")]
@@ -799,7 +806,7 @@ class Simple2(Encoder):
     """The player's stones and the opponent's: the input of the small 9x9
     networks."""
 
-    name = "simple2"
+    name = SIMPLE2
     plane_names = ("player stones", "opponent stones")
 
     def _fill(self, board, out):

@@ -42,7 +42,7 @@ about the learning rate (1e-3 is the usual start). ``optimizer="sgd"``:
 stochastic gradient descent with momentum 0.9, as AlphaGo trained (plain
 asynchronous SGD there, step size 0.003 halved every 80 million steps, on 50
 GPUs); it needs its learning rate tuned: at 0.05 the 6 x 64 network diverged
-on KGS positions (measured, see :data:`FULL`). Both minimise sparse
+on KGS positions (measured; see notebook 01's full preset in :mod:`mockgo.notebook`). Both minimise sparse
 categorical cross-entropy, the loss for one correct class among N*N.
 
 The learning rate follows ``schedule``, set once per epoch from the epoch
@@ -61,22 +61,16 @@ On a CPU with bfloat16 instructions (``avx512_bf16`` or ``amx_bf16``) Keras'
 ``mixed_bfloat16`` policy computes the convolutions in bfloat16 while
 keeping the weights in float32: measured twice the positions per second for
 the 6 x 64 network on this project's 2-core machine. :func:`build_policy`
-builds a network under the precision a :class:`Settings` asks for (``"auto"``:
-mixed bfloat16 where the CPU has those instructions, else float32) and
-:func:`save_policy` always saves a float32 copy, so whoever loads
-``policy.keras`` gets an ordinary float32 model.
+builds a network under the precision it is asked for (``"auto"``: mixed
+bfloat16 where the CPU has those instructions, else float32) and
+:func:`mockgo.nets.io.save_for_play` always saves a float32 copy, so whoever
+loads ``policy.keras`` gets an ordinary float32 model.
 
-The notebook's two settings
----------------------------
-:data:`QUICK` (``MOCKGO_QUICK=1``, a few hundred games and a tiny network,
-a couple of minutes with everything else the notebook does) and :data:`FULL`
-(all 28,559 games of the ten KGS archives, the default 6 x 64 network); see
-their comments. :func:`policy_path` says where the notebook saves each
-mode's model, for notebooks 02 and 03 to load.
+Notebook 01's two settings, quick and full, are its presets in
+:mod:`mockgo.notebook`.
 """
 
 import csv
-import dataclasses
 import io
 import json
 import math
@@ -86,14 +80,13 @@ from pathlib import Path
 import numpy as np
 
 from mockgo.data.dataset import read_manifest, tf_dataset
+from mockgo.data.files import atomic_write_text
 from mockgo.go.features import get_encoder
-from mockgo.data.files import atomic_path, atomic_write_text
+from mockgo.nets.io import NetworkInfo, save_model
 
 __all__ = [
-    "FULL", "QUICK", "Settings", "as_float32", "build_policy", "compile_policy", "cpu_has_bf16",
-    "kgs_archives", "learning_rate_at", "load_model", "load_policy", "played_positions", "policy_path",
-    "read_history", "read_state", "resolve_precision", "run_folder", "run_summary",
-    "save_model_atomically", "save_policy", "settings", "train_policy",
+    "build_policy", "compile_policy", "cpu_has_bf16", "learning_rate_at", "played_positions",
+    "read_history", "read_state", "resolve_precision", "run_summary", "train_policy",
 ]
 
 CHECKPOINT = "checkpoint.keras"
@@ -101,109 +94,6 @@ STATE = "state.json"
 LOG = "log.csv"
 SCHEDULES = ("constant", "step", "cosine")
 OPTIMIZERS = ("sgd", "adam")
-
-
-# ------------------------------------------------------------ the settings
-
-
-@dataclasses.dataclass(frozen=True)
-class Settings:
-    """One notebook mode: which data, which network, how long to train."""
-
-    mode: str
-    archives: int | None  # KGS archives to fetch, oldest first (None: all)
-    max_games: int | None  # games read into the dataset (None: all)
-    layers: int
-    filters: int
-    batch_size: int
-    epochs: int
-    steps_per_epoch: int | None  # None: the whole train split each epoch
-    validation_steps: int | None  # None: the whole validation split
-    optimizer: str
-    learning_rate: float
-    schedule: str
-    precision: str = "auto"  # "auto", "float32" or "mixed_bfloat16"
-    workers: int = 2  # processes building the dataset
-    test_games: int | None = None  # held-out games scored (None: the whole test split)
-    match_games: int = 4  # games against the random player
-
-    @property
-    def download_args(self):
-        """The arguments of ``data/download.sh`` that fetch this mode's archives."""
-        return "" if self.archives is None else f"--archives {self.archives}"
-
-
-# Quick: one archive (2,298 games from 2001), 300 of its games (~20 test games),
-# a 3-layer, 16-filter network trained for 3 short epochs of 120 batches of 64
-# with Adam: far from a good player (measured 24% top-1 on its test games), but
-# every cell runs, the whole notebook in about a minute on 2 cores.
-QUICK = Settings(mode="quick", archives=1, max_games=300, layers=3, filters=16,
-                 batch_size=64, epochs=3, steps_per_epoch=120, validation_steps=20,
-                 optimizer="adam", learning_rate=0.003, schedule="cosine")
-
-# Full: all ten archives of the mirror (28,559 games, about 5.5 million
-# positions, 11 GB of shards), the default 6 x 64 network, Adam at 1e-3 with
-# a cosine decay, 10 "epochs" of 2,000 batches of 128 (256,000 positions,
-# about 10 minutes each: a checkpoint and a log row each), 2.56 million
-# positions in all. The reasoning, from measurements on this project's 2-core
-# CPU (avx512_bf16; other jobs were running, load average 3 to 8):
-# - speed: fit of the 6 x 64 network, batch 128, ran at 206 positions/s in
-#   float32 and 426 in mixed bfloat16 (load ~3), so 3 hours are about 4.6
-#   million positions; 10 epochs take about 1.7 hours at 430 positions/s,
-#   which leaves room, inside one 3-hour sitting, for the dataset build (or
-#   its check), scoring the whole test split and the games against random;
-# - accuracy: with Adam at a constant 1e-3 on one archive (388,907 training
-#   positions), validation top-1 after each 25,600 positions was 24.9, 30.1,
-#   33.3, 33.9, 35.5, 36.1, 37.0, 37.8% (5,120 validation positions): about
-#   +4 points per doubling of the positions seen, so 40% comes within the
-#   first half million positions, a wide margin inside the budget (the
-#   paper's 13 x 192 network reached 57%, a larger net would need more time);
-# - SGD with momentum 0.9 at 0.05 diverged on the same data (loss 11.8 in
-#   the first epoch, then stuck at ln 361): Adam is the safer default here;
-# - the dataset build ran at 34 games/s on 2 workers (one archive), about
-#   14 minutes for all 28,559 games (95 games/s, 5 minutes, when quiet).
-# Measured, the whole full-mode run (2026-11-23, quiet machine): 10 epochs in
-# 1.02 hours (about 700 positions/s), validation top-1 38.3% after the first
-# epoch, 40.1% after the second, 44.3% after the tenth; on the 1,428 test
-# games (279,843 positions) top-1 44.4%, top-5 75.6%; 20 of 20 games won
-# against the random player.
-FULL = Settings(mode="full", archives=None, max_games=None, layers=6, filters=64,
-                batch_size=128, epochs=10, steps_per_epoch=2000, validation_steps=100,
-                optimizer="adam", learning_rate=0.001, schedule="cosine",
-                test_games=None, match_games=20)
-
-
-def kgs_archives(repo_root, settings):
-    """The KGS archives a mode trains on: the oldest ``settings.archives``
-    in ``data/kgs`` (all of them for None), as paths. Raises FileNotFoundError
-    when fewer are there (``bash data/download.sh`` fetches them)."""
-    from mockgo.data.download import archives_in
-
-    folder = Path(repo_root) / "data" / "kgs"
-    present = sorted(archives_in(folder), key=lambda a: a.sort_key)
-    wanted = len(present) if settings.archives is None else settings.archives
-    if not present or len(present) < wanted:
-        raise FileNotFoundError(f"{folder} holds {len(present)} KGS archives, {settings.mode} mode "
-                                f"needs {wanted or 'some'}: run bash data/download.sh "
-                                f"{settings.download_args}".strip())
-    return [folder / archive.name for archive in present[:wanted]]
-
-
-def settings(quick):
-    """:data:`QUICK` or :data:`FULL`."""
-    return QUICK if quick else FULL
-
-
-def run_folder(repo_root, quick):
-    """Where notebook 01 keeps a mode's dataset, run and model:
-    ``runs/01_supervised/quick`` or ``runs/01_supervised/full``."""
-    return Path(repo_root) / "runs" / "01_supervised" / ("quick" if quick else "full")
-
-
-def policy_path(repo_root, quick):
-    """The trained SL policy network notebook 01 saves and notebooks 02 and
-    03 load: ``runs/01_supervised/{quick,full}/policy.keras``."""
-    return run_folder(repo_root, quick) / "policy.keras"
 
 
 # ---------------------------------------------------------- building, saving
@@ -232,93 +122,26 @@ def resolve_precision(precision):
     return precision
 
 
-def build_policy(settings, board_size=19, planes=48, seed=0):
-    """A new, uncompiled :func:`mockgo.nets.models.policy_network` with the
-    settings' layers and filters, built under their precision, with its
-    weights drawn from ``seed`` (``keras.utils.set_random_seed``, which also
-    seeds Python's and NumPy's global generators)."""
+def build_policy(layers, filters, board_size=19, planes=48, precision="auto", seed=0):
+    """A new, uncompiled :func:`mockgo.nets.models.policy_network` of
+    ``layers`` convolutions of ``filters`` filters, built under ``precision``
+    (``"auto"``, ``"float32"`` or ``"mixed_bfloat16"``; module docstring),
+    with its weights drawn from ``seed`` (``keras.utils.set_random_seed``,
+    which also seeds Python's and NumPy's global generators)."""
     import keras
 
     from mockgo.nets.models import policy_network
 
-    precision = resolve_precision(settings.precision)
+    precision = resolve_precision(precision)
     keras.utils.set_random_seed(seed)
     previous = keras.config.dtype_policy()
     keras.config.set_dtype_policy(precision)
     try:
-        model = policy_network(board_size=board_size, planes=planes, layers=settings.layers,
-                               filters=settings.filters)
+        model = policy_network(board_size=board_size, planes=planes, layers=layers,
+                               filters=filters)
     finally:
         keras.config.set_dtype_policy(previous)
     return model
-
-
-def _float32_config(config):
-    """A model config with every mixed-precision dtype policy made float32."""
-    if isinstance(config, dict):
-        if config.get("class_name") == "DTypePolicy":
-            name = config.get("config", {}).get("name", "")
-            if name.startswith("mixed_"):
-                return {**config, "config": {**config["config"], "name": "float32"}}
-        return {key: _float32_config(value) for key, value in config.items()}
-    if isinstance(config, list):
-        return [_float32_config(value) for value in config]
-    if isinstance(config, str) and config.startswith("mixed_"):
-        return "float32"
-    return config
-
-
-def as_float32(model):
-    """``model`` itself if it computes in float32, else a float32 copy with
-    the same weights (mixed-precision models keep float32 weights)."""
-    import keras
-
-    import mockgo.nets.models  # noqa: F401  (PointBias)
-
-    if all(layer.dtype_policy.name in ("float32", "uint8") or layer.dtype_policy.name.startswith("int")
-           for layer in model.layers):
-        return model
-    copy = model.__class__.from_config(_float32_config(model.get_config()))
-    copy.set_weights(model.get_weights())
-    return copy
-
-
-def save_model_atomically(model, path):
-    """``model.save(path)`` through a temporary ``.keras`` file beside it,
-    renamed over ``path``: a crash leaves the old file or the new one, and
-    no temporary file behind."""
-    with atomic_path(path, suffix=".tmp.keras") as temporary:
-        model.save(temporary)
-    return Path(path)
-
-
-def save_policy(model, path):
-    """Save a policy network for playing (float32, without optimiser state),
-    atomically. Returns the path."""
-    import keras
-
-    model = as_float32(model)
-    # A new Model on the same layers: no optimiser state. model.input, not
-    # model.inputs: a one-element list would make the saved model expect a
-    # list and warn when called on an array.
-    plain = keras.Model(model.input, model.output, name=model.name)
-    return save_model_atomically(plain, path)
-
-
-def load_model(path, compile=False):
-    """Any network of :mod:`mockgo.nets.models` saved as ``.keras`` (policy, value
-    or dual), its custom layers registered first; uncompiled unless
-    ``compile``."""
-    import keras
-
-    import mockgo.nets.models  # noqa: F401  (registers PointBias)
-
-    return keras.models.load_model(path, compile=compile)
-
-
-def load_policy(path):
-    """A policy network saved by :func:`save_policy` (uncompiled)."""
-    return load_model(path)
 
 
 # -------------------------------------------------------------- compiling
@@ -478,7 +301,7 @@ def _schedule_callback(rate_of_epoch):
     return Schedule()
 
 
-def _checkpoint_callback(run_dir, settings_record):
+def _checkpoint_callback(run_dir, settings_record, encoder):
     import keras
 
     class EpochCheckpoint(keras.callbacks.Callback):
@@ -486,7 +309,7 @@ def _checkpoint_callback(run_dir, settings_record):
         (atomically), then ``state.json`` with the epochs finished."""
 
         def on_epoch_end(self, epoch, logs=None):
-            save_model_atomically(self.model, Path(run_dir) / CHECKPOINT)
+            save_model(self.model, Path(run_dir) / CHECKPOINT, encoder=encoder)
             state = {"epoch": epoch + 1, "settings": settings_record,
                      "last_logs": {k: float(v) for k, v in (logs or {}).items()}}
             atomic_write_text(Path(run_dir) / STATE, json.dumps(state, indent=1))
@@ -551,6 +374,8 @@ def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
     if schedule not in SCHEDULES:
         raise ValueError(f"schedule must be one of {SCHEDULES}, got {schedule!r}")
     run_dir.mkdir(parents=True, exist_ok=True)
+    # The model now knows its planes: saving it records them (mockgo.nets.io).
+    model.mockgo_info = NetworkInfo("policy", spec["encoder"], size)
 
     compile_policy(model, optimizer, learning_rate, momentum)
     state = read_state(run_dir)
@@ -585,7 +410,7 @@ def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
     all_callbacks = [
         _schedule_callback(lambda epoch: learning_rate_at(epoch, learning_rate, epochs, schedule)),
         keras.callbacks.CSVLogger(str(run_dir / LOG), append=True),
-        _checkpoint_callback(run_dir, record),
+        _checkpoint_callback(run_dir, record, spec["encoder"]),
     ]
     if tensorboard:
         all_callbacks.append(keras.callbacks.TensorBoard(str(run_dir / "tensorboard")))

@@ -134,40 +134,30 @@ class Predictor:
         return masked_policy(policy, legal_masks), value
 
 
-def network_input(model, encoder, batch_size=256):
+def network_input(model, encoder=None, batch_size=256):
     """``(predictor, encoder)`` for a network that reads one board.
 
     ``model``: a Keras model, the path of a ``.keras`` file
-    (:func:`mockgo.learn.supervised.load_model`), or a :class:`Predictor` to share.
+    (:func:`mockgo.nets.io.load_model`), or a :class:`Predictor` to share.
     ``encoder``: the name of the feature planes it was trained on
-    (:func:`mockgo.go.features.get_encoder`), or ``"auto"``: the one encoder
-    with as many planes as the model's input. ValueError for a model whose
-    input is not square, or whose planes are not the encoder's.
+    (:func:`mockgo.go.features.get_encoder`), or None (or ``"auto"``): the
+    encoder the network records (:func:`mockgo.nets.io.model_info`; for a
+    network that records none, the one encoder with as many planes as its
+    input, with a warning when it came from a file). ValueError for a model
+    whose input is not square, or whose planes are not the encoder's.
     """
-    from mockgo.go.features import ENCODERS, get_encoder
+    from mockgo.go.features import get_encoder
+    from mockgo.nets.io import load_model, model_info
 
+    encoder = None if encoder == "auto" else encoder
     if isinstance(model, Predictor):
         predictor = model
     else:
         if isinstance(model, (str, bytes)) or hasattr(model, "__fspath__"):
-            from mockgo.learn.supervised import load_model
-
-            model = load_model(str(model))
+            model = load_model(str(model), encoder=encoder)
         predictor = Predictor(model, batch_size=batch_size)
-    rows, cols, planes = predictor.input_shape
-    if rows != cols:
-        raise ValueError(f"the model's input {predictor.input_shape} is not square")
-    matching = [name for name, cls in ENCODERS.items() if len(cls.plane_names) == planes]
-    if encoder == "auto":
-        if len(matching) != 1:
-            raise ValueError(f"cannot tell the encoder of a model with {planes} planes "
-                             f"(candidates: {matching}); name it")
-        encoder = matching[0]
-    features = get_encoder(encoder, rows)
-    if features.num_planes != planes:
-        raise ValueError(f"encoder {encoder!r} makes {features.num_planes} planes but the "
-                         f"model takes {planes}; try encoder={'/'.join(matching) or '?'}")
-    return predictor, features
+    info = model_info(predictor.model, encoder)
+    return predictor, get_encoder(info.encoder, info.board_size)
 
 
 def masked_policy(probabilities, legal_masks):

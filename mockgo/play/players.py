@@ -153,8 +153,8 @@ class PolicyPlayer(Player):
     points (AlphaGo's) or N*N + 1 moves (pass last).
 
     ``encoder``: the feature planes the network was trained on (a name for
-    :func:`mockgo.go.features.get_encoder`), or ``"auto"``: the one encoder
-    with as many planes as the model's input.
+    :func:`mockgo.go.features.get_encoder`), or None: the encoder the network
+    records (:mod:`mockgo.nets.io`).
 
     The policy is masked to ``board.sensible_moves()`` (legal and not
     filling the player's own single-point eyes) and renormalised; with
@@ -165,7 +165,7 @@ class PolicyPlayer(Player):
     TensorFlow is imported when the first PolicyPlayer is made, not before.
     """
 
-    def __init__(self, model_or_path, encoder="alphago48", temperature=0.0, seed=None,
+    def __init__(self, model_or_path, encoder=None, temperature=0.0, seed=None,
                  name=None, batch_size=16):
         from mockgo.nets.inference import network_input
 
@@ -395,36 +395,20 @@ class MCTSAdapter(Player):
             self.mcts.play(move)  # keeps the subtree under the move
 
 
-def network_evaluator(model_or_path, encoder="agz17"):
-    """A search evaluator from a dual (policy and value) network: GoGame
-    states to (priors masked to the legal moves, values), one batched call."""
-    from mockgo.nets.inference import network_input
-
-    predictor, features = network_input(model_or_path, encoder)
-
-    def evaluate(states):
-        planes = np.stack([features.encode(state.board) for state in states])
-        legal = np.stack([state.legal_actions() for state in states])
-        return predictor.policy_and_value(planes, legal)
-
-    evaluate.size = predictor.input_shape[0]
-    return evaluate
-
-
-def _make_mcts(readouts="200", evaluator="uniform", path=None, encoder="agz17", c_puct="1.5",
+def _make_mcts(readouts="200", evaluator="uniform", path=None, encoder=None, c_puct="1.5",
                softpick=None, resign="none", seed=None, name=None):
-    from mockgo.search import mcts
+    from mockgo.search import evaluators, mcts
 
     size = None
     if path is not None:
-        evaluate = network_evaluator(path, encoder)
+        evaluate = evaluators.NetworkEvaluator(path, random_symmetry=False, encoder=encoder)
         size = evaluate.size
         default_name = f"mcts:{os.path.basename(path)}"
     elif evaluator == "uniform":
-        evaluate, default_name = mcts.uniform_evaluator, "mcts-uniform"
+        evaluate, default_name = evaluators.uniform_evaluator, "mcts-uniform"
     elif evaluator == "rollout":
         rng = np.random.default_rng(None if seed is None else int(seed))
-        evaluate, default_name = mcts.random_rollout_evaluator(rng), "mcts-rollout"
+        evaluate, default_name = evaluators.random_rollout_evaluator(rng), "mcts-rollout"
     else:
         raise ValueError(f"mcts evaluator must be uniform or rollout (or give path=), "
                          f"not {evaluator!r}")
@@ -443,7 +427,7 @@ def _make_random(seed=None, name=None):
     return RandomPlayer(seed=None if seed is None else int(seed), name=name)
 
 
-def _make_policy(path=None, encoder="alphago48", temperature="0", seed=None, name=None):
+def _make_policy(path=None, encoder=None, temperature="0", seed=None, name=None):
     if path is None:
         raise ValueError("a policy player needs path=MODEL.keras")
     return PolicyPlayer(path, encoder=encoder, temperature=float(temperature),
@@ -459,11 +443,11 @@ def _make_gtp(cmd=None, name=None):
 PLAYER_KINDS = {
     "random": (_make_random, "uniform over the sensible moves; options: seed"),
     "policy": (_make_policy, "a policy network; options: path (required), encoder "
-                             "(alphago48, or auto), temperature (0 = greedy), seed"),
+                             "(default: what the file records), temperature (0 = greedy), seed"),
     "gnugo": (gnugo_player, "GnuGo through GTP; options: level (default 10), seed, binary"),
     "gtp": (_make_gtp, "any GTP engine; option: cmd=COMMAND LINE (last: takes the rest)"),
     "mcts": (_make_mcts, "tree search (mockgo.search.mcts); options: readouts (200), evaluator "
-                         "(uniform or rollout) or path (a dual network, encoder agz17), "
+                         "(uniform or rollout) or path (a dual network), "
                          "c_puct (1.5), softpick (moves sampled by visits), resign "
                          "(a value threshold, or none), seed"),
 }

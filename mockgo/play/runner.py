@@ -144,14 +144,15 @@ class NetworkPolicy(BatchPlayer):
     ``model``: a Keras model, a path to a ``.keras`` file, or a
     :class:`~mockgo.nets.inference.Predictor` to share (its model's first output
     is the policy: a dual network works too). ``encoder``: the name of the
-    feature planes the network takes (:func:`mockgo.go.features.get_encoder`).
+    feature planes the network takes (:func:`mockgo.go.features.get_encoder`;
+    None: the encoder the network records, :mod:`mockgo.nets.io`).
     ``keep_planes``: keep the encoded planes of the positions this player
     moved in (REINFORCE replays them for its update).
     """
 
     network = True
 
-    def __init__(self, model, encoder="alphago48", temperature=1.0, name=None,
+    def __init__(self, model, encoder=None, temperature=1.0, name=None,
                  keep_planes=False, batch_size=1024):
         from mockgo.nets.inference import network_input
 

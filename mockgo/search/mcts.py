@@ -7,7 +7,8 @@ The search knows nothing of Go: it plays through a state that follows
 
 ``values[i]`` is the expected result for the player to move in ``states[i]``
 (+1 win, -1 loss). A network wrapped in a batched predictor is one evaluator;
-:func:`uniform_evaluator` (every action equally likely, value 0) is another.
+:mod:`mockgo.search.evaluators` has the evaluators: uniform priors and
+value 0, random rollouts, a network.
 
 Each node keeps the statistics of its edges in numpy arrays of length
 ``num_actions``: visit counts N(s, a), total values W(s, a), mean values
@@ -65,35 +66,6 @@ def default_softpick_moves(num_actions):
     """MiniGo's cut-off, 30 moves on 19x19 and 6 on 9x9: N^2 / 12 rounded
     down to an even number (N^2 = num_actions - 1)."""
     return (num_actions - 1) // 12 // 2 * 2
-
-
-# ---------------------------------------------------------------- evaluators
-
-
-def uniform_evaluator(states):
-    """Every action equally likely, every position even (value 0): the search
-    is then plain PUCT on exact terminal values, and costs only its own time."""
-    num_actions = states[0].num_actions
-    return np.full((len(states), num_actions), 1.0 / num_actions), np.zeros(len(states))
-
-
-def random_rollout_evaluator(rng, max_moves=1000):
-    """Uniform priors, and the value of one random playout from each state
-    (to the end, or ``max_moves`` moves, scored 0). For tests and small games
-    only: AlphaGo Zero uses no rollouts, and each move of a playout copies the
-    state, which is slow for Go."""
-    def evaluate(states):
-        values = np.zeros(len(states))
-        for i, state in enumerate(states):
-            end, moves = state, 0
-            while not end.is_terminal() and moves < max_moves:
-                end = end.play(rng.choice(np.flatnonzero(end.legal_actions())))
-                moves += 1
-            if end.is_terminal():
-                value = end.terminal_value()
-                values[i] = value if end.to_play == state.to_play else -value
-        return uniform_evaluator(states)[0], values
-    return evaluate
 
 
 # ---------------------------------------------------------------------- tree

@@ -1,0 +1,391 @@
+"""AlphaGo's value network: its data, one position per game, and its training.
+
+Silver et al. 2016, Methods, "Reinforcement learning of value networks".
+Training on every position of each game overfits, because neighbouring
+positions share one label; AlphaGo takes one position per game.
+
+:func:`value_dataset`: for each game an integer U is drawn uniformly; moves
+1 to U-1 are sampled from the SL policy, move U is a uniformly random legal
+point, then the policy plays the game out; the position after move U is
+kept, as its ``alphago49`` planes, with the game's outcome from the view of
+the player to move there. Games are played many at a time by
+:mod:`mockgo.play.runner`; batches are saved as they end, so an interrupted
+run resumes.
+
+:func:`fit_value_network` trains a :func:`mockgo.nets.models.value_network`
+on them (mean squared error, optionally on the 8 symmetries of each
+position, early stopping), checkpointing every epoch so that it resumes too;
+:func:`value_curve` and :func:`mse_by_phase` read what it learnt.
+"""
+
+import dataclasses
+import json
+import math
+import time
+import warnings
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+from mockgo.data.files import atomic_path, atomic_write_text, check_same_settings
+from mockgo.go.board import BLACK, WHITE
+from mockgo.play.runner import play_games
+
+__all__ = ["ValueData", "add_colour_plane", "fit_value_network", "game_positions",
+           "mse_by_phase", "stones_from_planes", "value_curve", "value_dataset",
+           "with_symmetries"]
+
+@dataclasses.dataclass
+class ValueData:
+    """One position per game: ``planes`` (alphago49, uint8), ``outcomes``
+    (+1 / -1 / 0 for the player to move), ``steps`` (U: the position is the
+    one after move U), the games played and dropped (ended before U), and
+    the seconds it took to play them (over all sessions, for a resumed one)."""
+
+    planes: np.ndarray
+    outcomes: np.ndarray
+    steps: np.ndarray
+    games_played: int = 0
+    games_dropped: int = 0
+    seconds: float = 0.0
+
+    def __len__(self):
+        return len(self.outcomes)
+
+    def __iter__(self):  # planes, outcomes = value_dataset(...)
+        return iter((self.planes, self.outcomes))
+
+
+def add_colour_plane(planes48, to_play):
+    """``alphago49`` planes from ``alphago48`` ones: the 48 planes and a
+    plane of ones where black is to play (``to_play``: one colour per row)."""
+    planes48 = np.asarray(planes48)
+    colour = (np.asarray(to_play) == BLACK).astype(np.uint8)
+    colour = np.broadcast_to(colour[:, None, None, None], (*planes48.shape[:3], 1))
+    return np.concatenate([planes48, colour], axis=-1)
+
+
+def value_dataset(policy, games, size, komi=7.5, max_step=None, rl_policy=None, batch=256,
+                  rng=0, max_moves=None, folder=None, progress=False):
+    """AlphaGo's value-network data: ``games`` positions, one per game.
+
+    ``policy`` (a :class:`~mockgo.play.runner.NetworkPolicy`, a Keras model on
+    ``alphago48`` planes, or any batch player) plays moves 1 to U-1; move U
+    is uniform over the legal points (pass only when there is none); then
+    ``rl_policy`` (default: ``policy``) plays both sides to the end. U is
+    uniform on 1..``max_step`` (default ``1.25 * size * size``, about the
+    length of a game; AlphaGo drew it from 1..450 on 19x19). Games that end
+    before move U are dropped and replaced. Games are played ``batch`` at a
+    time, batch k with a generator seeded by (``rng``, k); ``rng``: an int
+    seed, or a Generator or None, from which one is drawn (so that a run
+    given a folder resumes only with an int).
+
+    ``folder``: each batch's positions are saved there as it ends
+    (``batch_NNNNN.npz``, atomically), and a call with the same arguments
+    loads them and plays only the rest, so that an interrupted run loses
+    at most one batch and gives the same data as one that was not. The
+    folder's ``value_data.json`` records the arguments; other arguments
+    are an error (the policies themselves are not checked).
+
+    Returns :class:`ValueData` (it unpacks as ``planes, outcomes``).
+    """
+    from mockgo.go.features import get_encoder
+    from mockgo.play.runner import as_batch_player
+
+    if rng is None or isinstance(rng, np.random.Generator):
+        rng = int(np.random.default_rng(rng).integers(2**63))
+    policy = as_batch_player(policy)
+    after = policy if rl_policy is None else as_batch_player(rl_policy)
+    max_step = int(round(1.25 * size * size)) if max_step is None else int(max_step)
+    encoder = get_encoder("alphago49", size)
+    saved = _ValueBatches(folder, dict(games=games, size=size, komi=komi, max_step=max_step,
+                                       batch=batch, seed=rng, max_moves=max_moves,
+                                       rl_policy=rl_policy is not None))
+    parts = []  # per batch: planes, outcomes, steps, games played, seconds
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=games, desc=progress if isinstance(progress, str) else "value data")
+    kept = 0
+    while kept < games:
+        k = len(parts)
+        part = saved.load(k)
+        if part is None:
+            part = _value_batch(policy, after, min(batch, games - kept), size, komi, max_step,
+                                max_moves, np.random.default_rng([rng, k]), encoder)
+            saved.save(k, part)
+        parts.append(part)
+        kept += len(part[1])
+        if bar is not None:
+            bar.update(len(part[1]))
+    if bar is not None:
+        bar.close()
+    played = sum(part[3] for part in parts)
+    planes, outcomes, steps = (np.concatenate([part[i] for part in parts]) for i in range(3))
+    return ValueData(planes, outcomes, steps, played, played - games, sum(p[4] for p in parts))
+
+
+def _value_batch(policy, after, count, size, komi, max_step, max_moves, rng, encoder):
+    """``count`` games of :func:`value_dataset`: the planes, outcomes and U of
+    those that reached their move U, ``count`` and the seconds taken."""
+    start = time.perf_counter()
+    at = rng.integers(1, max_step + 1, count)
+    # Moves 1..U: the policy, then the random move U; stop there.
+    first = play_games(policy, policy, count, size, komi=komi, rng=rng, random_move_at=at,
+                       max_moves=at)
+    boards = [g.board for g, u in zip(first, at) if g.board.move_number == u]
+    planes = np.zeros((len(boards), *encoder.shape), np.uint8)
+    for i, board in enumerate(boards):
+        encoder.encode_into(board, planes[i])
+    steps = np.array([b.move_number for b in boards], np.int32)
+    movers = [b.to_play for b in boards]
+    # ...then to the end.
+    final = play_games(after, after, len(boards), size, komi=komi, rng=rng, boards=boards,
+                       max_moves=max_moves) if boards else []
+    outcomes = np.array([g.outcome(c) for g, c in zip(final, movers)], np.float32)
+    return planes, outcomes, steps, count, time.perf_counter() - start
+
+
+class _ValueBatches:
+    """The batches of :func:`value_dataset` saved in a folder (or nowhere,
+    for None)."""
+
+    def __init__(self, folder, arguments):
+        self.folder = None if folder is None else Path(folder)
+        if self.folder is None:
+            return
+        self.folder.mkdir(parents=True, exist_ok=True)
+        path = self.folder / "value_data.json"
+        if path.exists():
+            check_same_settings(self.folder, "value data", json.loads(path.read_text()),
+                                arguments)
+        else:
+            atomic_write_text(path, json.dumps(arguments, indent=1))
+
+    def _path(self, k):
+        return self.folder / f"batch_{k:05d}.npz"
+
+    def load(self, k):
+        if self.folder is None or not self._path(k).exists():
+            return None
+        with np.load(self._path(k)) as saved:
+            return (saved["planes"], saved["outcomes"], saved["steps"], int(saved["played"]),
+                    float(saved["seconds"]))
+
+    def save(self, k, part):
+        if self.folder is None:
+            return
+        with atomic_path(self._path(k), suffix=".tmp.npz") as temporary:
+            np.savez(temporary, **dict(zip(("planes", "outcomes", "steps", "played", "seconds"),
+                                           part)))
+
+
+def stones_from_planes(planes):
+    """The stones (EMPTY, BLACK, WHITE per point, flat) of one position's
+    ``alphago49`` planes, for drawing (``plotting.draw_board(None, stones=...)``)."""
+    planes = np.asarray(planes)
+    black_to_play = planes[0, 0, 48] == 1
+    player, opponent = planes[..., 0].reshape(-1), planes[..., 1].reshape(-1)
+    black, white = (player, opponent) if black_to_play else (opponent, player)
+    return (black * BLACK + white * WHITE).astype(np.int8)
+
+
+def game_positions(games):
+    """Every position of some runner games (the way KGS data sets are
+    made: each position labelled with its game's result), as ``(planes
+    alphago49, outcomes for the player to move, game index)``."""
+    from mockgo.go.features import get_encoder
+
+    planes, outcomes, ids = [], [], []
+    for i, game in enumerate(games):
+        rows = np.arange(game.length)
+        encoder = get_encoder("alphago49", game.size)
+        planes.append(game.planes_at(rows, encoder))
+        outcomes.append([game.outcome(c) for c in game.colors])
+        ids.append(np.full(game.length, i))
+    return (np.concatenate(planes), np.concatenate(outcomes).astype(np.float32),
+            np.concatenate(ids))
+
+
+
+# ------------------------------------------------------ value-net training
+
+
+def with_symmetries(planes, outcomes):
+    """The data and its 7 images under the symmetries of the square
+    (:mod:`mockgo.go.symmetries`): 8 times the positions, same outcomes."""
+    from mockgo.go import symmetries
+
+    planes = np.asarray(planes)
+    return (np.concatenate([symmetries.apply_to_planes(s, planes) for s in symmetries.SYMMETRIES]),
+            np.tile(np.asarray(outcomes, np.float32), len(symmetries.SYMMETRIES)))
+
+
+def fit_value_network(model, planes, outcomes, validation=None, epochs=10, batch_size=64,
+                      learning_rate=1e-3, symmetries=False, patience=None, seed=0,
+                      checkpoint_dir=None, progress=False):
+    """Train a value network (:func:`mockgo.nets.models.value_network`) to
+    predict ``outcomes`` (+1 / -1 for the player to move) from ``planes``,
+    by mean squared error with Adam; ``validation``: ``(planes, outcomes)``
+    measured after every epoch. ``symmetries``: train on the 8 images of
+    each position (:func:`with_symmetries`). ``patience``: stop when the
+    validation error has not improved for that many epochs, and keep the
+    weights of the best epoch (as Keras' ``EarlyStopping`` with
+    ``restore_best_weights``). ``checkpoint_dir``: after every epoch the
+    weights, the optimiser's state and the history are saved there, and a
+    call with the same data and arguments goes on from the last epoch saved
+    (each epoch's shuffle is seeded by ``seed`` and the epoch, so the result
+    is the same as without the interruption). ``progress``: a tqdm bar over
+    the epochs (True, or its description). Returns the history, a dict of
+    lists (``loss``, and ``val_loss`` with validation data). Warns
+    (RuntimeWarning) when the trained network gives the same value to every
+    position, as it does when a ReLU layer has died."""
+    import keras
+
+    if patience is not None and validation is None:
+        raise ValueError("early stopping (patience) needs validation data")
+    if symmetries:
+        planes, outcomes = with_symmetries(planes, outcomes)
+    x, y = np.asarray(planes), np.asarray(outcomes, np.float32)
+    if validation is not None:
+        validation = (np.asarray(validation[0]), np.asarray(validation[1], np.float32))
+    model.compile(optimizer=keras.optimizers.Adam(learning_rate), loss="mse")
+    checkpoint = _FitCheckpoint(checkpoint_dir, dict(
+        positions=len(y), shape=list(x.shape), outcomes_crc=zlib.crc32(y.tobytes()),
+        validation=None if validation is None else len(validation[1]), epochs=epochs,
+        batch_size=batch_size, learning_rate=learning_rate, patience=patience, seed=seed))
+    state = checkpoint.restore(model) or {"epoch": 0, "history": {}, "best": None,
+                                          "best_epoch": 0, "stopped": False}
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=epochs, initial=state["epoch"], leave=False,
+                   desc=progress if isinstance(progress, str) else "epochs")
+    while state["epoch"] < epochs and not state["stopped"]:
+        keras.utils.set_random_seed(seed * 100_003 + state["epoch"])
+        logs = model.fit(x, y, epochs=1, batch_size=batch_size, shuffle=True, verbose=0,
+                         validation_data=validation).history
+        for name, values in logs.items():
+            state["history"].setdefault(name, []).append(float(values[-1]))
+        state["epoch"] += 1
+        best_weights = False
+        if patience is not None:
+            error = state["history"]["val_loss"][-1]
+            if state["best"] is None or error < state["best"]:
+                state["best"], state["best_epoch"], best_weights = error, state["epoch"], True
+            state["stopped"] = state["epoch"] - state["best_epoch"] >= patience
+        checkpoint.save(model, state, best_weights)
+        if bar is not None:
+            bar.update(1)
+            bar.set_postfix({k: f"{v[-1]:.3f}" for k, v in state["history"].items()})
+    if bar is not None:
+        bar.close()
+    if patience is not None:
+        checkpoint.restore_best(model)
+    sample = model.predict(x[:256], verbose=0)
+    if np.ptp(sample) < 1e-6:
+        warnings.warn(f"{model.name} gives every position the same value {float(sample[0, 0]):+.3f}: "
+                      f"a ReLU layer that outputs 0 everywhere (a one-filter convolution can "
+                      f"die so)? Train it again with a lower learning_rate "
+                      f"(this one: {learning_rate:g})", RuntimeWarning, stacklevel=2)
+    return state["history"]
+
+
+class _FitCheckpoint:
+    """:func:`fit_value_network`'s saved state in a folder (or in memory,
+    for None): ``model.weights.h5`` after the last epoch (Keras saves the
+    optimiser's state with the weights of a compiled model),
+    ``best.weights.h5`` (the best epoch's weights) and ``state.json``,
+    written last, naming the epoch."""
+
+    def __init__(self, folder, arguments):
+        self.folder = None if folder is None else Path(folder)
+        self.arguments = arguments
+        self.best = None  # in memory, without a folder
+
+    def restore(self, model):
+        """The saved state, with ``model``'s weights and optimiser set from
+        it; None when nothing is saved."""
+        if self.folder is None or not (self.folder / "state.json").exists():
+            return None
+        saved = json.loads((self.folder / "state.json").read_text())
+        check_same_settings(self.folder, "a training", saved["arguments"], self.arguments)
+        # Built first, the optimiser gets its saved state from the weights file too.
+        model.optimizer.build(model.trainable_variables)
+        model.load_weights(self.folder / "model.weights.h5")
+        return saved["state"]
+
+    def save(self, model, state, best_weights):
+        if self.folder is None:
+            if best_weights:
+                self.best = model.get_weights()
+            return
+        self.folder.mkdir(parents=True, exist_ok=True)
+        if best_weights:
+            with atomic_path(self.folder / "best.weights.h5", suffix=".weights.h5") as temporary:
+                model.save_weights(temporary)
+        with atomic_path(self.folder / "model.weights.h5", suffix=".weights.h5") as temporary:
+            model.save_weights(temporary)
+        atomic_write_text(self.folder / "state.json",
+                          json.dumps({"arguments": self.arguments, "state": state}, indent=1))
+
+    def restore_best(self, model):
+        if self.folder is None:
+            if self.best is not None:
+                model.set_weights(self.best)
+        elif (self.folder / "best.weights.h5").exists():
+            model.load_weights(self.folder / "best.weights.h5")
+
+
+def value_curve(value_model, record):
+    """The value network's view of a whole game: for the position before
+    each move and the final one, the predicted probability that black wins,
+    ``(1 + v) / 2`` with v turned to black's view. ``record``: a
+    :class:`mockgo.data.records.GameRecord` (a KGS game) or a
+    :class:`mockgo.play.runner.PlayedGame`."""
+    from mockgo.data import records
+    from mockgo.go.features import get_encoder
+    from mockgo.nets.inference import Predictor
+
+    if not isinstance(record, records.GameRecord):
+        record = record.record()
+    encoder = get_encoder("alphago49", record.size)
+    planes, movers = [], []
+    board = None
+    for board, _, _ in records.replay(record):
+        planes.append(encoder.encode(board))
+        movers.append(board.to_play)
+    final = records.final_board(record) if board is None else board
+    planes.append(encoder.encode(final))
+    movers.append(final.to_play)
+    values = Predictor(value_model).predict(np.stack(planes))[:, 0]
+    black_view = np.where(np.array(movers) == BLACK, values, -values)
+    return (1 + black_view) / 2
+
+
+def mse_by_phase(predictions, outcomes, steps, edges, constant=None, movers=None):
+    """Mean squared error of ``predictions`` against ``outcomes`` in bins
+    of the move number (``steps``; bin i is ``edges[i] <= step < edges[i+1]``),
+    and of a constant guess beside it: ``constant`` is a number, or a dict
+    ``{BLACK: c, WHITE: c}`` of one constant per colour to move (then
+    ``movers`` gives the colour of each row). Returns a dict of arrays:
+    ``count``, ``network``, ``constant``."""
+    predictions = np.asarray(predictions, np.float64).reshape(-1)
+    outcomes = np.asarray(outcomes, np.float64)
+    steps = np.asarray(steps)
+    if isinstance(constant, dict):
+        guess = np.where(np.asarray(movers) == BLACK, constant[BLACK], constant[WHITE])
+    else:
+        guess = np.full(len(outcomes), 0.0 if constant is None else constant)
+    count, network, fixed = [], [], []
+    for low, high in zip(edges[:-1], edges[1:]):
+        sel = (steps >= low) & (steps < high)
+        count.append(int(sel.sum()))
+        network.append(np.mean((predictions[sel] - outcomes[sel]) ** 2) if sel.any() else math.nan)
+        fixed.append(np.mean((guess[sel] - outcomes[sel]) ** 2) if sel.any() else math.nan)
+    return {"count": np.array(count), "network": np.array(network), "constant": np.array(fixed)}
+
+

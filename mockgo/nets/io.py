@@ -1,0 +1,233 @@
+"""Saving and loading networks, with what they were trained on.
+
+A network is only usable with the feature planes it was trained on and on
+the board size it was built for, so a saved network records both, and what
+it predicts::
+
+    save_model(model, "runs/sl.keras", encoder=features.ALPHAGO48)
+    model = load_model("runs/sl.keras")
+    info = model_info(model)        # NetworkInfo(kind='policy', encoder='alphago48', board_size=19)
+
+The file is Keras's own ``.keras`` format, a zip archive (``config.json``,
+``metadata.json``, ``model.weights.h5``), with one member more,
+``mockgo.json``::
+
+    {"format": 1, "kind": "policy", "encoder": "alphago48", "board_size": 19}
+
+Keras ignores members it does not know, so any Keras 3 program loads these
+files. :func:`load_model` reads the member back and attaches it to the
+model (``model.mockgo_info``), so a model loaded from a file carries its
+encoder wherever it is passed (players, ``mockgo evaluate``, a Predictor).
+
+Files saved before mockgo recorded this (or by plain ``model.save``) still
+load: :func:`model_info` then infers the encoder from the number of input
+planes (the one encoder of :mod:`mockgo.go.features` that makes that many)
+and warns, unless the caller names the encoder.
+
+Every write is atomic: the model is saved to a temporary file beside the
+target and renamed over it, so a crash leaves the old file or the new one.
+"""
+
+import dataclasses
+import json
+import warnings
+import zipfile
+from pathlib import Path
+
+from mockgo.data.files import atomic_path
+
+__all__ = ["INFO_MEMBER", "KINDS", "NetworkInfo", "as_float32", "infer_info", "kind_of",
+           "load_model", "model_info", "read_info", "save_for_play", "save_model"]
+
+INFO_MEMBER = "mockgo.json"
+INFO_FORMAT = 1
+KINDS = ("policy", "value", "dual")
+
+
+@dataclasses.dataclass(frozen=True)
+class NetworkInfo:
+    """What a network reads and predicts: ``kind`` (``"policy"``, ``"value"``
+    or ``"dual"``: policy and value heads), ``encoder`` (a name of
+    :data:`mockgo.go.features.ENCODERS`) and ``board_size``."""
+
+    kind: str
+    encoder: str
+    board_size: int
+
+    def __post_init__(self):
+        from mockgo.go.features import ENCODERS
+
+        if self.kind not in KINDS:
+            raise ValueError(f"kind must be one of {', '.join(KINDS)}, not {self.kind!r}")
+        if self.encoder not in ENCODERS:
+            raise ValueError(f"unknown encoder {self.encoder!r}; known: {', '.join(ENCODERS)}")
+
+    def to_json(self):
+        return {"format": INFO_FORMAT, **dataclasses.asdict(self)}
+
+
+def kind_of(model):
+    """``"dual"`` for two outputs, ``"value"`` for one output of one unit,
+    else ``"policy"``."""
+    if len(model.outputs) == 2:
+        return "dual"
+    return "value" if model.outputs[0].shape[-1] == 1 else "policy"
+
+
+def _input_shape(model):
+    shape = model.inputs[0].shape
+    rows, cols, planes = int(shape[1]), int(shape[2]), int(shape[3])
+    if rows != cols:
+        raise ValueError(f"the model's input {tuple(shape[1:])} is not square")
+    return rows, planes
+
+
+def infer_info(model, encoder=None):
+    """The :class:`NetworkInfo` of ``model`` from its shapes: the board size
+    from its input, the kind from its outputs, and ``encoder``, or the one
+    encoder with as many planes as its input (ValueError if there is none,
+    or if ``encoder`` makes another number of planes)."""
+    from mockgo.go.features import ENCODERS
+
+    size, planes = _input_shape(model)
+    matching = [name for name, cls in ENCODERS.items() if len(cls.plane_names) == planes]
+    if encoder is None:
+        if len(matching) != 1:
+            raise ValueError(f"cannot tell the encoder of a model with {planes} planes "
+                             f"(candidates: {matching or 'none'}); name it")
+        encoder = matching[0]
+    elif encoder not in ENCODERS:
+        raise ValueError(f"unknown encoder {encoder!r}; known: {', '.join(ENCODERS)}")
+    elif len(ENCODERS[encoder].plane_names) != planes:
+        raise ValueError(f"encoder {encoder!r} makes {len(ENCODERS[encoder].plane_names)} "
+                         f"planes but the model takes {planes}; "
+                         f"try encoder={'/'.join(matching) or '?'}")
+    return NetworkInfo(kind_of(model), encoder, size)
+
+
+def model_info(model, encoder=None, source=None):
+    """What ``model`` reads and predicts: the information it was saved with
+    (attached by :func:`load_model`), or, for a model without any, inferred
+    from its shapes (:func:`infer_info`) with a warning naming ``source``
+    (its file) unless ``encoder`` is given. A given ``encoder`` that
+    disagrees with the recorded one is an error."""
+    recorded = getattr(model, "mockgo_info", None)
+    if recorded is not None:
+        if encoder is not None and encoder != recorded.encoder:
+            where = f" ({source})" if source else ""
+            raise ValueError(f"the network{where} was trained on {recorded.encoder} planes, "
+                             f"not {encoder}")
+        return recorded
+    info = infer_info(model, encoder)
+    if encoder is None and source is not None:
+        warnings.warn(f"{source} records no encoder (saved before mockgo recorded it); "
+                      f"assuming {info.encoder} from its {_input_shape(model)[1]} input planes",
+                      stacklevel=3)
+    return info
+
+
+def read_info(path):
+    """The :class:`NetworkInfo` recorded in a ``.keras`` file, or None for a
+    file without it. ValueError naming the file for one that is not a zip
+    archive or whose record is damaged."""
+    path = Path(path)
+    try:
+        with zipfile.ZipFile(path) as archive:
+            if INFO_MEMBER not in archive.namelist():
+                return None
+            record = json.loads(archive.read(INFO_MEMBER))
+    except zipfile.BadZipFile as error:
+        raise ValueError(f"{path} is not a Keras model (a .keras file is a zip archive): {error}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise ValueError(f"{path}: its {INFO_MEMBER} is damaged: {error}") from None
+    try:
+        return NetworkInfo(record["kind"], record["encoder"], int(record["board_size"]))
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"{path}: its {INFO_MEMBER} is not a network record: {error}") from None
+
+
+def save_model(model, path, encoder=None):
+    """Save ``model`` (with its optimiser state, if compiled) to ``path``,
+    atomically, recording its kind, encoder and board size
+    (:func:`model_info`: what it carries, else ``encoder``, else the one
+    encoder with as many planes). Returns the path."""
+    info = model_info(model, encoder)
+    with atomic_path(path, suffix=".tmp.keras") as temporary:
+        model.save(temporary)
+        with zipfile.ZipFile(temporary, "a") as archive:
+            archive.writestr(INFO_MEMBER, json.dumps(info.to_json()))
+    return Path(path)
+
+
+def load_model(path, compile=False, encoder=None):
+    """A network saved as ``.keras`` (policy, value or dual; mockgo's custom
+    layers registered first), uncompiled unless ``compile``, with its
+    :class:`NetworkInfo` attached as ``model.mockgo_info`` (inferred with a
+    warning for a file that records none, unless ``encoder`` names it).
+    FileNotFoundError or ValueError naming the file when it is missing or
+    not a Keras model."""
+    import keras
+
+    import mockgo.nets.models  # noqa: F401  (registers PointBias)
+
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no model file {path}")
+    recorded = read_info(path)
+    try:
+        model = keras.models.load_model(path, compile=compile)
+    except Exception as error:  # Keras raises several kinds for a damaged file
+        raise ValueError(f"{path} is not a Keras model that loads: {error}") from error
+    model.mockgo_info = model_info(model, encoder, source=path) if recorded is None else recorded
+    if encoder is not None and recorded is not None and encoder != recorded.encoder:
+        raise ValueError(f"{path} was trained on {recorded.encoder} planes, not {encoder}")
+    return model
+
+
+# ------------------------------------------------------ networks for playing
+
+
+def _float32_config(config):
+    """A model config with every mixed-precision dtype policy made float32."""
+    if isinstance(config, dict):
+        if config.get("class_name") == "DTypePolicy":
+            name = config.get("config", {}).get("name", "")
+            if name.startswith("mixed_"):
+                return {**config, "config": {**config["config"], "name": "float32"}}
+        return {key: _float32_config(value) for key, value in config.items()}
+    if isinstance(config, list):
+        return [_float32_config(value) for value in config]
+    if isinstance(config, str) and config.startswith("mixed_"):
+        return "float32"
+    return config
+
+
+def as_float32(model):
+    """``model`` itself if it computes in float32, else a float32 copy with
+    the same weights (mixed-precision models keep float32 weights)."""
+    import mockgo.nets.models  # noqa: F401  (PointBias)
+
+    if all(layer.dtype_policy.name in ("float32", "uint8") or layer.dtype_policy.name.startswith("int")
+           for layer in model.layers):
+        return model
+    copy = model.__class__.from_config(_float32_config(model.get_config()))
+    copy.set_weights(model.get_weights())
+    info = getattr(model, "mockgo_info", None)
+    if info is not None:
+        copy.mockgo_info = info
+    return copy
+
+
+def save_for_play(model, path, encoder=None):
+    """Save a network for playing and predicting: float32, without optimiser
+    state, atomically, with its record (:func:`save_model`). Returns the path."""
+    import keras
+
+    info = model_info(model, encoder)
+    model = as_float32(model)
+    # A new Model on the same layers: no optimiser state. model.input, not
+    # model.inputs: a one-element list would make the saved model expect a
+    # list and warn when called on an array.
+    plain = keras.Model(model.input, model.output, name=model.name)
+    plain.mockgo_info = info
+    return save_model(plain, path)

@@ -1,0 +1,138 @@
+"""``mockgo zero`` and ``python -m mockgo.zero``: the loop from the command line."""
+
+import argparse
+import dataclasses
+import json
+import os
+import sys
+from pathlib import Path
+
+from mockgo.zero.config import ZeroConfig
+from mockgo.zero.layout import RunLayout, model_name
+from mockgo.zero.run import bootstrap, generation_line
+from mockgo.zero.selfplay import selfplay_job
+
+__all__ = ["config_from_args", "configure_parser", "main", "run_cli"]
+
+
+DESCRIPTION = ("AlphaGo Zero's loop (self-play, gather, train, validate, evaluate), "
+               "resumable: run the same command again to go on.")
+
+
+def _parser():
+    parser = argparse.ArgumentParser(prog="python -m mockgo.zero", description=DESCRIPTION)
+    configure_parser(parser)
+    return parser
+
+
+def configure_parser(parser):
+    """The options of ``mockgo zero`` and ``python -m mockgo.zero``."""
+    parser.description = DESCRIPTION
+    parser.add_argument("--base-dir", required=True, type=Path, help="the run's folder")
+    parser.add_argument("--generations", type=int, default=10,
+                        help="go on until this many generations are trained (default 10)")
+    parser.add_argument("--test", action="store_true",
+                        help="a tiny network, few games and readouts: the whole loop in a minute")
+    parser.add_argument("--board-size", type=int)
+    parser.add_argument("--games", type=int, help="self-play games per generation")
+    parser.add_argument("--readouts", type=int, help="simulations per move")
+    parser.add_argument("--blocks", type=int)
+    parser.add_argument("--filters", type=int)
+    parser.add_argument("--no-evaluate", action="store_true",
+                        help="no evaluation matches: every new model plays at once (AlphaZero)")
+    parser.add_argument("--seed", type=int)
+    parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                        help="any other ZeroConfig field, e.g. --set eval_games=20")
+    parser.add_argument("--selfplay-only", action="store_true",
+                        help="only play self-play games (--games of them) with --model")
+    parser.add_argument("--model", type=Path,
+                        help="with --selfplay-only: the model (default: the run's best)")
+    parser.add_argument("--job", default="selfplay",
+                        help="with --selfplay-only: the job's name (default selfplay)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    return parser
+
+
+def _parse_value(field, text):
+    kind = {f.name: f.type for f in dataclasses.fields(ZeroConfig)}[field]
+    if text.lower() == "none":
+        return None
+    kind = str(kind)
+    if "bool" in kind:
+        if text.lower() not in ("1", "0", "true", "false", "yes", "no"):
+            raise ValueError(f"{field}: {text!r} is not a boolean")
+        return text.lower() in ("1", "true", "yes")
+    if "int" in kind:
+        return int(text)
+    if "float" in kind:
+        return float(text)
+    return text
+
+
+def config_from_args(args):
+    """The ZeroConfig the command line asks for: the run's stored config if
+    ``--base-dir`` has one (options that disagree with it are an error),
+    else the defaults (``--test``: :meth:`ZeroConfig.for_test`) with the
+    options."""
+    changes = {}
+    for option, field in (("board_size", "board_size"), ("games", "games_per_generation"),
+                          ("readouts", "readouts"), ("blocks", "blocks"), ("filters", "filters"),
+                          ("seed", "seed")):
+        if getattr(args, option) is not None:
+            changes[field] = getattr(args, option)
+    if args.no_evaluate:
+        changes["evaluate"] = False
+    for item in args.set:
+        field, eq, text = item.partition("=")
+        if not eq or field not in {f.name for f in dataclasses.fields(ZeroConfig)}:
+            raise ValueError(f"--set {item!r}: expected FIELD=VALUE with a ZeroConfig field")
+        changes[field] = _parse_value(field, text)
+    stored = RunLayout(args.base_dir).config
+    if stored.exists():
+        config = ZeroConfig.from_dict(json.loads(stored.read_text()))
+        if args.selfplay_only and "games_per_generation" in changes:
+            del changes["games_per_generation"]  # --games is the job's size there
+        return dataclasses.replace(config, **changes)
+    base = ZeroConfig.for_test() if args.test else ZeroConfig()
+    return dataclasses.replace(base, **changes)
+
+
+def main(argv=None):
+    """``python -m mockgo.zero --base-dir DIR [--generations N] [--test] ...``"""
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # before TensorFlow is imported
+    return run_cli(_parser().parse_args(argv))
+
+
+def run_cli(args):
+    """Run the loop (or ``--selfplay-only``) as the parsed options ask."""
+    try:
+        config = config_from_args(args)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.test and args.generations == _parser().get_default("generations"):
+        args.generations = 2
+    try:
+        run = bootstrap(args.base_dir, config)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.selfplay_only:
+        model = args.model or run.model_path(run.best)
+        games = args.games or config.games_per_generation
+        summary = selfplay_job(args.base_dir, model, games, config, job=args.job,
+                               progress=not args.quiet)
+        print(json.dumps({k: round(v, 3) if isinstance(v, float) else v
+                          for k, v in summary.items()}))
+        return 0
+    def report(event, info):
+        if event == "generation" and args.quiet:  # else run() prints it
+            print(generation_line(run.record(info["generation"])), flush=True)
+
+    run.run(args.generations, progress=not args.quiet, callback=report)
+    print(f"{args.base_dir}: latest model {model_name(run.latest)}, best {model_name(run.best)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

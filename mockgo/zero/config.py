@@ -1,0 +1,134 @@
+"""What defines an AlphaGo Zero run (:class:`ZeroConfig`, stored in the run
+folder's ``config.json``) and the game it plays (:class:`ZeroGame`: Go on the
+sensible moves)."""
+
+import dataclasses
+import zlib
+
+import numpy as np
+
+from mockgo.go.features import AGZ17
+from mockgo.search.games import GoGame
+
+__all__ = ["ENCODER", "ZeroConfig", "ZeroGame", "seed_of"]
+
+ENCODER = AGZ17  # the dual network's input planes
+
+
+@dataclasses.dataclass
+class ZeroConfig:
+    """Everything that defines a run; stored in ``config.json``.
+
+    The defaults are a full 9x9 run sized for a CPU: a 4-block, 32-filter
+    network, 64 readouts per move, 256 games a generation, 32 of them in
+    lockstep with 8 leaves each (network batches of 256 positions).
+    :meth:`for_test` is a tiny run of a minute.
+    """
+
+    board_size: int = 9
+    komi: float = 7.5
+    # the network (mockgo.nets.models.dual_network)
+    blocks: int = 4
+    filters: int = 32
+    l2: float = 1e-4
+    # self-play
+    games_per_generation: int = 256
+    readouts: int = 64  # simulations per move
+    parallel_readouts: int = 8  # leaves per tree per network call
+    games_in_parallel: int = 32  # games in lockstep: a network batch = this x parallel_readouts
+    c_puct: float = 1.5
+    fpu_reduction: float = 0.0  # an unvisited move's Q: the parent's value less this
+    softpick_moves: int | None = None  # moves sampled by visit count; None: N*N/12 (6 on 9x9)
+    max_moves: int | None = None  # None: 2 * N * N
+    resign_threshold: float | None = -0.9  # None: never resign
+    resign_disabled_share: float = 0.2
+    holdout_share: float = 0.05
+    random_symmetry: bool = True  # evaluate each position under a random symmetry
+    sensible_moves: bool = True  # no filling one's own eyes; pass only when nothing else is left
+    # training
+    window: int = 5  # generations of self-play to train on
+    max_examples: int = 200_000
+    chunk_size: int = 50_000
+    epochs: int = 1  # passes over the window (each example is in `window` windows)
+    batch_size: int = 128
+    learning_rate: float = 1e-3  # Adam
+    value_weight: float = 1.0  # the value loss's weight against the policy's
+    # evaluation
+    evaluate: bool = True
+    eval_games: int = 40
+    eval_readouts: int | None = None  # None: readouts
+    promote_win_rate: float = 0.55
+    seed: int = 0
+
+    def new_game(self):
+        """The start of a game as the search sees it (see :class:`ZeroGame`)."""
+        cls = ZeroGame if self.sensible_moves else GoGame
+        return cls(self.board_size, komi=self.komi, max_moves=self.moves_cap)
+
+    def __post_init__(self):
+        if self.games_per_generation < 1 or self.games_in_parallel < 1:
+            raise ValueError("games_per_generation and games_in_parallel must be >= 1")
+        if not 0 <= self.holdout_share < 1 or not 0 <= self.resign_disabled_share <= 1:
+            raise ValueError("holdout_share must be in [0, 1), resign_disabled_share in [0, 1]")
+        if self.window < 1 or self.epochs < 1:
+            raise ValueError("window and epochs must be >= 1")
+
+    @classmethod
+    def for_test(cls, board_size=9, **changes):
+        """A tiny run for tests and ``--test``: a 1-block, 8-filter network,
+        8 games a generation with 8 readouts a move, 4 evaluation games."""
+        settings = dict(board_size=board_size, blocks=1, filters=8, games_per_generation=8,
+                        readouts=8, parallel_readouts=4, games_in_parallel=8,
+                        holdout_share=0.25, resign_disabled_share=0.5, window=2, epochs=2,
+                        batch_size=64, eval_games=4, max_examples=10_000)
+        settings.update(changes)
+        return cls(**settings)
+
+    @property
+    def moves_cap(self):
+        return 2 * self.board_size ** 2 if self.max_moves is None else self.max_moves
+
+    @property
+    def match_readouts(self):
+        return self.readouts if self.eval_readouts is None else self.eval_readouts
+
+    def to_dict(self):
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, values):
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = set(values) - known
+        if unknown:
+            raise ValueError(f"unknown config fields: {sorted(unknown)}")
+        return cls(**values)
+
+
+class ZeroGame(GoGame):
+    """A Go game whose actions are the *sensible* moves: the legal ones that
+    do not fill the player's own single-point eye (``Board.sensible_moves``),
+    and the pass only when no such move is left.
+
+    AlphaGo Zero searched all the legal moves. On a CPU budget (tens of
+    readouts where it had 1600) and with a network that knows nothing yet,
+    that makes games that end early, by two passes on a half-empty board
+    (the side ahead on komi passes and wins), or that fill their own eyes: the
+    value head then learns little beyond "white wins". With this rule every
+    game goes on until the board is settled, so its Tromp-Taylor score is the
+    right result; it is the rule random playouts have always used.
+    ``ZeroConfig(sensible_moves=False)`` gives AlphaGo Zero's legal moves.
+    """
+
+    def legal_actions(self):
+        if self._legal is None:
+            mask = self.board.sensible_moves()
+            mask[-1] = not mask[:-1].any()
+            self._legal = mask
+        return self._legal
+
+
+def seed_of(*parts):
+    """A numpy seed from ints and strings (strings by CRC-32), so that game
+    ``i`` of a job always gets the same random numbers."""
+    return [int(p) if isinstance(p, (int, np.integer)) else zlib.crc32(str(p).encode())
+            for p in parts]

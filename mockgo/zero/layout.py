@@ -1,0 +1,102 @@
+"""Where a Zero run keeps everything: one folder, laid out as MiniGo's
+``fsdb`` lays out its bucket. Only this module knows the paths::
+
+    config.json                          the ZeroConfig, fixed for the run
+    state.json                           latest and best model, one record per generation
+    models/000000.keras                  generation 0: random weights; 000001.keras, ...
+    models/.training/                    per-epoch checkpoints of the model being trained
+    data/selfplay/<model>/<job>-b0000.npz   examples of one batch of games (planes, pi, z)
+    data/selfplay/<model>/<job>.json     the self-play job's progress and statistics
+    data/holdout/<model>/<job>-b0000.npz    the same for the held-out games
+    data/training_chunks/<generation>/chunk-000.npz   the shuffled window
+    sgf/<model>/clean/<job>-00000.sgf    self-play games
+    sgf/<model>/full/<job>-00000.sgf     the same, with root value and visits per move
+    sgf/evaluate/<new>-vs-<best>/00000.sgf   evaluation games
+    strength.json                        matches for the notebook (win rates by model)
+
+``<model>`` is the model that played (``000003``), ``<job>`` names the
+self-play job (``gen000004``: the games generation 4 trains on).
+"""
+
+import json
+import math
+from pathlib import Path
+
+from mockgo.data.files import atomic_write_text
+
+__all__ = ["RunLayout", "is_holdout", "job_name", "model_name", "write_json"]
+
+
+def model_name(generation):
+    return f"{generation:06d}"
+
+
+def job_name(generation):
+    """The self-play job that produces generation ``generation``'s games."""
+    return f"gen{generation:06d}"
+
+
+def is_holdout(game, share):
+    """Whether game number ``game`` is held out: every 1/share-th game, so a
+    job holds out round(games * share) of its games whatever its size."""
+    return math.floor((game + 1) * share) > math.floor(game * share)
+
+
+def write_json(path, data):
+    atomic_write_text(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
+
+
+class RunLayout:
+    """The paths of the run in ``base_dir`` (module docstring)."""
+
+    def __init__(self, base_dir):
+        self.base_dir = Path(base_dir)
+        self.config = self.base_dir / "config.json"
+        self.state = self.base_dir / "state.json"
+        self.strength = self.base_dir / "strength.json"
+        self.models = self.base_dir / "models"
+        self.training = self.models / ".training"
+        self.chunks_root = self.base_dir / "data" / "training_chunks"
+
+    def model(self, generation):
+        """``models/<generation>.keras``."""
+        return self.models / f"{model_name(generation)}.keras"
+
+    def checkpoint(self, generation, epoch):
+        """The model being trained into ``generation``, after ``epoch`` epochs."""
+        return self.training / f"{model_name(generation)}-epoch{epoch:02d}.keras"
+
+    def checkpoints(self, generation):
+        return sorted(self.training.glob(f"{model_name(generation)}-epoch*.keras"))
+
+    def examples_dir(self, model, holdout=False):
+        """``data/selfplay/<model>`` (``data/holdout/<model>`` for held-out games)."""
+        return self.base_dir / "data" / ("holdout" if holdout else "selfplay") / model
+
+    def examples(self, model, job, holdout=False, batch=None):
+        """A batch's example file; with ``batch=None`` all of the job's, sorted."""
+        folder = self.examples_dir(model, holdout)
+        if batch is None:
+            return sorted(folder.glob(f"{job}-b*.npz"))
+        return folder / f"{job}-b{batch:04d}.npz"
+
+    def job_progress(self, model, job):
+        """The self-play job's progress and statistics."""
+        return self.examples_dir(model) / f"{job}.json"
+
+    def chunks(self, generation):
+        """``data/training_chunks/<generation>``: the shuffled window."""
+        return self.chunks_root / model_name(generation)
+
+    def sgf_dir(self, model, kind):
+        """``sgf/<model>/<kind>``: ``clean`` games, or ``full`` with the search's comments."""
+        return self.base_dir / "sgf" / model / kind
+
+    def sgf(self, model, job, game, kind="clean"):
+        return self.sgf_dir(model, kind) / f"{job}-{game:05d}.sgf"
+
+    def sgfs(self, model, job, kind="clean"):
+        return sorted(self.sgf_dir(model, kind).glob(f"{job}-*.sgf"))
+
+    def evaluation_sgf_dir(self, new, best):
+        return self.base_dir / "sgf" / "evaluate" / f"{new}-vs-{best}"
