@@ -66,13 +66,14 @@ def main(argv=None):
     import keras
 
     from mockgo.nets.models import policy_network
-    from mockgo.play.runner import NetworkPolicy, play_games
+    from mockgo.play.players import PolicyPlayer
+    from mockgo.play.runner import play_games
 
     keras.utils.set_random_seed(args.seed)
     model = policy_network(args.size, 48)
     layers = sum(1 for layer in model.layers if isinstance(layer, keras.layers.Conv2D))
     filters = model.get_layer("conv_1").filters
-    policy = NetworkPolicy(model, encoder="alphago48", temperature=1.0, name="sl")
+    policy = PolicyPlayer(model, encoder="alphago48", temperature=1.0, name="sl")
     games = args.games or 2 * args.batch * args.rounds
     rng = np.random.default_rng(args.seed)
     planes = rng.integers(0, 2, (args.batch, args.size, args.size, 48), dtype=np.uint8)

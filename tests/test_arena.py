@@ -5,12 +5,18 @@ import math
 import pytest
 
 from mockgo.go import coords
-from mockgo.arena.matches import (GameResult, MatchResult, TrompTaylorScorer, elo_from_rate,
-                          elo_interval, match, play_game, rate_from_elo, wilson_interval)
+from types import SimpleNamespace
+
+import numpy as np
+
+from mockgo.arena.matches import (MatchResult, TrompTaylorScorer, elo_from_rate, elo_interval,
+                                  match, rate_from_elo, score_and_save, wilson_interval)
 from mockgo.go.board import BLACK, EMPTY, WHITE
 from mockgo.cli import SUBCOMMANDS, main
 from mockgo.arena.ladder import fit_ratings, ladder
-from mockgo.play.players import (RESIGN, GTPPlayer, Player, RandomPlayer, make_player, parse_spec)
+from mockgo.play.players import (RESIGN, Choices, GTPPlayer, Player, RandomPlayer, make_player,
+                                 parse_spec)
+from mockgo.play.runner import play_games
 from mockgo.data.records import load_sgf, replay
 
 # ------------------------------------------------------------- statistics
@@ -57,16 +63,15 @@ def test_elo_arithmetic():
     assert elo_interval(0, 10) == (-math.inf, pytest.approx(-166.2, abs=0.1))
 
 
-def game(index, winner, a_is_black=None, reason="score"):
-    a_is_black = index % 2 == 0 if a_is_black is None else a_is_black
-    black, white = ("A", "B") if a_is_black else ("B", "A")
-    result = {BLACK: "B+1.5", WHITE: "W+1.5", EMPTY: "0"}[winner]
-    return GameResult(index, black, white, a_is_black, winner, result, reason, 50)
+def game(index, winner, reason="score"):
+    """What MatchResult reads of a played game (A is black in the even ones)."""
+    return SimpleNamespace(index=index, winner=winner, reason=reason,
+                           board=SimpleNamespace(move_number=50))
 
 
 def test_match_result_counts_by_colour_and_draws_as_halves():
     games = [game(0, BLACK), game(1, BLACK), game(2, WHITE), game(3, EMPTY), game(4, BLACK)]
-    result = MatchResult("a", "b", 9, 7.5, games)
+    result = MatchResult("A", "B", "a", "b", 9, 7.5, games)
     # A is black in games 0, 2, 4 (won 0 and 4) and white in 1 and 3 (lost 1, drew 3).
     assert (result.wins_a, result.wins_b, result.draws) == (2, 2, 1)
     assert result.by_color() == {"black": (3, 2, 1, 0), "white": (2, 0, 1, 1)}
@@ -107,7 +112,7 @@ def test_gtp_player_follows_the_game_and_resyncs_after_an_undo(gnugo_path):
     with make_player(f"gtp:cmd={gnugo_path} --mode gtp --level 0") as gnugo:
         assert isinstance(gnugo, GTPPlayer) and gnugo.name.startswith("GNU Go")
         board = Board(9, komi=6.5)
-        gnugo.reset(9, 6.5)
+        gnugo.start_game(0, board, np.random.default_rng(0))
         board.play(coords.from_gtp("E5", 9))
         reply = gnugo.select_move(board)
         board.play(reply)
@@ -131,32 +136,34 @@ class Stubborn(Player):
 
     name = "stubborn"
 
-    def select_move(self, board):
-        return 0
+    def choose(self, turns):
+        return Choices(np.zeros(len(turns), np.int64), np.zeros(len(turns)))
 
 
 class Quitter(Player):
     name = "quitter"
 
-    def select_move(self, board):
-        return RESIGN
+    def choose(self, turns):
+        return Choices(np.full(len(turns), RESIGN), np.zeros(len(turns)))
 
 
 def test_an_illegal_move_forfeits_and_a_resignation_ends_the_game(tmp_path):
-    result, board = play_game(Stubborn(), RandomPlayer(seed=1), size=5,
-                              sgf_path=str(tmp_path / "f.sgf"))
+    result, = play_games(Stubborn(), RandomPlayer(seed=1), 1, 5, rng=0)
+    score_and_save(result, sgf_path=tmp_path / "f.sgf")
     assert (result.reason, result.result, result.winner) == ("forfeit", "W+F", WHITE)
     assert "illegal" in result.note and load_sgf(tmp_path / "f.sgf").result == "W+F"
-    result, _ = play_game(RandomPlayer(seed=1), Quitter(), size=5)
-    assert (result.reason, result.result, result.moves, result.path) == ("resign", "B+R", 1, None)
+    result, = play_games(RandomPlayer(seed=1), Quitter(), 1, 5, rng=0)
+    score_and_save(result)
+    assert (result.reason, result.result, result.board.move_number, result.path) == \
+        ("resign", "B+R", 1, None)
 
 
 def test_move_cap_and_tromp_taylor_scoring(tmp_path):
-    result, board = play_game(RandomPlayer(seed=2), RandomPlayer(seed=3), size=5, komi=0.5,
-                              max_moves=10, scorer=TrompTaylorScorer(),
-                              sgf_path=str(tmp_path / "cap.sgf"))
-    assert result.reason == "move cap" and result.moves == 10
-    assert result.result == board.result()
+    result, = play_games(RandomPlayer(seed=2), RandomPlayer(seed=3), 1, 5, komi=0.5, rng=0,
+                         max_moves=10)
+    score_and_save(result, TrompTaylorScorer(), sgf_path=tmp_path / "cap.sgf")
+    assert result.reason == "move cap" and result.board.move_number == 10
+    assert result.result == result.board.result()
     record = load_sgf(tmp_path / "cap.sgf")
     assert len(record.moves) == 10 and "move cap" in record.game_comment
 
@@ -176,10 +183,10 @@ def test_random_against_gnugo_level_1(gnugo_path, tmp_path):
     for g in result.games:
         assert g.reason in ("score", "resign")  # no forfeit: every move was legal
         record = load_sgf(g.path)
-        assert (record.black, record.white) == (g.black, g.white)
+        assert (record.black, record.white) == g.names
         assert record.result == g.result and record.size == 9 and record.komi == 7.5
         positions = list(replay(record))
-        assert record.problem is None and len(positions) == g.moves
+        assert record.problem is None and len(positions) == g.board.move_number
         if g.reason == "score":
             margin = float(g.result[2:])
             assert 0 < margin <= 81 + 7.5
@@ -194,7 +201,7 @@ def test_match_in_process_is_reproducible(tmp_path):
     again = match("random", "random", games=2, size=5, workers=1, out_dir=False,
                   scorer="tromp-taylor", seed=1, verbose=False)
     assert [g.result for g in first.games] == [g.result for g in again.games]
-    assert [g.moves for g in first.games] == [g.moves for g in again.games]
+    assert [g.board.history for g in first.games] == [g.board.history for g in again.games]
     assert again.out_dir is None and len(list((tmp_path / "a").glob("*.sgf"))) == 2
 
 
@@ -291,19 +298,25 @@ def test_policy_player_greedy_sampled_and_sensible(tmp_path):
         . X O O .""")
     assert greedy.select_move(eyes) == eyes.pass_index
     with pytest.raises(ValueError, match="5x5 only"):
-        greedy.reset(9, 7.5)
+        greedy.check_size(9)
     with pytest.raises(ValueError, match="planes"):
         PolicyPlayer(model, encoder="agz17")
 
 
-def test_mcts_adapter_keeps_its_tree_and_restarts_on_a_foreign_board():
+def test_search_player_keeps_its_trees_and_restarts_on_a_foreign_board():
     from mockgo.go.board import Board
 
+    followed = {}
     player = make_player("mcts:readouts=8,seed=1")
-    result, board = play_game(player, RandomPlayer(seed=2), size=5, komi=0.5, max_moves=30)
-    assert result.reason in ("score", "move cap", "resign") and result.moves > 4
-    assert player.mcts.root.state.board.history == board.history  # followed every move
+    player.on_end_game = lambda game, tree: followed.update({game: tree.root.state.board.history})
+    games = play_games(player, RandomPlayer(seed=2), 3, 5, komi=0.5, rng=0, max_moves=30)
+    assert sorted(followed) == [0, 1, 2]
+    for game in games:
+        assert game.reason in ("score", "move cap", "resign") and game.board.move_number > 4
+        # Each tree followed every move of its game (but a resignation, which is no move).
+        assert followed[game.index] == game.board.history
+    assert not player.trees  # freed at each game's end
     other = Board(5)
     other.play(coords.from_gtp("C3", 5))
     move = player.select_move(other)
-    assert other.is_legal(move) and player.mcts.root.state.board.history == other.history
+    assert other.is_legal(move) and player.trees[0].root.state.board.history == other.history

@@ -3,6 +3,7 @@
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import mockgo
@@ -10,7 +11,7 @@ from mockgo.go import coords
 from mockgo.go.board import BLACK, WHITE, Board
 from mockgo.arena.gtp import GTPServer, estimate_dead, free_handicap_points, preprocess
 from mockgo.play.gtp_client import GTPEngine, GTPError, gnugo_command
-from mockgo.play.players import RESIGN, Player, RandomPlayer
+from mockgo.play.players import RESIGN, Choices, Player, RandomPlayer
 
 ENGINE = [sys.executable, "-m", "mockgo.arena.gtp", "--player", "random"]
 ALL_COMMANDS = [
@@ -323,10 +324,11 @@ class Fixed(Player):
     def __init__(self, move):
         self.move, self.name = move, "fixed"
 
-    def select_move(self, board):
+    def choose(self, turns):
         if self.move == "boom":
             raise RuntimeError("the player broke")
-        return board.pass_index if self.move == "pass" else self.move
+        moves = [t.board.pass_index if self.move == "pass" else self.move for t in turns]
+        return Choices(np.array(moves), np.zeros(len(turns)))
 
 
 def answer(server, command):
@@ -361,9 +363,7 @@ def test_an_exception_is_an_error_answer_not_the_end():
 
 def test_unacceptable_size_for_a_player_that_cannot_play_it():
     class NineOnly(RandomPlayer):
-        def reset(self, size, komi):
-            if size != 9:
-                raise ValueError("9x9 only")
+        size = 9
 
     server = GTPServer(NineOnly(), size=9)
     assert answer(server, "boardsize 19") == "? unacceptable size\n\n"

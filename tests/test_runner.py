@@ -14,17 +14,10 @@ from mockgo.go.board import BLACK, WHITE
 from mockgo.go.features import get_encoder
 from mockgo.nets.inference import masked_policy
 from mockgo.nets.models import policy_network
-from mockgo.play.players import PolicyPlayer, RandomPlayer
-from mockgo.play.runner import (
-    RANDOM_MOVE,
-    NetworkPolicy,
-    RandomPolicy,
-    as_batch_player,
-    mixture,
-    play_games,
-    play_match,
-    temper,
-)
+from mockgo.arena.matches import match as play_match
+from mockgo.play.players import PolicyPlayer, RandomPlayer, as_player
+from mockgo.play.runner import RANDOM_MOVE, mixture, play_games
+from mockgo.play.sampling import temper
 
 N = 5
 
@@ -37,13 +30,13 @@ def model():
 
 @pytest.fixture(scope="module")
 def policy(model):
-    return NetworkPolicy(model, "alphago48", temperature=1.0, name="net", keep_planes=True)
+    return PolicyPlayer(model, "alphago48", temperature=1.0, name="net", keep_planes=True)
 
 
 @pytest.fixture(scope="module")
 def match(policy):
     """Policy against random, 12 games, the policy black in the even ones."""
-    return play_match(policy, RandomPolicy(), 12, N, rng=0)
+    return play_match(policy, RandomPlayer(), 12, N, seed=0)
 
 
 def replay_positions(game):
@@ -166,9 +159,9 @@ def test_one_network_call_per_step_in_self_play(policy):
 
 
 def test_two_networks_one_call_each_per_step(policy):
-    other = NetworkPolicy(policy_network(N, 48, layers=2, filters=4), "alphago48")
+    other = PolicyPlayer(policy_network(N, 48, layers=2, filters=4), "alphago48")
     stats = {}
-    play_match(policy, other, 6, N, rng=4, stats=stats)
+    play_match(policy, other, 6, N, seed=4, stats=stats)
     assert stats["steps"] < stats["network_calls"] <= 2 * stats["steps"]
 
 
@@ -187,7 +180,7 @@ def test_random_move_at_step_u_is_uniform_over_legal_points(policy):
 
 
 def test_refilled_batches_and_continued_boards(policy):
-    games = play_games(policy, RandomPolicy(), 7, N, rng=6, concurrent=3)
+    games = play_games(policy, RandomPlayer(), 7, N, rng=6, concurrent=3)
     assert len(games) == 7 and all(g.board.is_over or g.capped for g in games)
     start = Board(N)
     for move in (6, 7, 8):
@@ -197,19 +190,27 @@ def test_refilled_batches_and_continued_boards(policy):
     assert game.length == game.board.move_number - 3
 
 
-def test_players_convert_both_ways(model):
-    single = PolicyPlayer(model, encoder="alphago48", temperature=0.5, name="p")
-    batch = as_batch_player(single)
-    assert batch.predictor is single.predictor and batch.temperature == 0.5
-    assert isinstance(as_batch_player(RandomPlayer(seed=0)), RandomPolicy)
-    assert isinstance(as_batch_player("random"), RandomPolicy)
-    back = batch.to_player(seed=0)
-    assert back.temperature == 0.5 and back.encoder.name == "alphago48"
+def test_anything_that_plays_is_a_player(model, policy):
+    assert as_player(policy) is policy
+    wrapped = as_player(model, temperature=0.5)
+    assert isinstance(wrapped, PolicyPlayer) and wrapped.temperature == 0.5
+    assert wrapped.encoder.name == "alphago48"
+    assert isinstance(as_player("random:seed=3"), RandomPlayer)
     board = Board(N)
-    assert board.is_legal(back.select_move(board))
+    assert board.is_legal(wrapped.select_move(board))
+    # The same network at another temperature shares its compiled predictor.
+    assert policy.with_temperature(0.0).predictor is policy.predictor
+
+
+def test_a_game_does_not_depend_on_the_games_beside_it(policy):
+    seeds = [11, 12, 13, 14]
+    together = play_games(policy, RandomPlayer(), 4, N, seeds=seeds)
+    alone = [play_games(policy, RandomPlayer(), 1, N, seeds=[s])[0] for s in seeds]
+    for a, b in zip(together, alone):
+        assert a.board.history == b.board.history
 
 
 def test_mixture_keeps_the_proportions():
-    a, b = RandomPolicy("a"), RandomPolicy("b")
+    a, b = RandomPlayer(name="a"), RandomPlayer(name="b")
     chosen = mixture([a, b], [3, 1], 8, rng=0)
     assert [p.name for p in chosen].count("a") == 6 and len(chosen) == 8

@@ -9,6 +9,7 @@ runs of their own in temporary folders and interrupt them through the
 
 import json
 import shutil
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -18,7 +19,8 @@ from mockgo.zero import run as zero_run
 from mockgo.zero.cli import main as zero_main
 from mockgo.zero.config import ZeroConfig, ZeroGame
 from mockgo.zero.layout import is_holdout
-from mockgo.zero.run import STEPS, MatchResult, bootstrap, generation_line
+from mockgo.arena.matches import MatchResult
+from mockgo.zero.run import STEPS, bootstrap, generation_line
 from mockgo.zero.train import augment
 from mockgo.data import records
 from mockgo.go.features import get_encoder
@@ -238,8 +240,10 @@ def test_evaluate_promotes_at_55_percent(tmp_path, monkeypatch, wins, promoted):
 
     def fake_match(first, second, games, config, **options):
         played.append(games)
-        results = [{"winner": "first" if i < wins else "second"} for i in range(games)]
-        return MatchResult("000001", "000000", results)
+        # A (the new model) is black in the even games: make it win the first `wins`.
+        results = [SimpleNamespace(index=i, winner=(BLACK if (i < wins) == (i % 2 == 0) else WHITE))
+                   for i in range(games)]
+        return MatchResult("000001", "000000", "000001", "000000", 9, 7.5, results)
 
     monkeypatch.setattr(zero_run, "play_match", fake_match)
     summary = run.evaluate(progress=False)

@@ -217,6 +217,7 @@ class GTPServer:
         self.playouts = playouts
         self.rng = np.random.default_rng(seed)
         self.seed = seed
+        self.games = 0  # games started, for their seeds
         self.time_settings = None  # (main time, byo-yomi time, byo-yomi stones)
         self.time_left = {}  # colour: (seconds, stones)
         self.quitting = False
@@ -256,7 +257,7 @@ class GTPServer:
         """An empty board of ``size`` (or the position ``start``), and the
         player told. Raises GTPFailure('unacceptable size') if it cannot."""
         try:
-            self.player.reset(size, self.komi)
+            self.player.check_size(size)
         except ValueError as error:
             log.warning("%s", error)
             raise GTPFailure("unacceptable size") from None
@@ -264,11 +265,15 @@ class GTPServer:
         self.start = start if start is not None else Board(size, komi=self.komi, superko=True)
         self.moves = []  # (colour, move) played since the start position
         self.board = self.start.copy()
+        # Each game its own generator, from the engine's seed and the game's number.
+        self.games += 1
+        self.game_rng = self.player.game_rng([self.seed, self.games])
+        self.player.start_game(0, self.board, self.game_rng)
 
     def _play(self, color, move):
         self.board.play(move, color)
         self.moves.append((color, move))
-        self.player.observe(self.board, move)
+        self.player.observe(0, self.board, move)
 
     def _is_empty(self):
         return not self.moves and not (self.start.stones != EMPTY).any()
@@ -373,7 +378,7 @@ class GTPServer:
         if color != view.to_play:
             view = view.copy()
             view.to_play, view.ko = color, -1
-        move = self.player.select_move(view)
+        move = self.player.select_move(view, rng=self.game_rng)
         if move != RESIGN and not self.board.is_legal(move, color):
             log.error("%s chose an illegal move, %s; passing instead", self.player.name,
                       coords.to_gtp(move, self.size))

@@ -203,7 +203,7 @@ def ladder(players, anchors=ANCHORS, games=10, anchor_games=None, size=9, komi=7
             print(f"\n== match {number + 1}/{len(pairings)}: {a} vs {b}, {n} games", file=out)
         folder = Path(out_dir) / f"{number + 1:02d}" if out_dir else False
         m = match(a, b, games=n, size=size, komi=komi, workers=workers, out_dir=folder,
-                  seed=seed + number, verbose=verbose, file=out)
+                  scorer="auto", seed=seed + number, verbose=verbose, file=out)
         matches.append(m)
         names[a], names[b] = m.name_a, m.name_b
         results.append((a, b, m.score_a, m.n))

@@ -1,28 +1,31 @@
 """Matches: N games between two players, with the statistics to read them.
+The one match engine: ``mockgo match``, the ladder, the notebooks,
+REINFORCE's evaluation and AlphaGo Zero's 55% gate all play through it.
 
 ::
 
     from mockgo.arena.matches import match
-    result = match("random", "gnugo:level=1", games=20, size=9)   # prints a table
+    result = match("random", "gnugo:level=1", games=20, size=9, verbose=True)  # prints a table
     result.win_rate, result.interval(), result.elo(), result.elo_interval()
 
     mockgo match --black random --white gnugo:level=1 --games 20 --size 9
 
-Players are given as :mod:`mockgo.play.players` specs, because games run in
-parallel worker processes (``multiprocessing``, spawn context, ``workers``
-of them, default one per core) and each worker makes its own players from
-the specs; GTP engines, policy networks and mockgo's own players all fit.
-The first player, A (``black_spec``), has black in games 0, 2, 4...; the
-colours alternate. Each game gets its own seed (from ``seed`` and the game
-number), passed to players that take one (``seed_game``; GTP engines that
-know ``set_random_seed``, such as GnuGo, get it too), so games differ from
-one another. mockgo's own players replay a match exactly whatever the
-number of workers; an engine may carry state from one game to the next
-(GnuGo does, a little), so its games can depend on which games its worker
-played before.
+Players are :mod:`mockgo.play.players` objects or specs. The first player,
+A, has black in games 0, 2, 4...; the colours alternate. In one process the
+games are played in lockstep by :func:`mockgo.play.runner.play_games` (one
+network call per step for all the games a network is to move in); with
+``workers`` > 1, players given as specs are made in each worker process
+(``multiprocessing``, spawn context) and the processes play games side by
+side, which is how GnuGo games use every core. Each game gets its own seed
+(from ``seed`` and the game number) and each player a generator from it
+(GTP engines that know ``set_random_seed``, such as GnuGo, get a seed too),
+so games differ from one another and mockgo's own players replay a match
+exactly whatever the number of workers; an engine may carry state from one
+game to the next (GnuGo does, a little), so its games can depend on which
+games its worker played before.
 
 A game ends at two passes in a row, a resignation, or the move cap
-(``max_moves``, default 3 * size * size, counting passes; the position is
+(``max_moves``, default 2 * size * size, counting passes; the position is
 then scored as it stands). A move the rules forbid (which mockgo's players
 never make) loses the game by forfeit, written ``B+F``/``W+F``.
 
@@ -35,8 +38,9 @@ Tromp-Taylor scoring, which is exact when the game was played out to the
 end (as random players do) and favours the side whose dead stones are left
 on the board otherwise.
 
-Every game is saved as SGF in ``out_dir`` (player names, result, and a
-comment with the specs and how it was scored).
+With ``out_dir``, every game is saved there as SGF (player names, result,
+and a comment with the specs and how it was scored); ``mockgo match`` saves
+them in ``matches/<time>-<A>-vs-<B>`` unless told otherwise.
 
 Statistics
 ----------
@@ -67,13 +71,11 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
 
 from mockgo.go import coords
-from mockgo.go.board import BLACK, EMPTY, WHITE, Board, IllegalMove
-from mockgo.play.players import RESIGN, make_player, parse_spec
-
-COLOR_LETTERS = {BLACK: "B", WHITE: "W"}
+from mockgo.go.board import BLACK, EMPTY
+from mockgo.play.players import make_player, parse_spec
+from mockgo.play.runner import game_seed
 
 # ------------------------------------------------------------- statistics
 
@@ -129,36 +131,13 @@ def format_elo(value):
 
 
 @dataclasses.dataclass
-class GameResult:
-    """One game of a match. ``winner``: BLACK, WHITE or EMPTY (a draw);
-    ``reason``: "score", "resign", "forfeit" or "move cap" (scored)."""
-
-    index: int
-    black: str  # player names
-    white: str
-    a_is_black: bool
-    winner: int
-    result: str  # as SGF writes it: "B+12.5", "W+R", "B+F", "0"
-    reason: str
-    moves: int
-    dead: int = 0  # stones the scorer took off the board
-    seconds: float = 0.0
-    path: str | None = None  # the SGF file
-    note: str | None = None  # what the forfeit was, say
-
-    @property
-    def a_score(self):
-        """1 if player A won, 0 if lost, 0.5 for a draw."""
-        if self.winner == EMPTY:
-            return 0.5
-        return float((self.winner == BLACK) == self.a_is_black)
-
-
-@dataclasses.dataclass
 class MatchResult:
-    """The games of a match between A (``black_spec``, black in even games)
-    and B, and the statistics (module docstring), from A's point of view."""
+    """The games of a match between A and B (A black in the even-numbered
+    games), as :class:`~mockgo.play.runner.PlayedGame` in game order, and the
+    statistics (module docstring), from A's point of view."""
 
+    name_a: str
+    name_b: str
     spec_a: str
     spec_b: str
     size: int
@@ -166,18 +145,18 @@ class MatchResult:
     games: list
     seconds: float = 0.0
     out_dir: str | None = None
-    scorer: str = "gnugo"
+    scorer: str = "tromp-taylor"
     confidence: float = 0.95
 
-    @property
-    def name_a(self):
-        g = self.games[0] if self.games else None
-        return (g.black if g.a_is_black else g.white) if g else self.spec_a
+    @staticmethod
+    def a_is_black(game):
+        return game.index % 2 == 0
 
-    @property
-    def name_b(self):
-        g = self.games[0] if self.games else None
-        return (g.white if g.a_is_black else g.black) if g else self.spec_b
+    def a_score(self, game):
+        """1 if A won ``game``, 0 if it lost, 0.5 for a draw."""
+        if game.winner == EMPTY:
+            return 0.5
+        return float((game.winner == BLACK) == self.a_is_black(game))
 
     @property
     def n(self):
@@ -185,19 +164,24 @@ class MatchResult:
 
     @property
     def wins_a(self):
-        return sum(g.a_score == 1 for g in self.games)
+        return sum(self.a_score(g) == 1 for g in self.games)
 
     @property
     def wins_b(self):
-        return sum(g.a_score == 0 for g in self.games)
+        return sum(self.a_score(g) == 0 for g in self.games)
 
     @property
     def draws(self):
-        return sum(g.a_score == 0.5 for g in self.games)
+        return sum(self.a_score(g) == 0.5 for g in self.games)
 
     @property
     def score_a(self):
-        return sum(g.a_score for g in self.games)
+        """A's wins, a draw counting half."""
+        return sum(self.a_score(g) for g in self.games)
+
+    @property
+    def wins(self):
+        return self.score_a
 
     @property
     def win_rate(self):
@@ -216,9 +200,8 @@ class MatchResult:
         """``{"black": (games, A wins, B wins, draws), "white": ...}`` by A's colour."""
         out = {}
         for label, as_black in (("black", True), ("white", False)):
-            games = [g for g in self.games if g.a_is_black == as_black]
-            out[label] = (len(games), sum(g.a_score == 1 for g in games),
-                          sum(g.a_score == 0 for g in games), sum(g.a_score == 0.5 for g in games))
+            scores = [self.a_score(g) for g in self.games if self.a_is_black(g) == as_black]
+            out[label] = (len(scores), scores.count(1.0), scores.count(0.0), scores.count(0.5))
         return out
 
     def reasons(self):
@@ -250,7 +233,7 @@ class MatchResult:
             lines.append(f"Elo A - B    {format_elo(self.elo())}  "
                          f"({pct}% CI {format_elo(elo_low)} to {format_elo(elo_high)})")
         ends = ", ".join(f"{count} by {reason}" for reason, count in sorted(self.reasons().items()))
-        moves = statistics.mean(g.moves for g in self.games) if self.games else 0
+        moves = statistics.mean(g.board.move_number for g in self.games) if self.games else 0
         lines.append(f"games ended: {ends or 'none'}; {moves:.0f} moves a game on average; "
                      f"{self.seconds:.1f} s")
         if self.out_dir:
@@ -269,6 +252,7 @@ class GnuGoScorer:
     ``final_status_list dead``. One GnuGo process, reused game after game."""
 
     name = "gnugo"
+    needs_file = True  # it reads the game from an SGF file
 
     def __init__(self, binary=None, level=10):
         from mockgo.play.gtp_client import GTPEngine, find_gnugo, gnugo_command
@@ -297,6 +281,7 @@ class TrompTaylorScorer:
     """Every stone alive."""
 
     name = "tromp-taylor"
+    needs_file = False
 
     def dead_stones(self, board, sgf_path):
         return []
@@ -317,12 +302,7 @@ def make_scorer(kind="auto"):
     raise ValueError(f"unknown scorer {kind!r}: gnugo, tromp-taylor or auto")
 
 
-# ----------------------------------------------------------------- a game
-
-
-def game_seed(seed, index, slot):
-    """The seed of player ``slot`` (0 for A, 1 for B) in game ``index``."""
-    return int(np.random.SeedSequence([seed, index, slot]).generate_state(1)[0])
+# ------------------------------------------------------ scoring and saving
 
 
 def _file_name(index, black, white):
@@ -331,96 +311,53 @@ def _file_name(index, black, white):
     return f"game-{index:03d}-{clean(black)}-vs-{clean(white)}.sgf"
 
 
-def play_game(black, white, size=9, komi=7.5, max_moves=None, scorer=None, sgf_path=None,
-              index=0, a_is_black=True, comment=None):
-    """Play one game between two Player objects; returns ``(GameResult, board)``.
+def score_and_save(game, scorer=None, sgf_path=None, comment=None):
+    """Finish a played game as a match does: unless it ended by resignation
+    or forfeit, ``scorer`` (``dead_stones(board, sgf_path)``; default every
+    stone alive) marks the dead stones (``game.dead``); with ``sgf_path``
+    the game is saved there, with a comment saying how it was scored. GnuGo
+    reads the game from a file: without a path a temporary one is used."""
+    from mockgo.data.records import save_sgf
 
-    ``scorer``: an object with ``dead_stones(board, sgf_path)`` (default:
-    every stone alive). ``sgf_path``: where to save the game (the scorer
-    needs a file: without a path, a temporary one is used).
-    """
-    from mockgo.data.records import record_from_board, save_sgf
-
-    started = time.perf_counter()
     scorer = scorer or TrompTaylorScorer()
-    max_moves = 3 * size * size if max_moves is None else max_moves
-    board = Board(size, komi=komi, superko=True)
-    players = {BLACK: black, WHITE: white}
-    distinct = [black] if black is white else [black, white]
-    for player in distinct:
-        player.reset(size, komi)
-    reason = note = None
-    while True:
-        if board.passes >= 2:
-            reason = "score"
-            break
-        if board.move_number >= max_moves:
-            reason = "move cap"
-            break
-        color = board.to_play
-        move = players[color].select_move(board)
-        if move == RESIGN:
-            board.resign(color)
-            for player in distinct:
-                player.observe(board, RESIGN)
-            reason = "resign"
-            break
-        try:
-            board.play(int(move))
-        except (IllegalMove, ValueError) as error:
-            reason = "forfeit"
-            note = f"{players[color].name} played an illegal move: {error}"
-            forfeit_winner = 3 - color
-            break
-        for player in distinct:
-            player.observe(board, int(move))
-
-    dead = []
-    if reason == "forfeit":
-        result = f"{COLOR_LETTERS[forfeit_winner]}+F"
-    elif reason == "resign":
-        result = board.result()
-    else:
-        result = None  # scored below
     info = comment or ""
-    temporary = None
-    if sgf_path is None:
-        temporary = tempfile.NamedTemporaryFile(suffix=".sgf", delete=False)
-        temporary.close()
-        sgf_path = temporary.name
-    try:
-        if result is None:
-            # The scorer reads the game from its SGF file.
-            save_sgf(record_from_board(board, black=black.name, white=white.name, result="?"),
-                     sgf_path)
-            dead = scorer.dead_stones(board, sgf_path)
-            result = board.result(dead=dead)
-            info += (f"\nScored by area (komi {komi:g}) after removing {len(dead)} dead "
-                     f"stones ({scorer.name})" + (f": {' '.join(coords.to_gtp(p, size) for p in dead)}"
-                                                  if dead else "") + ".")
-            if reason == "move cap":
-                info += f"\nThe game was stopped at the move cap ({max_moves} moves)."
-        if note:
-            info += "\n" + note
-        record = record_from_board(board, black=black.name, white=white.name, result=result)
+    if game.reason in ("score", "move cap"):
+        if scorer.needs_file:
+            with tempfile.TemporaryDirectory() as folder:
+                path = Path(folder) / "game.sgf"
+                save_sgf(game.record(result="?"), path)
+                game.dead = list(scorer.dead_stones(game.board, path))
+        info += (f"\nScored by area (komi {game.board.komi:g}) after removing {len(game.dead)} "
+                 f"dead stones ({scorer.name})"
+                 + (f": {' '.join(coords.to_gtp(p, game.size) for p in game.dead)}"
+                    if game.dead else "") + ".")
+        if game.reason == "move cap":
+            info += f"\nThe game was stopped at the move cap ({game.board.move_number} moves)."
+    if game.note:
+        info += "\n" + game.note
+    if sgf_path is not None:
+        record = game.record()
         record.game_comment = info.strip() or None
         save_sgf(record, sgf_path)
-    finally:
-        if temporary is not None:
-            Path(sgf_path).unlink(missing_ok=True)
-            sgf_path = None
-    winner = record.winner if record.winner is not None else EMPTY
-    return GameResult(index=index, black=black.name, white=white.name, a_is_black=a_is_black,
-                      winner=winner, result=result, reason=reason, moves=board.move_number,
-                      dead=len(dead), seconds=time.perf_counter() - started, path=sgf_path,
-                      note=note), board
+        game.path = str(sgf_path)
+    return game
+
+
+def _finish(game, scorer, out_dir, specs, games):
+    a_is_black = game.index % 2 == 0
+    black, white = game.names
+    path = None if not out_dir else str(Path(out_dir) / _file_name(game.index, black, white))
+    comment = (f"mockgo match, game {game.index + 1} of {games}: "
+               f"black = {specs[0] if a_is_black else specs[1]}, "
+               f"white = {specs[1] if a_is_black else specs[0]}.")
+    return score_and_save(game, scorer, path, comment)
 
 
 # ------------------------------------------------------- worker processes
 
 
 class _Session:
-    """The players and scorer of one process, made from specs on first use."""
+    """The players and scorer of one worker process, made from specs on first use."""
 
     def __init__(self, spec_a, spec_b, scorer):
         self.key = (spec_a, spec_b, scorer)
@@ -434,23 +371,18 @@ class _Session:
             raise
 
     def play(self, task):
+        from mockgo.play.runner import play_games
+
         index = task["index"]
         a, b = self.players
-        a_is_black = index % 2 == 0
-        for slot, player in enumerate((a, b)):
-            seed_game = getattr(player, "seed_game", None)
-            if seed_game is not None:
-                seed_game(game_seed(task["seed"], index, slot))
-        black, white = (a, b) if a_is_black else (b, a)
-        path = None
-        if task["out_dir"]:
-            path = str(Path(task["out_dir"]) / _file_name(index, black.name, white.name))
-        comment = (f"mockgo match, game {index + 1} of {task['games']}: "
-                   f"black = {task['spec_a'] if a_is_black else task['spec_b']}, "
-                   f"white = {task['spec_b'] if a_is_black else task['spec_a']}.")
-        result, _ = play_game(black, white, task["size"], task["komi"], task["max_moves"],
-                              self.scorer, path, index, a_is_black, comment)
-        return result
+        black, white = (a, b) if index % 2 == 0 else (b, a)
+        game, = play_games(black, white, 1, task["size"], komi=task["komi"],
+                           seeds=[game_seed(task["seed"], index)], max_moves=task["max_moves"])
+        game.index = index
+        _finish(game, self.scorer, task["out_dir"], (task["spec_a"], task["spec_b"]),
+                task["games"])
+        game.players = None  # engines and networks stay in this process
+        return game
 
     def close(self):
         for player in self.players:
@@ -491,63 +423,96 @@ def default_out_dir(spec_a, spec_b):
     return str(Path("matches") / f"{stamp}-{clean(spec_a)}-vs-{clean(spec_b)}")
 
 
-def match(black_spec, white_spec, games=10, size=9, komi=7.5, max_moves=None, workers=None,
-          out_dir=None, scorer="auto", seed=0, verbose=True, confidence=0.95, file=None):
-    """Play ``games`` games between two players given as specs; returns a
+def _spec(player):
+    return player if isinstance(player, str) else getattr(player, "name", repr(player))
+
+
+def match(a, b, games=10, size=9, komi=7.5, max_moves=None, workers=1, concurrent=None,
+          out_dir=None, scorer=None, seed=0, verbose=False, progress=False, confidence=0.95,
+          file=None, stats=None):
+    """Play ``games`` games between players ``a`` and ``b``; returns a
     :class:`MatchResult` (and prints its table if ``verbose``).
 
-    ``black_spec`` (player A) has black in the even games, ``white_spec``
-    (player B) in the odd ones. ``workers``: processes (default: one per
-    core, at most one per game; 1 plays in this process). ``out_dir``: where
-    the SGF files go (default ``matches/<time>-<A>-vs-<B>``; False: not
-    saved). ``scorer``: "gnugo", "tromp-taylor" or "auto" (GnuGo if
-    installed). ``seed``: the match's seed, from which every game's seeds
-    come. ``file``: where the table and progress go (default stdout).
+    A player is a spec (:func:`mockgo.play.players.make_player`) or a Player
+    object. ``a`` has black in the even-numbered games, ``b`` in the odd
+    ones. Every game gets its seed from ``seed`` and its number, so a match
+    replays exactly, however it is played:
+
+    - ``workers=1`` (the default): in this process, the games in lockstep
+      (``concurrent`` at a time, default all; one at a time with a GTP
+      engine), one network call per step for each network player;
+    - ``workers=N`` (specs only; None: one per core): N worker processes
+      (``multiprocessing``, spawn context) that each make their own players
+      and play one game at a time: engines such as GnuGo in parallel.
+
+    ``max_moves``: the move cap (default ``2 * size * size``). ``out_dir``:
+    save every game there as SGF (default: not saved). ``scorer``:
+    ``"gnugo"`` (dead stones by GnuGo), ``"tromp-taylor"`` or None (every
+    stone alive), or ``"auto"`` (GnuGo if installed). ``file``: where the
+    table and the games' lines go (default stdout); ``progress``: a bar of
+    finished games; ``stats``: the runner's counters (in-process only).
     """
     from mockgo.play.gtp_client import find_gnugo
+    from mockgo.play.runner import play_games
 
     out = file or sys.stdout
-    for spec in (black_spec, white_spec):
-        parse_spec(spec)  # a typo fails here, not in every worker
+    specs = (_spec(a), _spec(b))
+    for player in (a, b):
+        if isinstance(player, str):
+            parse_spec(player)  # a typo fails here, not in every worker
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
+    scorer = scorer or "tromp-taylor"
     if scorer == "auto":
         scorer = "gnugo" if find_gnugo() else "tromp-taylor"
-    if out_dir is None:
-        out_dir = default_out_dir(black_spec, white_spec)
     if out_dir:
         Path(out_dir).mkdir(parents=True, exist_ok=True)
         out_dir = str(out_dir)
     workers = workers or os.cpu_count() or 1
     workers = max(1, min(workers, games))
-    tasks = [dict(index=i, spec_a=black_spec, spec_b=white_spec, scorer=scorer, seed=seed,
-                  size=size, komi=komi, max_moves=max_moves, out_dir=out_dir, games=games)
-             for i in range(games)]
+    if workers > 1 and not all(isinstance(p, str) for p in (a, b)):
+        raise ValueError("workers > 1 needs both players as specs (each process makes its own)")
     started = time.perf_counter()
     results = []
 
-    def report(result):
-        results.append(result)
+    def report(game):
+        results.append(game)
         if verbose:
-            print(f"game {result.index + 1:3d}/{games}: {result.black} (B) vs {result.white} (W): "
-                  f"{result.result:>8}  {result.moves:3d} moves  {result.seconds:5.1f} s",
+            black, white = game.names
+            print(f"game {game.index + 1:3d}/{games}: {black} (B) vs {white} (W): "
+                  f"{game.result:>8}  {game.board.move_number:3d} moves  {game.seconds:5.1f} s",
                   file=out, flush=True)
 
     if workers == 1:
+        made = [make_player(p) if isinstance(p, str) else None for p in (a, b)]
+        player_a, player_b = (m or p for m, p in zip(made, (a, b)))
+        scoring = make_scorer(scorer)
         try:
-            for task in tasks:
-                report(_worker_play(task))
+            blacks = [player_a if i % 2 == 0 else player_b for i in range(games)]
+            whites = [player_b if i % 2 == 0 else player_a for i in range(games)]
+            play_games(blacks, whites, games, size, komi=komi,
+                       seeds=[game_seed(seed, i) for i in range(games)], max_moves=max_moves,
+                       concurrent=concurrent, progress=progress, stats=stats,
+                       on_game=lambda game: report(_finish(game, scoring, out_dir, specs, games)))
         finally:
-            _close_session()
+            scoring.close()
+            for player in made:
+                if player is not None:
+                    player.close()
     else:
+        tasks = [dict(index=i, spec_a=a, spec_b=b, scorer=scorer, seed=seed, size=size,
+                      komi=komi, max_moves=max_moves, out_dir=out_dir, games=games)
+                 for i in range(games)]
         context = multiprocessing.get_context("spawn")
         with context.Pool(workers) as pool:
-            for result in pool.imap_unordered(_worker_play, tasks):
-                report(result)
+            for game in pool.imap_unordered(_worker_play, tasks):
+                report(game)
             pool.close()
             pool.join()
     results.sort(key=lambda g: g.index)
-    result = MatchResult(black_spec, white_spec, size, komi, results,
+    first = results[0]
+    names = first.names if first.index % 2 == 0 else first.names[::-1]
+    result = MatchResult(names[0], names[1], specs[0], specs[1], size, komi, results,
                          seconds=time.perf_counter() - started, out_dir=out_dir or None,
                          scorer=scorer, confidence=confidence)
     if verbose:
@@ -572,7 +537,7 @@ def configure_parser(parser):
     parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
     parser.add_argument("--size", type=int, default=9, help="board size (default 9)")
     parser.add_argument("--komi", type=float, default=7.5, help="komi (default 7.5)")
-    parser.add_argument("--max-moves", type=int, help="move cap (default 3 * size * size)")
+    parser.add_argument("--max-moves", type=int, help="move cap (default 2 * size * size)")
     parser.add_argument("--workers", type=int, help="processes (default: one per core)")
     parser.add_argument("--out", help="folder for the SGF files "
                         "(default matches/<time>-<A>-vs-<B>)")
@@ -585,8 +550,9 @@ def configure_parser(parser):
 
 
 def run_cli(args):
+    out_dir = args.out or default_out_dir(args.black, args.white)
     result = match(args.black, args.white, games=args.games, size=args.size, komi=args.komi,
-                   max_moves=args.max_moves, workers=args.workers, out_dir=args.out,
+                   max_moves=args.max_moves, workers=args.workers, out_dir=out_dir,
                    scorer=args.scorer, seed=args.seed, verbose=not args.quiet)
     if args.quiet:
         print(result.table())

@@ -47,7 +47,8 @@ from mockgo.data.files import atomic_write_text, check_same_settings
 from mockgo.go.board import BLACK, WHITE
 from mockgo.learn.value import add_colour_plane
 from mockgo.nets.io import load_model, save_model
-from mockgo.play.runner import NetworkPolicy, play_match
+from mockgo.arena.matches import match
+from mockgo.play.players import PolicyPlayer
 
 __all__ = ["OpponentPool", "PolicyGradient", "Reinforce", "ReinforceConfig"]
 
@@ -289,12 +290,12 @@ class Reinforce:
         self.opponent.set_weights(self.pool.members[0].weights)
         self.gradient = PolicyGradient(self.learner, config.learning_rate, config.temperature,
                                        config.chunk)
-        self.player = NetworkPolicy(self.learner, config.encoder, config.temperature,
+        self.player = PolicyPlayer(self.learner, config.encoder, config.temperature,
                                     name="rl", keep_planes=True)
         self.evaluator = self.player.with_temperature(config.temperature, keep_planes=False)
-        self.opponent_player = NetworkPolicy(self.opponent, config.encoder, config.temperature,
+        self.opponent_player = PolicyPlayer(self.opponent, config.encoder, config.temperature,
                                              name="pool")
-        self.sl_player = NetworkPolicy(self.sl, config.encoder, config.temperature, name="sl")
+        self.sl_player = PolicyPlayer(self.sl, config.encoder, config.temperature, name="sl")
         self._value = {}  # id(model) -> Predictor
         self.last_games = []
 
@@ -327,10 +328,10 @@ class Reinforce:
         iteration = self.iteration + 1
         member = self.pool.sample(self.rng)
         self.opponent.set_weights(member.weights)
-        match = play_match(self.player, self.opponent_player, config.games, config.size,
-                           komi=config.komi, rng=self.rng, max_moves=config.max_moves)
-        self.last_games = match.games
-        packed, masks, moves, advantages = self._batch(match.games, baseline)
+        played = match(self.player, self.opponent_player, config.games, config.size,
+                       komi=config.komi, seed=self._seed(), max_moves=config.max_moves)
+        self.last_games = played.games
+        packed, masks, moves, advantages = self._batch(played.games, baseline)
         objective = self.gradient.update(packed, masks, moves, advantages, config.games,
                                          num_planes=self.player.encoder.num_planes)
         if self.pool.due(iteration):
@@ -339,19 +340,18 @@ class Reinforce:
             self.pool.add(iteration, self.learner.get_weights(), file)
         eval_win_rate = None
         if config.eval_every and iteration % config.eval_every == 0 and config.eval_games:
-            evaluation = play_match(self.evaluator, self.sl_player, config.eval_games,
-                                    config.size, komi=config.komi, rng=self.rng,
-                                    max_moves=config.max_moves)
+            evaluation = match(self.evaluator, self.sl_player, config.eval_games, config.size,
+                               komi=config.komi, seed=self._seed(), max_moves=config.max_moves)
             eval_win_rate = evaluation.win_rate
         record = {
             "iteration": iteration,
             "opponent": member.iteration,
-            "win_rate": match.win_rate,
+            "win_rate": played.win_rate,
             "eval_win_rate": eval_win_rate,
             "pool_size": len(self.pool),
             "baseline": "zero" if baseline is None else "value",
             "positions": int(len(moves)),
-            "mean_length": float(np.mean([g.length for g in match.games])),
+            "mean_length": float(np.mean([g.length for g in played.games])),
             "mean_abs_advantage": float(np.mean(np.abs(advantages))) if len(moves) else 0.0,
             "objective": float(objective),
             "seconds": round(time.perf_counter() - began, 2),
@@ -360,6 +360,11 @@ class Reinforce:
         self.history.append(record)
         self._checkpoint()
         return record
+
+    def _seed(self):
+        """A match's seed, from the run's generator (saved with every
+        checkpoint, so a resumed run plays the same games)."""
+        return int(self.rng.integers(2**63))
 
     def _batch(self, games, baseline):
         """The current policy's moves of the games, as arrays for the update."""

@@ -70,8 +70,8 @@ def value_dataset(policy, games, size, komi=7.5, max_step=None, rl_policy=None, 
                   rng=0, max_moves=None, folder=None, progress=False):
     """AlphaGo's value-network data: ``games`` positions, one per game.
 
-    ``policy`` (a :class:`~mockgo.play.runner.NetworkPolicy`, a Keras model on
-    ``alphago48`` planes, or any batch player) plays moves 1 to U-1; move U
+    ``policy`` (a :class:`~mockgo.play.players.PolicyPlayer`, a Keras model on
+    ``alphago48`` planes, or any player) plays moves 1 to U-1; move U
     is uniform over the legal points (pass only when there is none); then
     ``rl_policy`` (default: ``policy``) plays both sides to the end. U is
     uniform on 1..``max_step`` (default ``1.25 * size * size``, about the
@@ -91,12 +91,12 @@ def value_dataset(policy, games, size, komi=7.5, max_step=None, rl_policy=None, 
     Returns :class:`ValueData` (it unpacks as ``planes, outcomes``).
     """
     from mockgo.go.features import get_encoder
-    from mockgo.play.runner import as_batch_player
+    from mockgo.play.players import as_player
 
     if rng is None or isinstance(rng, np.random.Generator):
         rng = int(np.random.default_rng(rng).integers(2**63))
-    policy = as_batch_player(policy)
-    after = policy if rl_policy is None else as_batch_player(rl_policy)
+    policy = as_player(policy, temperature=1.0)
+    after = policy if rl_policy is None else as_player(rl_policy, temperature=1.0)
     max_step = int(round(1.25 * size * size)) if max_step is None else int(max_step)
     encoder = get_encoder("alphago49", size)
     saved = _ValueBatches(folder, dict(games=games, size=size, komi=komi, max_step=max_step,

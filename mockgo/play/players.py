@@ -1,41 +1,52 @@
-"""Players: anything that chooses moves, behind one small interface.
+"""Players: anything that chooses moves, behind one interface that plays one
+game or many in lockstep.
 
-The GTP engine (:mod:`mockgo.arena.gtp`), matches (:mod:`mockgo.arena.matches`) and the
-ladder (:mod:`mockgo.arena.ladder`) all drive players the same way::
+The lockstep runner (:mod:`mockgo.play.runner`), matches
+(:mod:`mockgo.arena.matches`), the GTP engine (:mod:`mockgo.arena.gtp`),
+REINFORCE and AlphaGo Zero all drive players the same way::
 
-    player = make_player("policy:path=models/sl.keras,temperature=0.5")
-    player.reset(9, 7.5)                 # a new game: board size and komi
-    move = player.select_move(board)     # a flat index, board.pass_index, or RESIGN
-    board.play(move)
-    player.observe(board, move)          # every move of the game, both colours
-    player.close()                       # engines and other resources
+    player.start_game(game, board, rng)   # game: a number; rng: this game's generator
+    choices = player.choose(turns)         # one Turn per game in which it is to move
+    player.observe(game, board, move)      # after every move of the game, both colours
+    player.end_game(game)
+    player.close()                         # engines and other resources
 
-and, optionally, ``player.seed_game(seed)`` before ``reset``: matches give
-every game its own seed so that games differ and can be replayed (the
-default ignores it; GTPPlayer sends ``set_random_seed`` to engines that
-know it).
+``choose`` answers *many positions in one call*, one :class:`Turn` per game
+in which the player is to move: a network player encodes them all and calls
+its network once; a tree search searches all its games' trees in lockstep,
+one evaluator call per step for all of them; a GTP engine (GnuGo) answers one
+position at a time (``one_at_a_time``: the runner then plays its games one
+after another). Players whose :meth:`~Player.group_key` is equal answer
+together: the same network at two temperatures shares one call.
+``select_move(board)`` is the same for a single position (Sabaki through
+GTP, a notebook cell).
 
-``select_move`` chooses a move for ``board.to_play`` and must not change the
-board (it may copy it). ``observe`` is called after every move of the game
-has been played on the board (the opponent's and the player's own, passes
-too; ``board.history[-1]`` is the move, with its colour): a player that keeps
-state from move to move (a search tree, an external engine's board) follows
-the game there; the default does nothing. Players that keep such state must
-also cope with being handed a board that did not come from the moves they
-observed (``undo`` in GTP, ``loadsgf``): :class:`GTPPlayer` compares the
-board's history with what it sent its engine and starts over if they differ.
+A move is a flat index, ``board.pass_index`` to pass, or :data:`RESIGN`.
+``choose`` must leave the boards unchanged. ``observe`` follows the game
+(``board.history[-1]`` is the move just played; ``move`` is RESIGN when a
+player resigned): players that keep state from move to move (a search tree,
+an engine's board) follow it there; they must also cope with a board that
+did not come from the moves they observed (``undo`` in GTP, ``loadsgf``): the
+search starts a new tree, the GTP player sets its engine up again.
+
+Random numbers: the runner gives each player in each game its own generator,
+made by :meth:`Player.game_rng` from a seed that depends on the match's seed
+and the game's number only, so a match replays exactly however its games are
+spread over processes or batches.
 
 The players here:
 
 - :class:`RandomPlayer`: uniform over ``board.sensible_moves()`` (legal and
   not filling its own single-point eyes); passes when there is none.
 - :class:`PolicyPlayer`: a Keras policy network (or the policy head of a
-  dual network), evaluated through :class:`mockgo.nets.inference.Predictor`,
-  masked to the sensible moves; greedy at temperature 0, else sampled.
+  dual network) through a compiled :class:`mockgo.nets.inference.Predictor`,
+  masked to the sensible moves; greedy at temperature 0, else sampled from
+  ``p ** (1 / T)``.
 - :class:`GTPPlayer`: an external engine (GnuGo, or any GTP program) run
   through :class:`mockgo.play.gtp_client.GTPEngine`.
-- :class:`MCTSAdapter`: a :class:`mockgo.search.mcts.MCTSPlayer` (AlphaGo Zero's
-  tree search) as a Player, its tree kept from move to move.
+- :class:`SearchPlayer`: Monte Carlo tree search (:mod:`mockgo.search.mcts`)
+  with any evaluator (:mod:`mockgo.search.evaluators`), one tree per game,
+  kept from move to move.
 
 Player specs
 ------------
@@ -47,56 +58,120 @@ Command lines and worker processes make players from strings
 
     random                              RandomPlayer(seed=None)
     random:seed=3                       RandomPlayer(seed=3)
-    policy:path=models/sl.keras,temperature=0.5,encoder=alphago48,seed=1
+    policy:path=models/sl.keras,temperature=0.5,seed=1
     gnugo                               GnuGo level 10 (its default)
     gnugo:level=1,seed=0                GnuGo at level 1 (binary=PATH: another GnuGo)
     gtp:cmd=/usr/games/gnugo --mode gtp --level 3
-    mcts:readouts=200,evaluator=uniform  tree search (mockgo.search.mcts), uniform priors
+    mcts:readouts=200,evaluator=uniform  tree search, uniform priors
     mcts:path=models/zero.keras,readouts=100,resign=-0.9   guided by a dual network
 
 Every kind also takes ``name=...`` (the name written into SGF files and
 tables). Values are plain text: no quoting, no commas, except that ``cmd=``
 takes everything after it, commas and ``=`` included, so it must come last;
 ``cmd`` is split into words as a POSIX shell would (``shlex.split``).
-Keys a kind does not know are an error. More kinds can be added with
-:func:`register_player_kind` (a factory taking the options as keyword
-arguments, all strings).
+Keys a kind does not know are an error. A network's encoder is the one its
+file records (``encoder=`` overrides it for files saved before mockgo
+recorded it). More kinds can be added with :func:`register_player_kind` (a
+factory taking the options as keyword arguments, all strings).
 """
 
+import dataclasses
 import os
 import shlex
+import time
 
 import numpy as np
 
 from mockgo.go import coords
 from mockgo.go.board import BLACK, COLOR_NAMES, EMPTY, WHITE
-from mockgo.play.runner import check_temperature, temper
+from mockgo.play.sampling import check_temperature, sample_moves, temper
 
-RESIGN = -1  # what select_move returns to resign the game
+__all__ = ["RESIGN", "Choices", "GTPPlayer", "Player", "PolicyPlayer", "RandomPlayer",
+           "SearchPlayer", "Turn", "as_player", "gnugo_player", "make_player", "parse_spec",
+           "register_player_kind", "spec_help"]
+
+RESIGN = -1  # the move that resigns the game
+
+
+@dataclasses.dataclass
+class Turn:
+    """One position a player must answer: game ``game``'s ``board`` (not to
+    be changed), its sensible moves (``mask``, N*N + 1 booleans, pass
+    last), the moving player's generator in that game, and the player (the
+    members of one group may differ, in temperature say)."""
+
+    game: int
+    board: object
+    mask: np.ndarray
+    rng: np.random.Generator
+    player: "Player"
+
+
+@dataclasses.dataclass
+class Choices:
+    """The answers to a list of turns: ``moves`` (flat index, pass, or
+    RESIGN), ``log_probs`` (of each move under the distribution it was drawn
+    from; 0 for a move that was not drawn), and, for a network player,
+    ``evaluated`` (the rows its network saw) and ``planes`` (the encoded
+    positions of the evaluated rows, uint8, in row order); the work done:
+    ``calls`` (network calls), ``encode_s``, ``network_s``."""
+
+    moves: np.ndarray
+    log_probs: np.ndarray
+    evaluated: np.ndarray | None = None
+    planes: np.ndarray | None = None
+    calls: int = 0
+    encode_s: float = 0.0
+    network_s: float = 0.0
 
 
 class Player:
-    """The interface. Subclasses set ``name`` and implement ``select_move``."""
+    """The interface (module docstring). Subclasses set ``name`` and
+    implement :meth:`choose`; the rest has defaults."""
 
     name = "player"
+    size = None  # the one board size it plays (a network's), or None for any
+    one_at_a_time = False  # True: follows one game at a time (GTP engines)
+    keep_planes = False  # the runner keeps the planes its network saw (REINFORCE)
+    seed = None  # a player's own seed, mixed into every game's (random:seed=3)
 
-    def reset(self, size, komi):
-        """A new game is starting on a ``size`` x ``size`` board with ``komi``.
-        Raise ValueError if the player cannot play that size."""
+    def group_key(self):
+        """Players with equal keys answer their turns in one :meth:`choose` call."""
+        return ("player", id(self))
 
-    def select_move(self, board):
-        """A move for ``board.to_play``: a flat index, ``board.pass_index``
-        to pass, or :data:`RESIGN`. Must leave ``board`` unchanged."""
+    def game_rng(self, seed):
+        """The generator of one game, from the game's ``seed`` (and the player's own)."""
+        if self.seed is None:
+            return np.random.default_rng(seed)
+        if seed is None:
+            return np.random.default_rng(self.seed)
+        return np.random.default_rng([self.seed, *np.atleast_1d(seed).tolist()])
+
+    def check_size(self, size):
+        """ValueError when the player cannot play on ``size`` x ``size``."""
+        if self.size is not None and size != self.size:
+            raise ValueError(f"{self.name} plays {self.size}x{self.size} only, not {size}x{size}")
+
+    def start_game(self, game, board, rng):
+        """Game ``game`` starts (or goes on) from ``board``; ``rng`` is its generator."""
+        self.check_size(board.size)
+
+    def choose(self, turns):
+        """A :class:`Choices` for ``turns`` (module docstring)."""
         raise NotImplementedError
 
-    def observe(self, board, move):
-        """``move`` (by ``board.history[-1][0]``) has just been played on
-        ``board``. ``move`` is RESIGN when a player resigned (the board then
-        has ``resigned`` set and no new history entry)."""
+    def observe(self, game, board, move):
+        """``move`` has just been played in game ``game`` (on ``board``)."""
 
-    def seed_game(self, seed):
-        """Optional: reseed for the next game (matches give every game its
-        own seed, so games differ and can be replayed). Default: ignored."""
+    def end_game(self, game):
+        """Game ``game`` is over: free what the player kept for it."""
+
+    def select_move(self, board, rng=None, game=0):
+        """The move for one position (``rng``: the game's generator; default
+        a fresh one)."""
+        rng = self.game_rng(None) if rng is None else rng
+        turn = Turn(game, board, board.sensible_moves(), rng, self)
+        return int(self.choose([turn]).moves[0])
 
     def close(self):
         """Free what the player holds (an engine process, say)."""
@@ -111,10 +186,15 @@ class Player:
         return f"<{type(self).__name__} {self.name}>"
 
 
-def _sensible_points(board):
-    """The sensible moves other than pass, as flat indices."""
-    mask = board.sensible_moves()
-    return np.flatnonzero(mask[:-1])
+def _uniform_over_points(masks):
+    """Rows of move probabilities: uniform over each mask's points, all on
+    pass for a row with none."""
+    points = masks[:, :-1]
+    counts = points.sum(axis=1, keepdims=True)
+    out = np.zeros(masks.shape, np.float64)
+    out[:, :-1] = points / np.maximum(counts, 1)
+    out[:, -1] = counts[:, 0] == 0
+    return out
 
 
 # ------------------------------------------------------------------ random
@@ -123,95 +203,121 @@ def _sensible_points(board):
 class RandomPlayer(Player):
     """Uniform over the sensible moves (legal, not filling its own
     single-point eye); passes only when there is none. The usual baseline:
-    rated 0 on the ladder."""
+    rated 0 on the ladder. ``seed``: mixed into every game's seed."""
 
     def __init__(self, seed=None, name=None):
         self.seed = seed
-        self.rng = np.random.default_rng(seed)
         self.name = name or "random"
 
-    def seed_game(self, seed):
-        self.rng = np.random.default_rng(seed if self.seed is None else (self.seed, seed))
+    def group_key(self):
+        return ("random",)
 
-    def select_move(self, board):
-        points = _sensible_points(board)
-        if len(points) == 0:
-            return board.pass_index
-        return int(self.rng.choice(points))
+    def choose(self, turns):
+        masks = np.stack([turn.mask for turn in turns])
+        moves, log_probs = sample_moves(_uniform_over_points(masks), [t.rng for t in turns])
+        return Choices(moves, log_probs)
 
 
 # ------------------------------------------------------------------ policy
 
 
 class PolicyPlayer(Player):
-    """Moves from a policy network.
+    """Moves from a policy network, many positions in one network call.
 
-    ``model_or_path``: a Keras model, or the path of a ``.keras`` file
-    (``mockgo.nets.models`` is imported first, which registers its custom layer).
-    A one-output model is a policy; of a two-output model (a dual network)
-    the first output, the policy, is used. The policy may cover the N*N
-    points (AlphaGo's) or N*N + 1 moves (pass last).
+    ``model``: a Keras model, the path of a ``.keras`` file, or a
+    :class:`~mockgo.nets.inference.Predictor` to share. A one-output model
+    is a policy; of a two-output model (a dual network) the first output,
+    the policy, is used. The policy may cover the N*N points (AlphaGo's) or
+    N*N + 1 moves (pass last). ``encoder``: the feature planes the network
+    was trained on (a name for :func:`mockgo.go.features.get_encoder`), or
+    None: the encoder the network records (:mod:`mockgo.nets.io`).
 
-    ``encoder``: the feature planes the network was trained on (a name for
-    :func:`mockgo.go.features.get_encoder`), or None: the encoder the network
-    records (:mod:`mockgo.nets.io`).
-
-    The policy is masked to ``board.sensible_moves()`` (legal and not
-    filling the player's own single-point eyes) and renormalised; with
-    nothing sensible left but the pass, the player passes. At temperature 0
-    it plays the most probable move; otherwise it samples from
-    ``p ** (1 / temperature)``, normalised. A network whose policy has no
-    pass output therefore passes only when nothing else is sensible.
-    TensorFlow is imported when the first PolicyPlayer is made, not before.
+    The policy is masked to the sensible moves and renormalised
+    (:func:`~mockgo.nets.inference.masked_policy`); with nothing sensible
+    left but the pass, the player passes without asking the network. At
+    temperature 0 it plays the most probable move; otherwise it samples from
+    ``p ** (1 / temperature)``, normalised; a network without a pass output
+    therefore passes only when nothing else is sensible. ``keep_planes``:
+    the runner keeps the planes of the positions this player moved in
+    (REINFORCE replays them for its update). TensorFlow is imported when the
+    first PolicyPlayer is made, not before.
     """
 
-    def __init__(self, model_or_path, encoder=None, temperature=0.0, seed=None,
-                 name=None, batch_size=16):
+    def __init__(self, model, encoder=None, temperature=0.0, seed=None, name=None,
+                 keep_planes=False, batch_size=1024):
         from mockgo.nets.inference import network_input
 
-        self.predictor, self.encoder = network_input(model_or_path, encoder, batch_size)
+        self.predictor, self.encoder = network_input(model, encoder, batch_size)
         self.model = self.predictor.model
         self.size = self.encoder.size
-        if isinstance(model_or_path, (str, bytes)) or hasattr(model_or_path, "__fspath__"):
-            default_name = f"policy:{os.path.basename(str(model_or_path))}"
-        else:
-            default_name = f"policy:{self.model.name}"
         self.temperature = check_temperature(temperature)
+        self.keep_planes = bool(keep_planes)
         self.seed = seed
-        self.rng = np.random.default_rng(seed)
+        if isinstance(model, (str, bytes)) or hasattr(model, "__fspath__"):
+            default_name = f"policy:{os.path.basename(str(model))}"
+        else:
+            default_name = self.model.name
         self.name = name or default_name
+        self._batch = np.zeros((0, *self.encoder.shape), np.uint8)
 
-    def seed_game(self, seed):
-        self.rng = np.random.default_rng(seed if self.seed is None else (self.seed, seed))
+    def group_key(self):
+        return ("network", id(self.predictor), self.encoder.name)
 
-    def reset(self, size, komi):
-        if size != self.size:
-            raise ValueError(f"{self.name} plays {self.size}x{self.size} only, not {size}x{size}")
+    def with_temperature(self, temperature, name=None, keep_planes=None):
+        """The same network (the same Predictor: no new graph) at another temperature."""
+        return PolicyPlayer(self.predictor, self.encoder.name, temperature, seed=self.seed,
+                            name=name or self.name,
+                            keep_planes=self.keep_planes if keep_planes is None else keep_planes)
+
+    def probabilities(self, planes):
+        """The network's raw policy for a batch of planes (one compiled call)."""
+        outputs = self.predictor.predict(planes)
+        return outputs[0] if isinstance(outputs, tuple) else outputs
 
     def policy(self, board):
-        """The masked, renormalised move probabilities (N*N + 1, pass last)."""
+        """The masked, renormalised move probabilities of one position (N*N + 1, pass last)."""
         from mockgo.nets.inference import masked_policy
 
-        if board.size != self.size:
-            raise ValueError(f"{self.name} plays {self.size}x{self.size} only")
-        outputs = self.predictor.predict(self.encoder.encode(board))
-        probabilities = outputs[0] if isinstance(outputs, tuple) else outputs
-        return masked_policy(probabilities, board.sensible_moves())
+        self.check_size(board.size)
+        return masked_policy(self.probabilities(self.encoder.encode(board)[None])[0],
+                             board.sensible_moves())
 
-    def select_move(self, board):
-        p = self.policy(board)
-        if p[-1] == 1.0:  # nothing sensible but the pass
-            return board.pass_index
-        if self.temperature == 0:
-            return int(np.argmax(p))
-        return int(self.rng.choice(len(p), p=temper(p[None], self.temperature)[0]))
+    def choose(self, turns):
+        from mockgo.nets.inference import masked_policy
+
+        n = len(turns)
+        for turn in turns:
+            self.check_size(turn.board.size)
+        masks = np.stack([turn.mask for turn in turns])
+        moves = np.full(n, masks.shape[1] - 1, np.int64)  # pass unless decided otherwise
+        log_probs = np.zeros(n)
+        rows = np.flatnonzero(masks[:, :-1].any(axis=1))
+        evaluated = np.zeros(n, bool)
+        if not len(rows):
+            return Choices(moves, log_probs, evaluated)
+        if len(self._batch) < len(rows):
+            self._batch = np.zeros((max(len(rows), 2 * len(self._batch)), *self.encoder.shape),
+                                   np.uint8)
+        batch = self._batch[:len(rows)]
+        began = time.perf_counter()
+        for k, j in enumerate(rows):
+            self.encoder.encode_into(turns[j].board, batch[k])
+        middle = time.perf_counter()
+        raw = self.probabilities(batch)
+        ended = time.perf_counter()
+        distributions = temper(masked_policy(raw, masks[rows]),
+                               [turns[j].player.temperature for j in rows])
+        moves[rows], log_probs[rows] = sample_moves(distributions, [turns[j].rng for j in rows])
+        evaluated[rows] = True
+        return Choices(moves, log_probs, evaluated, batch, calls=1, encode_s=middle - began,
+                       network_s=ended - middle)
 
 
 # ------------------------------------------------------------- GTP engines
 
 
 class GTPPlayer(Player):
-    """An external GTP engine as a player.
+    """An external GTP engine as a player, one position at a time.
 
     The engine's board is kept in step with the game's: before each
     ``genmove``, the moves it has not seen yet are sent with ``play``. If
@@ -220,12 +326,15 @@ class GTPPlayer(Player):
     again: ``boardsize``, ``clear_board``, ``komi``, the set-up stones
     (``set_free_handicap``; white set-up stones, which GTP cannot express,
     are sent as ``play`` moves), then every move. The engine's ``resign``
-    becomes :data:`RESIGN` and ``pass`` ``board.pass_index``.
+    becomes :data:`RESIGN` and ``pass`` ``board.pass_index``. Engines that
+    know ``set_random_seed`` (GnuGo) get one from each game's generator.
 
     ``command``: the engine's command line, a list or a string (split as a
     shell would). ``name``: default ``"<engine name> <version>"`` as the
     engine reports them.
     """
+
+    one_at_a_time = True
 
     def __init__(self, command, name=None, stderr=None):
         import subprocess
@@ -248,11 +357,7 @@ class GTPPlayer(Player):
         self._sent = []  # (color, move) the engine has played, in order
         self._knows_seed = None
 
-    def reset(self, size, komi):
-        self._new_game(size, komi, (), ())
-
-    def seed_game(self, seed):
-        """Sent as ``set_random_seed`` to engines that know it (GnuGo)."""
+    def start_game(self, game, board, rng):
         from mockgo.play.gtp_client import GTPError
 
         if self._knows_seed is None:
@@ -261,7 +366,8 @@ class GTPPlayer(Player):
             except GTPError:
                 self._knows_seed = False
         if self._knows_seed:
-            self.engine.send(f"set_random_seed {seed % 2**31}")
+            self.engine.send(f"set_random_seed {int(rng.integers(2**31))}")
+        self._new_game(board.size, board.komi, *_setup_stones(board))
 
     def _new_game(self, size, komi, black, white):
         commands = [f"boardsize {size}", "clear_board", f"komi {komi:g}"]
@@ -299,7 +405,7 @@ class GTPPlayer(Player):
                             for c, m in new])
             self._sent += new
 
-    def select_move(self, board):
+    def _genmove(self, board):
         self._sync(board)
         color = board.to_play
         answer = self.engine.send(f"genmove {COLOR_NAMES[color]}").strip().lower()
@@ -309,9 +415,9 @@ class GTPPlayer(Player):
         self._sent.append((color, move))  # the engine has played it on its board
         return move
 
-    def observe(self, board, move):
-        # Moves are sent lazily, in select_move; nothing to do here.
-        pass
+    def choose(self, turns):
+        moves = np.array([self._genmove(turn.board) for turn in turns], np.int64)
+        return Choices(moves, np.zeros(len(turns)))
 
     def close(self):
         self.engine.close()
@@ -328,99 +434,139 @@ def _setup_stones(board):
     return black, white
 
 
-def gnugo_player(level=10, seed=0, binary=None, name=None):
-    """GnuGo as a player: Chinese rules and positional superko, like mockgo."""
+def gnugo_player(level=10, seed=None, binary=None, name=None):
+    """GnuGo as a player: Chinese rules and positional superko, like mockgo.
+    ``seed``: its start-up seed (each game then gets one from its generator)."""
     from mockgo.play.gtp_client import find_gnugo, gnugo_command
 
     binary = binary or find_gnugo()
     if binary is None:
         raise RuntimeError("GnuGo is not installed (apt-get install gnugo), or pass binary=PATH")
-    level, seed = int(level), int(seed)
-    player = GTPPlayer(gnugo_command(level=level, seed=seed, binary=binary),
-                       name=name or f"gnugo-l{level}")
-    return player
+    level = int(level)
+    seed = 0 if seed is None else int(seed)
+    return GTPPlayer(gnugo_command(level=level, seed=seed, binary=binary),
+                     name=name or f"gnugo-l{level}")
 
 
-# -------------------------------------------------------------------- MCTS
+# -------------------------------------------------------------------- search
 
 
-class MCTSAdapter(Player):
-    """A tree search (:class:`mockgo.search.mcts.MCTSPlayer`, or anything with its
-    ``root``, ``initialize``, ``search``, ``pick_action``, ``play`` and
-    ``should_resign``) as a Player.
+class SearchPlayer(Player):
+    """Monte Carlo tree search as a player: one :class:`mockgo.search.mcts.MCTSPlayer`
+    tree per game, searched in lockstep with the player's other games (one
+    ``evaluate`` call per search step for all of them:
+    :func:`mockgo.search.mcts.search_many`), kept from move to move.
 
-    The search state is a :class:`mockgo.search.games.GoGame` on a copy of the
-    board. The tree is kept from move to move: ``observe`` moves the root
-    along the game's moves; when the board handed to ``select_move`` is not
-    the root's position (a new game, an undo), the search starts afresh from
-    it. ``max_moves``: the move cap the search sees (default: the board's
-    move number plus 3 * size * size, beyond any match's cap).
+    ``evaluate``: an evaluator (:mod:`mockgo.search.evaluators`); ``size``:
+    the one board size it plays (a network's), or None. ``game``: the search
+    state's class, with ``from_board(board, max_moves)``
+    (:class:`mockgo.search.games.GoGame`, or Zero's ``ZeroGame`` that plays
+    only sensible moves); ``max_moves``: the move cap the search sees
+    (default: the board's move number plus 3 * N * N, beyond any match's cap).
+    The other options are :class:`~mockgo.search.mcts.MCTSPlayer`'s.
+    ``resign_disabled_share``: the share of games in which resigning is off
+    (drawn from each game's generator; AlphaGo Zero's check of the
+    threshold). ``on_search(game, tree)``: called after each search that
+    does not end in a resignation, before the move is picked (self-play
+    records its training examples there); ``on_end_game(game, tree)``: when
+    a game ends, with its last tree (self-play reads whether resigning was on).
+
+    When a turn's board is not the position at the root of its game's tree
+    (a new game, an undo, a loaded position), the search starts afresh
+    from it. Each game's tree gets its seed from the game's generator.
     """
 
-    def __init__(self, mcts_player, name="mcts", max_moves=None, size=None):
-        self.mcts = mcts_player
-        self.name = name
-        self.max_moves = max_moves
-        self.size = size  # the one size it plays (a network's), or None for any
-
-    def reset(self, size, komi):
-        if self.size is not None and size != self.size:
-            raise ValueError(f"{self.name} plays {self.size}x{self.size} only, not {size}x{size}")
-        self.mcts.root = None
-
-    def seed_game(self, seed):
-        self.mcts.rng = np.random.default_rng(seed)
-
-    def _root_board(self):
-        root = getattr(self.mcts, "root", None)
-        return None if root is None else root.state.board
-
-    def select_move(self, board):
+    def __init__(self, evaluate, readouts=200, c_puct=1.5, dirichlet=False,
+                 parallel_readouts=8, fpu_reduction=0.0, softpick_moves=None,
+                 resign_threshold=None, resign_disabled_share=0.0, size=None, game=None,
+                 max_moves=None, on_search=None, on_end_game=None, name="mcts", seed=None):
         from mockgo.search.games import GoGame
 
-        mine = self._root_board()
+        self.evaluate = evaluate
+        self.options = dict(num_readouts=readouts, c_puct=c_puct, dirichlet=dirichlet,
+                            parallel_readouts=parallel_readouts, fpu_reduction=fpu_reduction,
+                            softpick_moves=softpick_moves, resign_threshold=resign_threshold)
+        self.resign_disabled_share = resign_disabled_share
+        self.size = size
+        self.game = game or GoGame
+        self.max_moves = max_moves
+        self.on_search = on_search
+        self.on_end_game = on_end_game
+        self.name = name
+        self.seed = seed
+        self.trees = {}  # game -> MCTSPlayer
+        self._rngs = {}  # game -> the game's generator, for trees started later
+
+    def start_game(self, game, board, rng):
+        self.check_size(board.size)
+        self._rngs[game] = rng
+        self.trees[game] = self._new_tree(board, rng)
+
+    def _new_tree(self, board, rng):
+        from mockgo.search.mcts import MCTSPlayer, ResignationCheck
+
+        enabled = True
+        if self.options["resign_threshold"] is not None:
+            enabled = ResignationCheck(self.resign_disabled_share).resign_enabled(rng)
+        tree = MCTSPlayer(self.evaluate, resign_enabled=enabled,
+                          seed=int(rng.integers(2**63)), **self.options)
+        cap = self.max_moves or board.move_number + 3 * board.pass_index
+        tree.initialize(self.game.from_board(board.copy(), max_moves=cap),
+                        move_number=board.move_number)
+        return tree
+
+    def _tree_for(self, turn):
+        tree = self.trees.get(turn.game)
+        mine = None if tree is None else tree.root.state.board
+        board = turn.board
         if mine is None or mine.hash != board.hash or mine.history != board.history \
                 or mine.to_play != board.to_play:
-            cap = self.max_moves or board.move_number + 3 * board.pass_index
-            self.mcts.initialize(GoGame.from_board(board.copy(), max_moves=cap),
-                                 move_number=board.move_number)
-        self.mcts.search()
-        if self.mcts.should_resign():
-            return RESIGN
-        return int(self.mcts.pick_action())
+            rng = self._rngs.setdefault(turn.game, turn.rng)
+            tree = self.trees[turn.game] = self._new_tree(board, rng)
+        return tree
 
-    def observe(self, board, move):
-        mine = self._root_board()
-        if move != RESIGN and mine is not None and mine.history == board.history[:-1]:
-            self.mcts.play(move)  # keeps the subtree under the move
+    def choose(self, turns):
+        from mockgo.search.mcts import search_many
 
+        for turn in turns:
+            self.check_size(turn.board.size)
+        trees = [self._tree_for(turn) for turn in turns]
+        search_many(trees, self.evaluate)
+        moves = np.empty(len(turns), np.int64)
+        for i, (turn, tree) in enumerate(zip(turns, trees)):
+            if tree.should_resign():
+                moves[i] = RESIGN
+                continue
+            if self.on_search is not None:
+                self.on_search(turn.game, tree)
+            moves[i] = tree.pick_action()
+        return Choices(moves, np.zeros(len(turns)))
 
-def _make_mcts(readouts="200", evaluator="uniform", path=None, encoder=None, c_puct="1.5",
-               softpick=None, resign="none", seed=None, name=None):
-    from mockgo.search import evaluators, mcts
+    def observe(self, game, board, move):
+        tree = self.trees.get(game)
+        if tree is not None and move != RESIGN \
+                and tree.root.state.board.history == board.history[:-1]:
+            tree.play(move)  # keeps the subtree under the move
 
-    size = None
-    if path is not None:
-        evaluate = evaluators.NetworkEvaluator(path, random_symmetry=False, encoder=encoder)
-        size = evaluate.size
-        default_name = f"mcts:{os.path.basename(path)}"
-    elif evaluator == "uniform":
-        evaluate, default_name = evaluators.uniform_evaluator, "mcts-uniform"
-    elif evaluator == "rollout":
-        rng = np.random.default_rng(None if seed is None else int(seed))
-        evaluate, default_name = evaluators.random_rollout_evaluator(rng), "mcts-rollout"
-    else:
-        raise ValueError(f"mcts evaluator must be uniform or rollout (or give path=), "
-                         f"not {evaluator!r}")
-    player = mcts.MCTSPlayer(
-        evaluate, num_readouts=int(readouts), c_puct=float(c_puct), dirichlet=False,
-        softpick_moves=None if softpick is None else int(softpick),
-        resign_threshold=None if resign == "none" else float(resign),
-        seed=None if seed is None else int(seed))
-    return MCTSAdapter(player, name=name or f"{default_name}-{int(readouts)}", size=size)
+    def end_game(self, game):
+        tree = self.trees.pop(game, None)
+        self._rngs.pop(game, None)
+        if self.on_end_game is not None and tree is not None:
+            self.on_end_game(game, tree)
 
 
 # ------------------------------------------------------------------- specs
+
+
+def as_player(player, temperature=1.0, **options):
+    """A Player from a Player (returned as is), a spec string
+    (:func:`make_player`), or a Keras model (a :class:`PolicyPlayer` at
+    ``temperature``, with ``options``)."""
+    if isinstance(player, Player):
+        return player
+    if isinstance(player, str):
+        return make_player(player)
+    return PolicyPlayer(player, temperature=temperature, **options)
 
 
 def _make_random(seed=None, name=None):
@@ -440,16 +586,40 @@ def _make_gtp(cmd=None, name=None):
     return GTPPlayer(cmd, name=name)
 
 
+def _make_mcts(readouts="200", evaluator="uniform", path=None, encoder=None, c_puct="1.5",
+               softpick=None, resign="none", seed=None, name=None):
+    from mockgo.search import evaluators
+
+    size = None
+    if path is not None:
+        evaluate = evaluators.NetworkEvaluator(path, random_symmetry=False, encoder=encoder)
+        size = evaluate.size
+        default_name = f"mcts:{os.path.basename(path)}"
+    elif evaluator == "uniform":
+        evaluate, default_name = evaluators.uniform_evaluator, "mcts-uniform"
+    elif evaluator == "rollout":
+        rng = np.random.default_rng(None if seed is None else int(seed))
+        evaluate, default_name = evaluators.random_rollout_evaluator(rng), "mcts-rollout"
+    else:
+        raise ValueError(f"mcts evaluator must be uniform or rollout (or give path=), "
+                         f"not {evaluator!r}")
+    return SearchPlayer(evaluate, readouts=int(readouts), c_puct=float(c_puct), dirichlet=False,
+                        softpick_moves=None if softpick is None else int(softpick),
+                        resign_threshold=None if resign == "none" else float(resign),
+                        size=size, name=name or f"{default_name}-{int(readouts)}",
+                        seed=None if seed is None else int(seed))
+
+
 PLAYER_KINDS = {
     "random": (_make_random, "uniform over the sensible moves; options: seed"),
     "policy": (_make_policy, "a policy network; options: path (required), encoder "
                              "(default: what the file records), temperature (0 = greedy), seed"),
     "gnugo": (gnugo_player, "GnuGo through GTP; options: level (default 10), seed, binary"),
     "gtp": (_make_gtp, "any GTP engine; option: cmd=COMMAND LINE (last: takes the rest)"),
-    "mcts": (_make_mcts, "tree search (mockgo.search.mcts); options: readouts (200), evaluator "
-                         "(uniform or rollout) or path (a dual network), "
-                         "c_puct (1.5), softpick (moves sampled by visits), resign "
-                         "(a value threshold, or none), seed"),
+    "mcts": (_make_mcts, "tree search (mockgo.search); options: readouts (200), evaluator "
+                         "(uniform or rollout) or path (a dual network), c_puct (1.5), "
+                         "softpick (moves sampled by visits), resign (a value threshold, or "
+                         "none), seed"),
 }
 
 

@@ -63,7 +63,6 @@ none twice. Training saves a checkpoint (with the optimiser's state) after
 each epoch and continues from the last one.
 """
 
-import dataclasses
 import json
 import shutil
 import time
@@ -73,19 +72,18 @@ import numpy as np
 
 from mockgo.data import records
 from mockgo.data.files import check_same_settings
-from mockgo.go.board import BLACK, EMPTY, WHITE
 from mockgo.go.features import get_encoder
 from mockgo.nets.io import load_model, save_model
 from mockgo.search.evaluators import NetworkEvaluator
 from mockgo.search.games import GoGame
-from mockgo.search.mcts import MCTSPlayer, search_many
+from mockgo.search.mcts import MCTSPlayer
 from mockgo.zero.config import ENCODER, ZeroConfig, ZeroGame, seed_of
 from mockgo.zero.layout import RunLayout, job_name, model_name, write_json
-from mockgo.zero.selfplay import evaluator_for, load_examples, progress_bar, selfplay_job
+from mockgo.zero.selfplay import evaluator_for, load_examples, selfplay_job
 from mockgo.zero.train import augment, compile_dual, epoch_bar, gather_examples
 
-__all__ = ["MatchResult", "ZeroRun", "analyse_position", "bootstrap", "generation_line",
-           "play_match"]
+__all__ = ["ZeroRun", "analyse_position", "bootstrap", "generation_line", "play_match",
+           "search_player"]
 
 STEPS = ("selfplay", "gather", "train", "validate", "evaluate")
 STATE_FORMAT = 1
@@ -94,117 +92,47 @@ STATE_FORMAT = 1
 # ---------------------------------------------------------------- matches
 
 
-@dataclasses.dataclass
-class MatchResult:
-    """Games between ``first`` and ``second`` (``first`` is black in the even
-    games); ``games`` holds one dict per game."""
+def search_player(side, config, readouts=None, name=None, resign_threshold=None,
+                  batch_size=256, seed=None):
+    """A side of a Zero match as a player: ``"random"`` (a
+    :class:`~mockgo.play.players.RandomPlayer`), or a dual network (a Keras
+    model, its path, or a :class:`~mockgo.search.evaluators.NetworkEvaluator`)
+    searching with ``readouts`` (default ``config.match_readouts``) per move
+    on the sensible moves, no Dirichlet noise, the first ``softpick_moves``
+    moves sampled by visit count (so that games differ), resigning at
+    ``resign_threshold`` (default None: every game is played out, so that a
+    value head that is still wrong cannot lose a won game by resigning)."""
+    from mockgo.play.players import RandomPlayer, SearchPlayer
 
-    first: str
-    second: str
-    games: list
-
-    @property
-    def first_wins(self):
-        return sum(g["winner"] == "first" for g in self.games)
-
-    @property
-    def win_rate(self):
-        """The first side's share of wins (a draw counts half)."""
-        draws = sum(g["winner"] == "draw" for g in self.games)
-        return (self.first_wins + 0.5 * draws) / max(len(self.games), 1)
+    if isinstance(side, str) and side == "random":
+        return RandomPlayer(name=name)
+    evaluator = evaluator_for(side, config, batch_size, seed)
+    return SearchPlayer(evaluator, readouts=config.match_readouts if readouts is None else readouts,
+                        c_puct=config.c_puct, dirichlet=False,
+                        parallel_readouts=config.parallel_readouts,
+                        fpu_reduction=config.fpu_reduction, softpick_moves=config.softpick_moves,
+                        resign_threshold=resign_threshold, size=config.board_size,
+                        game=ZeroGame if config.sensible_moves else GoGame,
+                        max_moves=config.moves_cap, name=name or _side_name(side))
 
 
 def play_match(first, second, games, config, readouts=None, seed=0, sgf_dir=None,
                progress=False, names=None, resign_threshold=None):
-    """``games`` games between two sides, all in lockstep; ``first`` plays
-    black in games 0, 2, 4...
+    """``games`` games between two sides (:func:`search_player`) through the
+    one match engine (:func:`mockgo.arena.matches.match`), all in lockstep:
+    ``first`` plays black in games 0, 2, 4...; all the games where one
+    network is to move are searched together, one network call per search
+    step. ``sgf_dir``: save the games there. Returns the
+    :class:`~mockgo.arena.matches.MatchResult` (``first`` is A)."""
+    from mockgo.arena.matches import match
 
-    A side is a Keras dual network, the path of one, a
-    :class:`NetworkEvaluator`, or ``"random"``
-    (:class:`mockgo.play.players.RandomPlayer`: uniform over the sensible moves).
-    Networks search with ``readouts`` (default ``config.match_readouts``)
-    per move, no Dirichlet noise, the first ``softpick_moves`` moves sampled
-    by visit count (so that the games differ). They resign at
-    ``resign_threshold`` (default None: every game is played out, so that a
-    value head that is still wrong cannot lose a won game by resigning).
-    All the games where one network is to move are searched together, one
-    network call per search step. ``sgf_dir``: save the games there.
-    """
-    from mockgo.play.players import RandomPlayer
-
-    readouts = config.match_readouts if readouts is None else readouts
-    sides = (first, second)
-    if names is None:
-        names = tuple(_side_name(side) for side in sides)
-    batch = games * config.parallel_readouts
-    evaluators = [None if isinstance(s, str) and s == "random"
-                  else evaluator_for(s, config, batch, seed_of(config.seed, seed, k))
-                  for k, s in enumerate(sides)]
-    tables = []  # per game: the two agents, index 0 = first side
-    states = []
-    for i in range(games):
-        agents = []
-        for k in (0, 1):
-            rng_seed = seed_of(config.seed, seed, i, k)
-            if evaluators[k] is None:
-                agents.append(RandomPlayer(seed=rng_seed))
-            else:
-                player = MCTSPlayer(evaluators[k], num_readouts=readouts, c_puct=config.c_puct,
-                                    dirichlet=False, parallel_readouts=config.parallel_readouts,
-                                    fpu_reduction=config.fpu_reduction,
-                                    softpick_moves=config.softpick_moves,
-                                    resign_threshold=resign_threshold, seed=rng_seed)
-                player.initialize(config.new_game())
-                agents.append(player)
-        tables.append(agents)
-        states.append(config.new_game())
-    first_color = [BLACK if i % 2 == 0 else WHITE for i in range(games)]
-    active = list(range(games))
-    bar = progress_bar(progress, total=games, unit="game", desc=f"{names[0]} vs {names[1]}")
-    while active:
-        movers = {i: 0 if states[i].to_play == first_color[i] else 1 for i in active}
-        for k in (0, 1):
-            searching = [tables[i][k] for i in active if movers[i] == k and evaluators[k]]
-            if searching:
-                search_many(searching, evaluators[k])
-        still = []
-        for i in active:
-            agent = tables[i][movers[i]]
-            board = states[i].board
-            if isinstance(agent, MCTSPlayer):
-                if agent.should_resign():
-                    board.resign(board.to_play)
-                    action = None
-                else:
-                    action = agent.pick_action()
-            else:
-                action = agent.select_move(board)
-            if action is not None:
-                for other in tables[i]:
-                    if isinstance(other, MCTSPlayer):
-                        other.play(action)
-                states[i] = states[i].play(action)
-            if states[i].is_terminal():
-                if bar is not None:
-                    bar.update(1)
-            else:
-                still.append(i)
-        active = still
-    if bar is not None:
-        bar.close()
-    results = []
-    for i, state in enumerate(states):
-        board = state.board
-        winner = board.winner()
-        outcome = "draw" if winner == EMPTY else "first" if winner == first_color[i] else "second"
-        results.append({"game": i, "first_color": "B" if first_color[i] == BLACK else "W",
-                        "winner": outcome, "result": board.result(), "moves": board.move_number})
-        if sgf_dir is not None:
-            Path(sgf_dir).mkdir(parents=True, exist_ok=True)
-            black, white = (names if first_color[i] == BLACK else names[::-1])
-            record = records.record_from_board(board, black=black, white=white, date="")
-            records.save_sgf(record, Path(sgf_dir) / f"{i:05d}.sgf")
-    return MatchResult(names[0], names[1], results)
+    names = names or (None, None)
+    sides = [search_player(side, config, readouts, names[k], resign_threshold,
+                           games * config.parallel_readouts, seed_of(config.seed, seed, k))
+             for k, side in enumerate((first, second))]
+    return match(*sides, games=games, size=config.board_size, komi=config.komi,
+                 max_moves=config.moves_cap, seed=seed_of(config.seed, seed), out_dir=sgf_dir,
+                 progress=f"{sides[0].name} vs {sides[1].name}" if progress else False)
 
 
 def _side_name(side):
@@ -495,7 +423,7 @@ class ZeroRun:
                                 config, seed=seed_of("evaluate", g)[0], names=(model_name(g), best),
                                 sgf_dir=self.layout.evaluation_sgf_dir(model_name(g), best),
                                 progress=progress)
-            summary = {"opponent": best, "games": len(result.games), "wins": result.first_wins,
+            summary = {"opponent": best, "games": result.n, "wins": result.wins_a,
                        "win_rate": result.win_rate,
                        "promoted": result.win_rate >= config.promote_win_rate}
         else:
@@ -590,8 +518,8 @@ class ZeroRun:
                 result = play_match(self.evaluator(g), other, games, self.config, readouts,
                                     seed=seed_of("strength", g, other_name)[0], progress=progress,
                                     names=(model_name(g), other_name))
-                table[key] = {"win_rate": result.win_rate, "wins": result.first_wins,
-                              "games": len(result.games)}
+                table[key] = {"win_rate": result.win_rate, "wins": result.wins_a,
+                              "games": result.n}
                 write_json(path, table)
             rates[g] = table[key]["win_rate"]
         return rates

@@ -13,7 +13,7 @@ from mockgo.go import coords
 from mockgo.go.board import BLACK, EMPTY
 from mockgo.go.features import get_encoder
 from mockgo.search.evaluators import NetworkEvaluator
-from mockgo.search.mcts import MCTSPlayer, ResignationCheck, search_many
+from mockgo.search.mcts import ResignationCheck
 from mockgo.zero.config import ENCODER, seed_of
 from mockgo.zero.layout import RunLayout, is_holdout, write_json
 
@@ -63,62 +63,65 @@ def play_selfplay_games(evaluate, config, numbers, seed_parts=(), callback=None,
     """Play games ``numbers`` (ints) against themselves in lockstep; returns
     their :class:`SelfPlayGame` records in order.
 
-    Each step searches every unfinished game with one ``evaluate`` call per
-    step of :func:`mockgo.search.mcts.search_many`, then each game plays its move
-    (or resigns). Game ``i``'s random numbers (noise, sampling, whether it
-    may resign) come from ``(config.seed, *seed_parts, i)``. ``callback(
+    One :class:`~mockgo.play.players.SearchPlayer` plays both colours of
+    every game through the runner (:func:`mockgo.play.runner.play_games`):
+    each step searches every unfinished game with one ``evaluate`` call per
+    step of :func:`mockgo.search.mcts.search_many`, with Dirichlet noise at
+    the roots, then each game plays its move (or resigns). Before each move
+    the position, the root's visit distribution and the search's comment are
+    recorded. Game ``i``'s random numbers (noise, sampling, whether it may
+    resign) come from ``(config.seed, *seed_parts, i)``. ``callback(
     "selfplay_step", info)`` is called after each step, ``on_game(game)``
     as each game finishes.
     """
+    from mockgo.play.players import SearchPlayer
+    from mockgo.play.runner import play_games
+    from mockgo.search.games import GoGame
+    from mockgo.zero.config import ZeroGame
+
     encoder = get_encoder(ENCODER, config.board_size)
-    check = ResignationCheck(config.resign_disabled_share)
-    players, examples = [], []
-    for number in numbers:
-        rng = np.random.default_rng(seed_of(config.seed, *seed_parts, number))
-        enabled = config.resign_threshold is None or check.resign_enabled(rng)
-        player = MCTSPlayer(evaluate, num_readouts=config.readouts, c_puct=config.c_puct,
-                            parallel_readouts=config.parallel_readouts,
-                            fpu_reduction=config.fpu_reduction,
-                            softpick_moves=config.softpick_moves,
-                            resign_threshold=config.resign_threshold, resign_enabled=enabled,
-                            seed=int(rng.integers(2**63)))
-        player.initialize(config.new_game())
-        players.append(player)
-        examples.append(([], [], [], []))  # planes, pi, colour to play, comment
-    finished = [None] * len(players)
-    active = list(range(len(players)))
-    step = 0
-    while active:
-        search_many([players[i] for i in active], evaluate)
-        still = []
-        for i in active:
-            player = players[i]
-            board = player.state.board
-            if player.should_resign():
-                board.resign(board.to_play)
-            else:
-                planes, pis, colors, comments = examples[i]
-                planes.append(encoder.encode(board))
-                pis.append(player.visit_distribution().astype(np.float32))
-                colors.append(board.to_play)
-                comments.append(search_comment(player))
-                player.play(player.pick_action())
-                if not player.state.is_terminal():
-                    still.append(i)
-                    continue
-            finished[i] = game = _finish(numbers[i], players[i], examples[i], encoder)
-            if on_game is not None:
-                on_game(game)
-        active = still
-        step += 1
-        if callback is not None:
-            callback("selfplay_step", {"step": step, "active": len(active)})
+    examples = {g: ([], [], [], []) for g in range(len(numbers))}  # planes, pi, colour, comment
+    resigning = {}  # game -> (resign_enabled, would_have_resigned)
+    finished = [None] * len(numbers)
+
+    def record(game, tree):
+        planes, pis, colors, comments = examples[game]
+        board = tree.state.board
+        planes.append(encoder.encode(board))
+        pis.append(tree.visit_distribution().astype(np.float32))
+        colors.append(board.to_play)
+        comments.append(search_comment(tree))
+
+    def keep(game, tree):
+        resigning[game] = (tree.resign_enabled, tree.would_have_resigned)
+
+    def done(played):
+        g = played.index
+        finished[g] = game = _finish(numbers[g], played.board, examples.pop(g), *resigning.pop(g),
+                                     encoder)
+        if on_game is not None:
+            on_game(game)
+
+    player = SearchPlayer(evaluate, readouts=config.readouts, c_puct=config.c_puct,
+                          dirichlet=True, parallel_readouts=config.parallel_readouts,
+                          fpu_reduction=config.fpu_reduction,
+                          softpick_moves=config.softpick_moves,
+                          resign_threshold=config.resign_threshold,
+                          resign_disabled_share=config.resign_disabled_share,
+                          size=config.board_size,
+                          game=ZeroGame if config.sensible_moves else GoGame,
+                          max_moves=config.moves_cap, on_search=record, on_end_game=keep,
+                          name="selfplay")
+    step = None if callback is None else (
+        lambda step, running: callback("selfplay_step", {"step": step, "active": running}))
+    play_games(player, player, len(numbers), config.board_size, komi=config.komi,
+               seeds=[seed_of(config.seed, *seed_parts, n) for n in numbers],
+               max_moves=config.moves_cap, on_step=step, on_game=done)
     return finished
 
 
-def _finish(number, player, example, encoder):
+def _finish(number, board, example, resign_enabled, would_have_resigned, encoder):
     planes, pis, colors, comments = example
-    board = player.state.board
     winner = board.winner()
     colors = np.array(colors, np.int8)
     z = np.where(colors == winner, 1.0, -1.0).astype(np.float32)
@@ -130,7 +133,7 @@ def _finish(number, player, example, encoder):
         number=number, board=board,
         planes=np.array(planes, np.uint8).reshape(n, *encoder.shape),
         pi=np.array(pis, np.float32).reshape(n, size * size + 1), z=z, comments=comments,
-        resign_enabled=player.resign_enabled, would_have_resigned=player.would_have_resigned,
+        resign_enabled=resign_enabled, would_have_resigned=would_have_resigned,
         winner=int(winner))
 
 
