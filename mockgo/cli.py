@@ -20,6 +20,8 @@ import argparse
 import importlib
 import sys
 
+import mockgo
+
 SUBCOMMANDS = {
     "gtp": ("mockgo.arena.gtp", "play over GTP (for Sabaki, GoGui, gogui-twogtp...)"),
     "match": ("mockgo.arena.matches", "play N games between two players; win rate and Elo"),
@@ -32,7 +34,6 @@ SUBCOMMANDS = {
 def build_parser(argv=None):
     """The parser; only the chosen subcommand's module is imported (all of
     them when no subcommand is given, for the help text)."""
-    import mockgo
 
     parser = argparse.ArgumentParser(
         prog="mockgo", description="mockgo: play, match and rate Go players.")

@@ -23,7 +23,16 @@ mode (hours of work must not start from an untrained network).
 import dataclasses
 import os
 import shutil
+import subprocess
 from pathlib import Path
+
+from mockgo.data.download import archives_in
+from mockgo.go.features import ALPHAGO48, ALPHAGO49
+from mockgo.learn.reinforce import ReinforceConfig
+from mockgo.learn.supervised import build_policy
+from mockgo.learn.value import fit_value_network, value_dataset
+from mockgo.nets.io import NetworkInfo, as_float32, load_model
+from mockgo.zero.config import ZeroConfig
 
 __all__ = ["LoadedModel", "Notebook", "NOTEBOOKS", "ReinforcePreset", "SupervisedPreset",
            "ValuePreset", "ZeroPreset", "kgs_archive", "kgs_archives", "load_sl_policy",
@@ -199,8 +208,6 @@ class ReinforcePreset:
 
 
 def _reinforce_presets():
-    from mockgo.learn.reinforce import ReinforceConfig
-
     # Quick: a smoke run of about a minute on 9x9 with tiny nets.
     quick = ReinforcePreset(ReinforceConfig(size=9, games=16, learning_rate=0.01, pool_every=2,
                                             eval_games=32, eval_every=1, seed=0),
@@ -232,8 +239,6 @@ class ZeroPreset:
 
 
 def _zero_presets():
-    from mockgo.zero.config import ZeroConfig
-
     # Quick: a 2-block, 16-filter network, 16 games a generation, 16 readouts a move.
     quick = ZeroPreset(ZeroConfig(blocks=2, filters=16, games_per_generation=16,
                                   games_in_parallel=16, readouts=16, parallel_readouts=4,
@@ -340,7 +345,6 @@ def kgs_archives(root, archives=None):
     """The oldest ``archives`` KGS archives in ``data/kgs`` (all of them for
     None), as paths. FileNotFoundError when fewer are there, naming the
     command that fetches them."""
-    from mockgo.data.download import archives_in
 
     folder = Path(root) / "data" / "kgs"
     present = sorted(archives_in(folder), key=lambda a: a.sort_key)
@@ -357,7 +361,6 @@ def kgs_archive(repo_root, download=True):
     --archives 1`` fetches, and notebook 01's quick mode trains on); with
     ``download``, fetched when there is none. None when there is none and it
     could not be fetched."""
-    import subprocess
 
     for attempt in range(2):
         try:
@@ -396,9 +399,6 @@ def standin_policy(size, seed=0):
     the same one), as float32. Its moves are close to uniform over the
     sensible points. Re-seeds Python, NumPy and Keras
     (``keras.utils.set_random_seed``)."""
-    from mockgo.go.features import ALPHAGO48
-    from mockgo.learn.supervised import build_policy
-    from mockgo.nets.io import NetworkInfo, as_float32
 
     quick = _SUPERVISED_QUICK
     model = as_float32(build_policy(quick.layers, quick.filters, board_size=size, planes=48,
@@ -434,7 +434,6 @@ def _load_if_it_fits(path, size, notebook, model_name, verb):
     what = f"notebook {notebook}'s {model_name}"
     if not path.exists():
         return None, f"{what} is missing ({path} does not exist; run notebook {notebook} first)"
-    from mockgo.nets.io import load_model
 
     model = load_model(path)
     board = model.input_shape[1]
@@ -449,12 +448,9 @@ def standin_value_network(policy, size, games=300, epochs=8, seed=0, progress=Fa
     trained as notebook 02 trains it (:func:`~mockgo.learn.value.fit_value_network`
     with the 8 symmetries and early stopping) on
     :func:`~mockgo.learn.value.value_dataset` of ``games`` games of ``policy``."""
-    import keras
+    import keras  # TensorFlow: imported only when a network is used
 
-    from mockgo.go.features import ALPHAGO49
-    from mockgo.learn.value import fit_value_network, value_dataset
-    from mockgo.nets.io import NetworkInfo
-    from mockgo.nets.models import value_network
+    from mockgo.nets.models import value_network  # TensorFlow: imported only when a network is used
 
     data = value_dataset(policy, games, size, rng=seed, progress=progress)
     keras.utils.set_random_seed(seed)

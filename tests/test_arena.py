@@ -1,23 +1,21 @@
 """Matches, their statistics, the ladder's rating fit, and the mockgo command."""
 
 import math
-
-import pytest
-
-from mockgo.go import coords
 from types import SimpleNamespace
 
 import numpy as np
+import pytest
 
+from mockgo.arena.ladder import fit_ratings, ladder
 from mockgo.arena.matches import (MatchResult, TrompTaylorScorer, elo_from_rate, elo_interval,
                                   match, rate_from_elo, score_and_save, wilson_interval)
-from mockgo.go.board import BLACK, EMPTY, WHITE
 from mockgo.cli import SUBCOMMANDS, main
-from mockgo.arena.ladder import fit_ratings, ladder
+from mockgo.data.records import load_sgf, replay
+from mockgo.go import coords
+from mockgo.go.board import BLACK, EMPTY, WHITE
 from mockgo.play.players import (RESIGN, Choices, GTPPlayer, Player, RandomPlayer, make_player,
                                  parse_spec)
 from mockgo.play.runner import play_games
-from mockgo.data.records import load_sgf, replay
 
 # ------------------------------------------------------------- statistics
 
@@ -273,8 +271,8 @@ def test_cli_match(tmp_path, capsys):
 def test_policy_player_greedy_sampled_and_sensible(tmp_path):
     import numpy as np
 
-    from mockgo.nets import models
     from mockgo.go.board import Board
+    from mockgo.nets import models
     from mockgo.play.players import PolicyPlayer
 
     model = models.policy_network(5, 48, layers=2, filters=4)

@@ -10,7 +10,7 @@ import pytest
 from mockgo import Board
 from mockgo.data import records
 from mockgo.data.dataset import (DatasetSpec, batches, build_dataset, load_split, rank_value,
-                            split_of, summary_line, symmetry_tables, tf_dataset)
+                                 split_of, summary_line, symmetry_tables, tf_dataset)
 
 
 def random_game(size, seed, black_rank="6d", white_rank="7d", moves=40):

@@ -12,8 +12,8 @@ import pytest
 
 from mockgo import BLACK, WHITE, Board
 from mockgo.go import coords
-from mockgo.search.games import Game, GoGame, TicTacToe
 from mockgo.search.evaluators import random_rollout_evaluator, uniform_evaluator
+from mockgo.search.games import Game, GoGame, TicTacToe
 from mockgo.search.mcts import (MCTSPlayer, Node, ResignationCheck, default_softpick_moves,
                                 pick_action, search_many)
 

@@ -10,14 +10,8 @@ import pytest
 
 from mockgo import Board
 from mockgo.nets.inference import Predictor, masked_policy
-from mockgo.nets.models import (
-    dual_network,
-    imago_conv_network,
-    imago_dense_network,
-    logits_model,
-    policy_network,
-    value_network,
-)
+from mockgo.nets.models import (dual_network, imago_conv_network, imago_dense_network, logits_model,
+                                policy_network, value_network)
 
 N = 5  # board size for the small nets
 

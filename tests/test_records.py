@@ -20,13 +20,12 @@ import numpy as np
 import pytest
 
 from mockgo import BLACK, EMPTY, WHITE, Board
-from mockgo.go import coords
 from mockgo.data import records
-from mockgo.data.records import (
-    GameRecord, LoadSummary, SGFError, SGFWarning, decode_sgf_bytes, final_board,
-    iter_sgf_files, load_sgf, parse_komi, parse_result, read_sgf, record_from_board,
-    replay, rules_use_superko, save_sgf, to_sgf,
-)
+from mockgo.data.records import (GameRecord, LoadSummary, SGFError, SGFWarning, decode_sgf_bytes,
+                                 final_board, iter_sgf_files, load_sgf, parse_komi, parse_result,
+                                 read_sgf, record_from_board, replay, rules_use_superko, save_sgf,
+                                 to_sgf)
+from mockgo.go import coords
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sgf"
 REPO = Path(__file__).parent.parent

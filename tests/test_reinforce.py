@@ -13,11 +13,11 @@ import pytest
 from mockgo import Board
 from mockgo.go.board import BLACK
 from mockgo.go.features import get_encoder
-from mockgo.nets.inference import Predictor, masked_policy
-from mockgo.nets.models import policy_network, value_network
 from mockgo.learn import value
 from mockgo.learn.reinforce import OpponentPool, PolicyGradient, Reinforce, ReinforceConfig
 from mockgo.learn.value import add_colour_plane, fit_value_network, value_dataset
+from mockgo.nets.inference import Predictor, masked_policy
+from mockgo.nets.models import policy_network, value_network
 
 N = 5
 
@@ -267,8 +267,7 @@ def test_split_game_reads_a_game_back_from_its_archive(tmp_path):
     import tarfile
 
     from mockgo.data import records
-    from mockgo.data.dataset import DatasetSpec, build_dataset
-    from mockgo.data.dataset import split_game
+    from mockgo.data.dataset import DatasetSpec, build_dataset, split_game
 
     names = []
     for i in range(8):

@@ -8,7 +8,7 @@ import pytest
 
 from mockgo.go import symmetries
 from mockgo.go.symmetries import (SYMMETRIES, SYMMETRY_NAMES, apply_to_moves, apply_to_planes,
-                               apply_to_policy, compose, inverse, random_symmetry)
+                                  apply_to_policy, compose, inverse, random_symmetry)
 
 
 def one_hot(move, size):

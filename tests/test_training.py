@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 
 from mockgo import Board
+from mockgo.arena.evaluation import (by_move_number, evaluate_sgf, evaluate_split, expected_hits,
+                                     uniform_accuracy)
 from mockgo.data import records
+from mockgo.data.dataset import DatasetSpec, build_dataset, load_split
+from mockgo.go.board import BLACK, WHITE
 from mockgo.learn import supervised as training
 from mockgo.nets.io import NetworkInfo, load_model, save_for_play, save_model
-from mockgo.go.board import BLACK, WHITE
-from mockgo.data.dataset import DatasetSpec, build_dataset, load_split
-from mockgo.arena.evaluation import (by_move_number, evaluate_sgf, evaluate_split, expected_hits,
-                               uniform_accuracy)
 from mockgo.nets.models import policy_network
 
 

@@ -15,15 +15,15 @@ import numpy as np
 import pytest
 
 from mockgo import BLACK, WHITE
+from mockgo.arena.matches import MatchResult
+from mockgo.data import records
+from mockgo.go.features import get_encoder
 from mockgo.zero import run as zero_run
 from mockgo.zero.cli import main as zero_main
 from mockgo.zero.config import ZeroConfig, ZeroGame
 from mockgo.zero.layout import is_holdout
-from mockgo.arena.matches import MatchResult
 from mockgo.zero.run import STEPS, bootstrap, generation_line
 from mockgo.zero.train import augment
-from mockgo.data import records
-from mockgo.go.features import get_encoder
 
 GAMES = 8  # ZeroConfig.for_test().games_per_generation
 

@@ -52,9 +52,13 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+from tqdm.auto import tqdm
 
 from mockgo.data import records
+from mockgo.data.dataset import read_manifest
+from mockgo.data.files import atomic_write_text
 from mockgo.go.features import ALPHAGO48, ENCODERS, get_encoder
+from mockgo.nets.io import load_model, model_info
 
 __all__ = [
     "Evaluation", "MoveBucket", "Scores", "by_move_number", "configure_parser",
@@ -201,7 +205,6 @@ def _scores(method, hits1, hits5, move_numbers, bucket_size):
 def _model_encoder(model, encoder):
     """The Encoder of ``model``'s planes: ``encoder`` (an Encoder, or a name),
     or None: the one the network records (:func:`mockgo.nets.io.model_info`)."""
-    from mockgo.nets.io import model_info
 
     if encoder is not None and not isinstance(encoder, str):
         return encoder
@@ -216,7 +219,8 @@ def evaluate_positions(predictor, planes, legal, moves, heuristic_planes, last_m
     values for the baselines). ``legal``: (n, N*N) booleans, legal points;
     ``heuristic_encoder``: the ``alphago48`` encoder of ``heuristic_planes``
     (made here when not given)."""
-    from mockgo.nets.inference import masked_policy
+    from mockgo.nets.inference import \
+        masked_policy  # TensorFlow: imported only when a network is used
 
     n, points = legal.shape
     probabilities = predictor.predict(planes)
@@ -268,7 +272,7 @@ def evaluate_sgf(model, sources, encoder=None, batch_size=256, bucket_size=20,
     games; ``max_games``: stop after that many. Returns an
     :class:`Evaluation`.
     """
-    from mockgo.nets.inference import Predictor
+    from mockgo.nets.inference import Predictor  # TensorFlow: imported only when a network is used
 
     if isinstance(sources, (str, Path)):
         sources = [sources]
@@ -335,7 +339,6 @@ def evaluate_sgf(model, sources, encoder=None, batch_size=256, bucket_size=20,
 def split_sources(dataset_dir, split="test"):
     """The games of one split of a dataset: ``(paths to read, source names
     to keep)``, from its ``games.tsv`` and ``dataset.json``."""
-    from mockgo.data.dataset import read_manifest
 
     manifest = read_manifest(dataset_dir)
     keep = set()
@@ -351,7 +354,6 @@ def evaluate_split(model, dataset_dir, split="test", encoder=None, **options):
     default the test split: games the model never trained on), replayed from
     the SGF sources the dataset was built from. ``encoder`` defaults to the
     dataset's. Other options as for :func:`evaluate_sgf`."""
-    from mockgo.data.dataset import read_manifest
 
     paths, keep = split_sources(dataset_dir, split)
     if not keep:
@@ -361,8 +363,6 @@ def evaluate_split(model, dataset_dir, split="test", encoder=None, **options):
 
 
 def _progress(enabled, total):
-    from tqdm.auto import tqdm
-
     return tqdm(total=total, unit="game", desc="evaluating", disable=not enabled)
 
 
@@ -384,7 +384,8 @@ def position_at(record, move_number):
 def move_probabilities(model, board, encoder=None):
     """The model's probabilities of the legal moves of ``board`` (N*N + 1,
     pass last, renormalised after masking the illegal ones)."""
-    from mockgo.nets.inference import Predictor, masked_policy
+    from mockgo.nets.inference import (  # TensorFlow: imported only when a network is used
+        Predictor, masked_policy)
 
     encoder = _model_encoder(model, encoder)
     probabilities = Predictor(model, batch_size=1).predict(encoder.encode(board))
@@ -403,7 +404,7 @@ def split_games(dataset_dir, split="test"):
 def plot_accuracy_by_move(evaluation, k=1, ax=None, methods=METHODS, title=None):
     """Top-``k`` accuracy (k = 1 or 5) by move number, one line per method,
     with the number of positions per bucket as grey bars behind."""
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # matplotlib: imported only for a plot
 
     if ax is None:
         _, ax = plt.subplots(figsize=(8, 3.5))
@@ -454,9 +455,6 @@ def configure_parser(parser):
 
 
 def run_cli(args):
-    from mockgo.data.files import atomic_write_text
-    from mockgo.nets.io import load_model, model_info
-
     model_path = Path(args.model)
     for source in args.sources:
         if not Path(source).exists():

@@ -69,9 +69,10 @@ import traceback
 import numpy as np
 
 import mockgo
+from mockgo.data.records import SGFError, load_sgf
 from mockgo.go import coords
 from mockgo.go.board import (BLACK, COLOR_NAMES, EMPTY, MAX_SIZE, WHITE, Board, IllegalMove,
-                          color_from_name, fixed_handicap_points)
+                             color_from_name, fixed_handicap_points)
 from mockgo.play.players import RESIGN, make_player, spec_help
 
 log = logging.getLogger("mockgo.arena.gtp")
@@ -481,8 +482,6 @@ class GTPServer:
         return ""
 
     def cmd_loadsgf(self, args):
-        from mockgo.data.records import SGFError, load_sgf
-
         if not 1 <= len(args) <= 2:
             raise GTPFailure("syntax error")
         limit = self._int(args[1], low=1) if len(args) == 2 else None

@@ -35,10 +35,13 @@ import argparse
 import dataclasses
 import math
 import statistics
+import sys
+from pathlib import Path
 
 import numpy as np
 
 from mockgo.arena.matches import format_elo, match
+from mockgo.play.players import spec_help
 
 ANCHORS = ("random", "gnugo:level=1", "gnugo:level=10")
 ELO_PER_NATURAL = 400 / math.log(10)  # Elo points per unit of log-odds
@@ -155,10 +158,10 @@ class LadderResult:
 
 def plot_ratings(ratings, path, title="mockgo ladder"):
     """A horizontal error-bar chart of the ratings, saved to ``path`` (PNG)."""
-    import matplotlib
+    import matplotlib  # matplotlib: imported only for a plot
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # matplotlib: imported only for a plot
 
     items = list(ratings.values())[::-1]  # best at the top
     fig, ax = plt.subplots(figsize=(7, 0.5 * len(items) + 1.5))
@@ -185,9 +188,7 @@ def ladder(players, anchors=ANCHORS, games=10, anchor_games=None, size=9, komi=7
     """Rate ``players`` (specs) against ``anchors`` (specs; the first is
     fixed at 0 Elo): every player plays each anchor, and the anchors play
     each other. Returns a :class:`LadderResult` (and prints its table)."""
-    import sys
 
-    from pathlib import Path
 
     out = file or sys.stdout
     anchors = list(dict.fromkeys(anchors))
@@ -226,8 +227,6 @@ def ladder(players, anchors=ANCHORS, games=10, anchor_games=None, size=9, komi=7
 
 
 def configure_parser(parser):
-    from mockgo.play.players import spec_help
-
     parser.description = ("Rate players in Elo against anchors (random = 0, GnuGo levels 1 and "
                           "10): matches, a table and a plot.")
     parser.epilog = "player specs (KIND or KIND:key=value,...):\n" + spec_help()

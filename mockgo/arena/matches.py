@@ -71,11 +71,12 @@ import tempfile
 import time
 from pathlib import Path
 
-
+from mockgo.data.records import save_sgf
 from mockgo.go import coords
 from mockgo.go.board import BLACK, EMPTY
-from mockgo.play.players import make_player, parse_spec
-from mockgo.play.runner import game_seed
+from mockgo.play.gtp_client import GTPEngine, find_gnugo, gnugo_command
+from mockgo.play.players import make_player, parse_spec, spec_help
+from mockgo.play.runner import game_seed, play_games
 
 # ------------------------------------------------------------- statistics
 
@@ -255,8 +256,6 @@ class GnuGoScorer:
     needs_file = True  # it reads the game from an SGF file
 
     def __init__(self, binary=None, level=10):
-        from mockgo.play.gtp_client import GTPEngine, find_gnugo, gnugo_command
-
         binary = binary or find_gnugo()
         if binary is None:
             raise RuntimeError("GnuGo is not installed (apt-get install gnugo); "
@@ -291,8 +290,6 @@ class TrompTaylorScorer:
 
 
 def make_scorer(kind="auto"):
-    from mockgo.play.gtp_client import find_gnugo
-
     if kind == "auto":
         kind = "gnugo" if find_gnugo() else "tromp-taylor"
     if kind == "gnugo":
@@ -317,7 +314,6 @@ def score_and_save(game, scorer=None, sgf_path=None, comment=None):
     stone alive) marks the dead stones (``game.dead``); with ``sgf_path``
     the game is saved there, with a comment saying how it was scored. GnuGo
     reads the game from a file: without a path a temporary one is used."""
-    from mockgo.data.records import save_sgf
 
     scorer = scorer or TrompTaylorScorer()
     info = comment or ""
@@ -371,8 +367,6 @@ class _Session:
             raise
 
     def play(self, task):
-        from mockgo.play.runner import play_games
-
         index = task["index"]
         a, b = self.players
         black, white = (a, b) if index % 2 == 0 else (b, a)
@@ -452,8 +446,6 @@ def match(a, b, games=10, size=9, komi=7.5, max_moves=None, workers=1, concurren
     table and the games' lines go (default stdout); ``progress``: a bar of
     finished games; ``stats``: the runner's counters (in-process only).
     """
-    from mockgo.play.gtp_client import find_gnugo
-    from mockgo.play.runner import play_games
 
     out = file or sys.stdout
     specs = (_spec(a), _spec(b))
@@ -526,7 +518,6 @@ def match(a, b, games=10, size=9, komi=7.5, max_moves=None, workers=1, concurren
 
 def configure_parser(parser):
     """The options of ``mockgo match``."""
-    from mockgo.play.players import spec_help
 
     parser.description = ("Play games between two players, alternating colours, and report "
                           "the win rate and Elo difference with 95% intervals.")

@@ -33,12 +33,13 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
+from tqdm.auto import tqdm
 
 from mockgo.data import records
+from mockgo.data.files import atomic_open, atomic_write_text, check_same_settings
 from mockgo.go import symmetries
 from mockgo.go.board import BLACK, EMPTY, WHITE
-from mockgo.go.features import get_encoder
-from mockgo.data.files import atomic_open, atomic_write_text, check_same_settings
+from mockgo.go.features import ALPHAGO48, get_encoder
 
 SPLITS = ("train", "validation", "test")
 FORMAT_VERSION = 1
@@ -51,7 +52,7 @@ FORMAT_VERSION = 1
 class DatasetSpec:
     """What a dataset holds; a build resumes only into a folder with the same spec."""
 
-    encoder: str = "alphago48"
+    encoder: str = ALPHAGO48
     board_size: int = 19
     min_rank: str | None = None  # both players at least this strong, e.g. "6d"
     max_handicap: int | None = None  # None: any handicap
@@ -333,7 +334,6 @@ def _remove_build_files(folder):
 def _progress_bar(enabled, total, initial):
     if not enabled:
         return _Silent()
-    from tqdm.auto import tqdm
     return tqdm(total=total, initial=initial, unit="game", desc="building dataset", smoothing=0.05)
 
 
@@ -487,7 +487,7 @@ def tf_dataset(folder, split, batch_size=256, shuffle=True, augment=True, seed=0
     keeps batches ready while the model trains. Measured with
     ``benchmarks/train.py``.
     """
-    import tensorflow as tf
+    import tensorflow as tf  # TensorFlow: imported only when a network is used
 
     manifest = read_manifest(folder)
     size = manifest["spec"]["board_size"]

@@ -42,9 +42,9 @@ from pathlib import Path
 
 import sgf
 
+from mockgo.data.files import atomic_write_text
 from mockgo.go import coords
 from mockgo.go.board import BLACK, EMPTY, ILLEGAL_REASONS, MAX_SIZE, WHITE, Board
-from mockgo.data.files import atomic_write_text
 
 SGF_COLORS = {"B": BLACK, "W": WHITE}
 COLOR_LETTERS = {BLACK: "B", WHITE: "W"}

@@ -38,16 +38,19 @@ The value network it uses as the second pass's baseline comes from
 
 import dataclasses
 import json
+import shutil
 import time
 from pathlib import Path
 
 import numpy as np
+from tqdm.auto import tqdm
 
+from mockgo.arena.matches import match
 from mockgo.data.files import atomic_write_text, check_same_settings
 from mockgo.go.board import BLACK, WHITE
+from mockgo.go.features import ALPHAGO48, ALPHAGO49, get_encoder
 from mockgo.learn.value import add_colour_plane
 from mockgo.nets.io import load_model, save_model
-from mockgo.arena.matches import match
 from mockgo.play.players import PolicyPlayer
 
 __all__ = ["OpponentPool", "PolicyGradient", "Reinforce", "ReinforceConfig"]
@@ -118,10 +121,11 @@ class PolicyGradient:
     """
 
     def __init__(self, model, learning_rate, temperature=1.0, chunk=512):
-        import keras
-        import tensorflow as tf
+        import keras  # TensorFlow: imported only when a network is used
+        import tensorflow as tf  # TensorFlow: imported only when a network is used
 
-        from mockgo.nets.models import logits_model
+        from mockgo.nets.models import \
+            logits_model  # TensorFlow: imported only when a network is used
 
         if temperature <= 0:
             raise ValueError("REINFORCE needs a sampling temperature > 0")
@@ -168,7 +172,7 @@ class PolicyGradient:
         """One step (class docstring). ``planes`` may be bit-packed along the
         plane axis (as :class:`~mockgo.play.runner.PlayedGame` keeps them): then
         pass ``num_planes``. Returns the objective (before the step)."""
-        import tensorflow as tf
+        import tensorflow as tf  # TensorFlow: imported only when a network is used
 
         masks = np.asarray(masks, bool)[:, :self.num_moves]
         moves = np.asarray(moves, np.int32)
@@ -206,7 +210,7 @@ class ReinforceConfig:
     SL policy every ``eval_every`` iterations (0: never)."""
 
     size: int = 19
-    encoder: str = "alphago48"
+    encoder: str = ALPHAGO48
     games: int = 128
     learning_rate: float = 0.001
     pool_every: int = 10
@@ -237,9 +241,7 @@ class Reinforce:
     """
 
     def __init__(self, folder, sl_policy, config, restart=False):
-        import shutil
-
-        import keras
+        import keras  # TensorFlow: imported only when a network is used
 
         import mockgo.nets.models  # noqa: F401
 
@@ -308,7 +310,6 @@ class Reinforce:
         iterations = range(self.iteration + 1, until + 1)
         bar = None
         if progress and len(iterations):
-            from tqdm.auto import tqdm
 
             bar = tqdm(iterations, desc="REINFORCE", leave=True)
         for _ in iterations:
@@ -392,20 +393,20 @@ class Reinforce:
 
     def _baseline(self, value_model, packed, movers, games):
         """v(s) for the current policy's positions, on their alphago49 planes."""
-        from mockgo.go.features import get_encoder
-        from mockgo.nets.inference import Predictor
+        from mockgo.nets.inference import \
+            Predictor  # TensorFlow: imported only when a network is used
 
         predictor = self._value.get(id(value_model))
         if predictor is None:
             predictor = self._value[id(value_model)] = Predictor(value_model, batch_size=512)
         name = self.player.encoder.name
         values = []
-        if name == "alphago48":
+        if name == ALPHAGO48:
             for start in range(0, len(packed), 512):
                 planes = np.unpackbits(packed[start:start + 512], axis=-1, count=48)
                 values.append(predictor.predict(add_colour_plane(planes, movers[start:start + 512])))
         else:  # re-encode the positions
-            encoder = get_encoder("alphago49", self.config.size)
+            encoder = get_encoder(ALPHAGO49, self.config.size)
             for i, game in enumerate(games):
                 color = BLACK if i % 2 == 0 else WHITE
                 rows = np.flatnonzero(game.evaluated & (game.colors == color))

@@ -128,9 +128,10 @@ def build_policy(layers, filters, board_size=19, planes=48, precision="auto", se
     (``"auto"``, ``"float32"`` or ``"mixed_bfloat16"``; module docstring),
     with its weights drawn from ``seed`` (``keras.utils.set_random_seed``,
     which also seeds Python's and NumPy's global generators)."""
-    import keras
+    import keras  # TensorFlow: imported only when a network is used
 
-    from mockgo.nets.models import policy_network
+    from mockgo.nets.models import \
+        policy_network  # TensorFlow: imported only when a network is used
 
     precision = resolve_precision(precision)
     keras.utils.set_random_seed(seed)
@@ -151,7 +152,7 @@ def compile_policy(model, optimizer="adam", learning_rate=1e-3, momentum=0.9):
     """Compile for move prediction: sparse categorical cross-entropy, and
     top-1 (``top1``) and top-5 (``top5``) accuracy. ``optimizer`` is
     ``"sgd"`` (with ``momentum``) or ``"adam"``; see the module docstring."""
-    import keras
+    import keras  # TensorFlow: imported only when a network is used
 
     if optimizer == "sgd":
         opt = keras.optimizers.SGD(learning_rate=learning_rate, momentum=momentum)
@@ -259,7 +260,7 @@ def _truncate_log(path, epochs_done):
 def _restore(model, checkpoint):
     """Copy weights and optimiser state from a checkpoint into ``model``
     (already compiled with the same kind of optimiser)."""
-    import keras
+    import keras  # TensorFlow: imported only when a network is used
 
     import mockgo.nets.models  # noqa: F401
 
@@ -279,7 +280,7 @@ def _restore(model, checkpoint):
 
 
 def _schedule_callback(rate_of_epoch):
-    import keras
+    import keras  # TensorFlow: imported only when a network is used
 
     class Schedule(keras.callbacks.Callback):
         """Keras' LearningRateScheduler, less its reading the rate back
@@ -302,7 +303,7 @@ def _schedule_callback(rate_of_epoch):
 
 
 def _checkpoint_callback(run_dir, settings_record, encoder):
-    import keras
+    import keras  # TensorFlow: imported only when a network is used
 
     class EpochCheckpoint(keras.callbacks.Callback):
         """After each epoch: the model with its optimiser to ``checkpoint.keras``
@@ -359,8 +360,8 @@ def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
     Returns the history of the whole run, all sessions together, as
     ``{metric: [one value per epoch]}`` (read back from ``log.csv``).
     """
-    import keras
-    import tensorflow as tf
+    import keras  # TensorFlow: imported only when a network is used
+    import tensorflow as tf  # TensorFlow: imported only when a network is used
 
     run_dir, dataset_dir = Path(run_dir), Path(dataset_dir)
     manifest = read_manifest(dataset_dir)

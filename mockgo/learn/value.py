@@ -27,9 +27,14 @@ import zlib
 from pathlib import Path
 
 import numpy as np
+from tqdm.auto import tqdm
 
+from mockgo.data import records
 from mockgo.data.files import atomic_path, atomic_write_text, check_same_settings
+from mockgo.go import symmetries
 from mockgo.go.board import BLACK, WHITE
+from mockgo.go.features import ALPHAGO49, get_encoder
+from mockgo.play.players import as_player
 from mockgo.play.runner import play_games
 
 __all__ = ["ValueData", "add_colour_plane", "fit_value_network", "game_positions",
@@ -90,22 +95,19 @@ def value_dataset(policy, games, size, komi=7.5, max_step=None, rl_policy=None, 
 
     Returns :class:`ValueData` (it unpacks as ``planes, outcomes``).
     """
-    from mockgo.go.features import get_encoder
-    from mockgo.play.players import as_player
 
     if rng is None or isinstance(rng, np.random.Generator):
         rng = int(np.random.default_rng(rng).integers(2**63))
     policy = as_player(policy, temperature=1.0)
     after = policy if rl_policy is None else as_player(rl_policy, temperature=1.0)
     max_step = int(round(1.25 * size * size)) if max_step is None else int(max_step)
-    encoder = get_encoder("alphago49", size)
+    encoder = get_encoder(ALPHAGO49, size)
     saved = _ValueBatches(folder, dict(games=games, size=size, komi=komi, max_step=max_step,
                                        batch=batch, seed=rng, max_moves=max_moves,
                                        rl_policy=rl_policy is not None))
     parts = []  # per batch: planes, outcomes, steps, games played, seconds
     bar = None
     if progress:
-        from tqdm.auto import tqdm
 
         bar = tqdm(total=games, desc=progress if isinstance(progress, str) else "value data")
     kept = 0
@@ -196,12 +198,11 @@ def game_positions(games):
     """Every position of some runner games (the way KGS data sets are
     made: each position labelled with its game's result), as ``(planes
     alphago49, outcomes for the player to move, game index)``."""
-    from mockgo.go.features import get_encoder
 
     planes, outcomes, ids = [], [], []
     for i, game in enumerate(games):
         rows = np.arange(game.length)
-        encoder = get_encoder("alphago49", game.size)
+        encoder = get_encoder(ALPHAGO49, game.size)
         planes.append(game.planes_at(rows, encoder))
         outcomes.append([game.outcome(c) for c in game.colors])
         ids.append(np.full(game.length, i))
@@ -216,7 +217,6 @@ def game_positions(games):
 def with_symmetries(planes, outcomes):
     """The data and its 7 images under the symmetries of the square
     (:mod:`mockgo.go.symmetries`): 8 times the positions, same outcomes."""
-    from mockgo.go import symmetries
 
     planes = np.asarray(planes)
     return (np.concatenate([symmetries.apply_to_planes(s, planes) for s in symmetries.SYMMETRIES]),
@@ -242,7 +242,7 @@ def fit_value_network(model, planes, outcomes, validation=None, epochs=10, batch
     lists (``loss``, and ``val_loss`` with validation data). Warns
     (RuntimeWarning) when the trained network gives the same value to every
     position, as it does when a ReLU layer has died."""
-    import keras
+    import keras  # TensorFlow: imported only when a network is used
 
     if patience is not None and validation is None:
         raise ValueError("early stopping (patience) needs validation data")
@@ -260,7 +260,6 @@ def fit_value_network(model, planes, outcomes, validation=None, epochs=10, batch
                                           "best_epoch": 0, "stopped": False}
     bar = None
     if progress:
-        from tqdm.auto import tqdm
 
         bar = tqdm(total=epochs, initial=state["epoch"], leave=False,
                    desc=progress if isinstance(progress, str) else "epochs")
@@ -346,13 +345,11 @@ def value_curve(value_model, record):
     ``(1 + v) / 2`` with v turned to black's view. ``record``: a
     :class:`mockgo.data.records.GameRecord` (a KGS game) or a
     :class:`mockgo.play.runner.PlayedGame`."""
-    from mockgo.data import records
-    from mockgo.go.features import get_encoder
-    from mockgo.nets.inference import Predictor
+    from mockgo.nets.inference import Predictor  # TensorFlow: imported only when a network is used
 
     if not isinstance(record, records.GameRecord):
         record = record.record()
-    encoder = get_encoder("alphago49", record.size)
+    encoder = get_encoder(ALPHAGO49, record.size)
     planes, movers = [], []
     board = None
     for board, _, _ in records.replay(record):

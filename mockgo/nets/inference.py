@@ -21,6 +21,9 @@ encoder of its planes, checked against each other.
 import numpy as np
 import tensorflow as tf
 
+from mockgo.go.features import get_encoder
+from mockgo.nets.io import load_model, model_info
+
 __all__ = ["Predictor", "masked_policy", "network_input"]
 
 
@@ -146,8 +149,6 @@ def network_input(model, encoder=None, batch_size=256):
     input, with a warning when it came from a file). ValueError for a model
     whose input is not square, or whose planes are not the encoder's.
     """
-    from mockgo.go.features import get_encoder
-    from mockgo.nets.io import load_model, model_info
 
     encoder = None if encoder == "auto" else encoder
     if isinstance(model, Predictor):

@@ -35,6 +35,7 @@ import zipfile
 from pathlib import Path
 
 from mockgo.data.files import atomic_path
+from mockgo.go.features import ENCODERS
 
 __all__ = ["INFO_MEMBER", "KINDS", "NetworkInfo", "as_float32", "infer_info", "kind_of",
            "load_model", "model_info", "read_info", "save_for_play", "save_model"]
@@ -55,8 +56,6 @@ class NetworkInfo:
     board_size: int
 
     def __post_init__(self):
-        from mockgo.go.features import ENCODERS
-
         if self.kind not in KINDS:
             raise ValueError(f"kind must be one of {', '.join(KINDS)}, not {self.kind!r}")
         if self.encoder not in ENCODERS:
@@ -87,7 +86,6 @@ def infer_info(model, encoder=None):
     from its input, the kind from its outputs, and ``encoder``, or the one
     encoder with as many planes as its input (ValueError if there is none,
     or if ``encoder`` makes another number of planes)."""
-    from mockgo.go.features import ENCODERS
 
     size, planes = _input_shape(model)
     matching = [name for name, cls in ENCODERS.items() if len(cls.plane_names) == planes]
@@ -166,7 +164,7 @@ def load_model(path, compile=False, encoder=None):
     warning for a file that records none, unless ``encoder`` names it).
     FileNotFoundError or ValueError naming the file when it is missing or
     not a Keras model."""
-    import keras
+    import keras  # TensorFlow: imported only when a network is used
 
     import mockgo.nets.models  # noqa: F401  (registers PointBias)
 
@@ -221,7 +219,7 @@ def as_float32(model):
 def save_for_play(model, path, encoder=None):
     """Save a network for playing and predicting: float32, without optimiser
     state, atomically, with its record (:func:`save_model`). Returns the path."""
-    import keras
+    import keras  # TensorFlow: imported only when a network is used
 
     info = model_info(model, encoder)
     model = as_float32(model)

@@ -78,13 +78,18 @@ factory taking the options as keyword arguments, all strings).
 import dataclasses
 import os
 import shlex
+import subprocess
 import time
 
 import numpy as np
 
 from mockgo.go import coords
 from mockgo.go.board import BLACK, COLOR_NAMES, EMPTY, WHITE
+from mockgo.play.gtp_client import GTPEngine, GTPError, find_gnugo, gnugo_command
 from mockgo.play.sampling import check_temperature, sample_moves, temper
+from mockgo.search import evaluators
+from mockgo.search.games import GoGame
+from mockgo.search.mcts import MCTSPlayer, ResignationCheck, search_many
 
 __all__ = ["RESIGN", "Choices", "GTPPlayer", "Player", "PolicyPlayer", "RandomPlayer",
            "SearchPlayer", "Turn", "as_player", "gnugo_player", "make_player", "parse_spec",
@@ -245,7 +250,8 @@ class PolicyPlayer(Player):
 
     def __init__(self, model, encoder=None, temperature=0.0, seed=None, name=None,
                  keep_planes=False, batch_size=1024):
-        from mockgo.nets.inference import network_input
+        from mockgo.nets.inference import \
+            network_input  # TensorFlow: imported only when a network is used
 
         self.predictor, self.encoder = network_input(model, encoder, batch_size)
         self.model = self.predictor.model
@@ -276,14 +282,16 @@ class PolicyPlayer(Player):
 
     def policy(self, board):
         """The masked, renormalised move probabilities of one position (N*N + 1, pass last)."""
-        from mockgo.nets.inference import masked_policy
+        from mockgo.nets.inference import \
+            masked_policy  # TensorFlow: imported only when a network is used
 
         self.check_size(board.size)
         return masked_policy(self.probabilities(self.encoder.encode(board)[None])[0],
                              board.sensible_moves())
 
     def choose(self, turns):
-        from mockgo.nets.inference import masked_policy
+        from mockgo.nets.inference import \
+            masked_policy  # TensorFlow: imported only when a network is used
 
         n = len(turns)
         for turn in turns:
@@ -337,10 +345,6 @@ class GTPPlayer(Player):
     one_at_a_time = True
 
     def __init__(self, command, name=None, stderr=None):
-        import subprocess
-
-        from mockgo.play.gtp_client import GTPEngine
-
         if isinstance(command, str):
             command = shlex.split(command)
         self.engine = GTPEngine(command, stderr=subprocess.DEVNULL if stderr is None else stderr)
@@ -358,8 +362,6 @@ class GTPPlayer(Player):
         self._knows_seed = None
 
     def start_game(self, game, board, rng):
-        from mockgo.play.gtp_client import GTPError
-
         if self._knows_seed is None:
             try:
                 self._knows_seed = self.engine.send("known_command set_random_seed") == "true"
@@ -381,8 +383,6 @@ class GTPPlayer(Player):
         self._sent = []
 
     def _send_all(self, commands):
-        from mockgo.play.gtp_client import GTPError
-
         for answer in self.engine.send_many(commands):
             if isinstance(answer, GTPError):
                 raise answer
@@ -437,7 +437,6 @@ def _setup_stones(board):
 def gnugo_player(level=10, seed=None, binary=None, name=None):
     """GnuGo as a player: Chinese rules and positional superko, like mockgo.
     ``seed``: its start-up seed (each game then gets one from its generator)."""
-    from mockgo.play.gtp_client import find_gnugo, gnugo_command
 
     binary = binary or find_gnugo()
     if binary is None:
@@ -480,8 +479,6 @@ class SearchPlayer(Player):
                  parallel_readouts=8, fpu_reduction=0.0, softpick_moves=None,
                  resign_threshold=None, resign_disabled_share=0.0, size=None, game=None,
                  max_moves=None, on_search=None, on_end_game=None, name="mcts", seed=None):
-        from mockgo.search.games import GoGame
-
         self.evaluate = evaluate
         self.options = dict(num_readouts=readouts, c_puct=c_puct, dirichlet=dirichlet,
                             parallel_readouts=parallel_readouts, fpu_reduction=fpu_reduction,
@@ -503,8 +500,6 @@ class SearchPlayer(Player):
         self.trees[game] = self._new_tree(board, rng)
 
     def _new_tree(self, board, rng):
-        from mockgo.search.mcts import MCTSPlayer, ResignationCheck
-
         enabled = True
         if self.options["resign_threshold"] is not None:
             enabled = ResignationCheck(self.resign_disabled_share).resign_enabled(rng)
@@ -526,8 +521,6 @@ class SearchPlayer(Player):
         return tree
 
     def choose(self, turns):
-        from mockgo.search.mcts import search_many
-
         for turn in turns:
             self.check_size(turn.board.size)
         trees = [self._tree_for(turn) for turn in turns]
@@ -588,8 +581,6 @@ def _make_gtp(cmd=None, name=None):
 
 def _make_mcts(readouts="200", evaluator="uniform", path=None, encoder=None, c_puct="1.5",
                softpick=None, resign="none", seed=None, name=None):
-    from mockgo.search import evaluators
-
     size = None
     if path is not None:
         evaluate = evaluators.NetworkEvaluator(path, random_symmetry=False, encoder=encoder)

@@ -57,8 +57,10 @@ until the last games.
 
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
+from tqdm.auto import tqdm
 
 from mockgo.data import records
 from mockgo.go.board import BLACK, EMPTY, WHITE, Board, IllegalMove, opponent
@@ -235,7 +237,6 @@ class PlayedGame:
     def save_sgf(self, path, **options):
         """Write the game as SGF, atomically (:func:`mockgo.data.records.save_sgf`),
         making the folder if needed. Returns the path."""
-        from pathlib import Path
 
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -357,7 +358,6 @@ def play_games(black, white, count, size, komi=7.5, rng=None, seeds=None, max_mo
     started = 0
     bar = None
     if progress:
-        from tqdm.auto import tqdm
 
         bar = tqdm(total=count, desc=progress if isinstance(progress, str) else "games",
                    leave=False)

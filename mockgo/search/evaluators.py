@@ -60,7 +60,8 @@ class NetworkEvaluator:
     """
 
     def __init__(self, model, batch_size=256, random_symmetry=True, seed=None, encoder=None):
-        from mockgo.nets.inference import network_input
+        from mockgo.nets.inference import \
+            network_input  # TensorFlow: imported only when a network is used
 
         self.predictor, self.encoder = network_input(model, encoder, batch_size)
         if not self.predictor.is_dual:

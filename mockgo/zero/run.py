@@ -70,10 +70,12 @@ from pathlib import Path
 
 import numpy as np
 
+from mockgo.arena.matches import match
 from mockgo.data import records
 from mockgo.data.files import check_same_settings
 from mockgo.go.features import get_encoder
 from mockgo.nets.io import load_model, save_model
+from mockgo.play.players import RandomPlayer, SearchPlayer
 from mockgo.search.evaluators import NetworkEvaluator
 from mockgo.search.games import GoGame
 from mockgo.search.mcts import MCTSPlayer
@@ -102,7 +104,6 @@ def search_player(side, config, readouts=None, name=None, resign_threshold=None,
     moves sampled by visit count (so that games differ), resigning at
     ``resign_threshold`` (default None: every game is played out, so that a
     value head that is still wrong cannot lose a won game by resigning)."""
-    from mockgo.play.players import RandomPlayer, SearchPlayer
 
     if isinstance(side, str) and side == "random":
         return RandomPlayer(name=name)
@@ -124,7 +125,6 @@ def play_match(first, second, games, config, readouts=None, seed=0, sgf_dir=None
     network is to move are searched together, one network call per search
     step. ``sgf_dir``: save the games there. Returns the
     :class:`~mockgo.arena.matches.MatchResult` (``first`` is A)."""
-    from mockgo.arena.matches import match
 
     names = names or (None, None)
     sides = [search_player(side, config, readouts, names[k], resign_threshold,
@@ -211,9 +211,10 @@ class ZeroRun:
             self._save_state()
 
     def _bootstrap_model(self):
-        import keras
+        import keras  # TensorFlow: imported only when a network is used
 
-        from mockgo.nets.models import dual_network
+        from mockgo.nets.models import \
+            dual_network  # TensorFlow: imported only when a network is used
 
         keras.utils.set_random_seed(self.config.seed)
         model = dual_network(self.config.board_size, planes=get_encoder(ENCODER, self.config.board_size).num_planes,

@@ -6,15 +6,19 @@ import time
 from pathlib import Path
 
 import numpy as np
+from tqdm.auto import tqdm
 
 from mockgo.data import records
 from mockgo.data.files import atomic_open
 from mockgo.go import coords
 from mockgo.go.board import BLACK, EMPTY
 from mockgo.go.features import get_encoder
+from mockgo.play.players import SearchPlayer
+from mockgo.play.runner import play_games
 from mockgo.search.evaluators import NetworkEvaluator
+from mockgo.search.games import GoGame
 from mockgo.search.mcts import ResignationCheck
-from mockgo.zero.config import ENCODER, seed_of
+from mockgo.zero.config import ENCODER, ZeroGame, seed_of
 from mockgo.zero.layout import RunLayout, is_holdout, write_json
 
 __all__ = ["SelfPlayGame", "evaluator_for", "load_examples", "play_selfplay_games",
@@ -74,10 +78,6 @@ def play_selfplay_games(evaluate, config, numbers, seed_parts=(), callback=None,
     "selfplay_step", info)`` is called after each step, ``on_game(game)``
     as each game finishes.
     """
-    from mockgo.play.players import SearchPlayer
-    from mockgo.play.runner import play_games
-    from mockgo.search.games import GoGame
-    from mockgo.zero.config import ZeroGame
 
     encoder = get_encoder(ENCODER, config.board_size)
     examples = {g: ([], [], [], []) for g in range(len(numbers))}  # planes, pi, colour, comment
@@ -169,7 +169,6 @@ def load_examples(paths):
 def progress_bar(enabled, **kwargs):
     if not enabled:
         return None
-    from tqdm.auto import tqdm
 
     return tqdm(**kwargs)
 

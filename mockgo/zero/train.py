@@ -58,7 +58,7 @@ def compile_dual(model, config):
     policy much faster (with SGD at lr 0.005 to 0.02 the policy loss of a
     3-block net hardly moved in 4 epochs of 18,000 examples, and a 1-filter
     value head died at 0.02)."""
-    import keras
+    import keras  # TensorFlow: imported only when a network is used
 
     model.compile(optimizer=keras.optimizers.Adam(config.learning_rate),
                   loss={"policy": keras.losses.CategoricalCrossentropy(),
@@ -70,7 +70,7 @@ def compile_dual(model, config):
 def epoch_bar(enabled, desc):
     """A Keras callback drawing a tqdm bar over each epoch's batches, with
     the running losses (nothing when not ``enabled``)."""
-    import keras
+    import keras  # TensorFlow: imported only when a network is used
 
     class EpochBar(keras.callbacks.Callback):
         bar = None
