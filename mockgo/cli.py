@@ -28,6 +28,7 @@ SUBCOMMANDS = {
     "ladder": ("mockgo.arena.ladder", "rate players in Elo against random and GnuGo"),
     "zero": ("mockgo.zero.cli", "AlphaGo Zero's self-play loop, resumable"),
     "evaluate": ("mockgo.arena.evaluation", "score a policy network on SGF games: top-1, top-5"),
+    "models": ("mockgo.pretrained", "list the trained networks that ship with mockgo"),
 }
 
 

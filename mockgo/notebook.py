@@ -26,6 +26,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from mockgo import pretrained
 from mockgo.data.download import archives_in
 from mockgo.go.features import ALPHAGO48, ALPHAGO49
 from mockgo.learn.reinforce import ReinforceConfig
@@ -408,23 +409,32 @@ def standin_policy(size, seed=0):
 
 
 def load_sl_policy(repo_root, quick, size, seed=0, stand_in=True):
-    """Notebook 01's SL policy for boards of ``size``, or a stand-in.
+    """Notebook 01's SL policy for boards of ``size``: the learner's own,
+    else the one that ships with mockgo, else a stand-in.
 
     The policy at :func:`sl_policy_path` is used when it exists and plays
-    ``size`` x ``size``; otherwise :func:`standin_policy` (the note says
-    why), or, with ``stand_in=False`` (full mode: hours of work must not
-    start from an untrained net), FileNotFoundError. Returns a
+    ``size`` x ``size``; otherwise, in full mode (``quick`` False), the
+    pretrained ``sl-19`` (:mod:`mockgo.pretrained`, notebook 01's full run)
+    for 19x19; otherwise :func:`standin_policy`, or, with ``stand_in=False``
+    (full mode: hours of work must not start from an untrained net),
+    FileNotFoundError. The note says which it is, and why. Returns a
     :class:`LoadedModel`."""
     path = sl_policy_path(repo_root, quick)
     loaded, why = _load_if_it_fits(path, size, "01", "policy", "plays")
     if loaded is not None:
         return loaded
+    if not quick and "sl-19" in pretrained.names() and pretrained.card("sl-19")["board_size"] == size:
+        return LoadedModel(pretrained.load("sl-19"),
+                           f"{why}: using the SL policy that ships with mockgo (sl-19: "
+                           f"{pretrained.card('sl-19')['headline']})", False,
+                           pretrained.path("sl-19"))
     if not stand_in:
         raise FileNotFoundError(why)
     model = standin_policy(size, seed)
+    quick_preset = _SUPERVISED_QUICK
     return LoadedModel(model, f"{why}: using a stand-in, notebook 01's quick-mode network "
-                              f"({_SUPERVISED_QUICK.layers} x {_SUPERVISED_QUICK.filters} filters) for {size}x{size}, "
-                              f"untrained, seed {seed}", True, None)
+                              f"({quick_preset.layers} x {quick_preset.filters} filters) for "
+                              f"{size}x{size}, untrained, seed {seed}", True, None)
 
 
 def _load_if_it_fits(path, size, notebook, model_name, verb):

@@ -55,7 +55,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from mockgo.data import records
-from mockgo.data.dataset import read_manifest
+from mockgo.data.dataset import read_manifest, split_of
 from mockgo.data.files import atomic_write_text
 from mockgo.go.features import ALPHAGO48, ENCODERS, get_encoder
 from mockgo.nets.io import load_model, model_info
@@ -237,13 +237,17 @@ def evaluate_positions(predictor, planes, legal, moves, heuristic_planes, last_m
     }
 
 
-def _games(sources, keep, max_games):
+def _games(sources, keep, max_games, split=None):
     """GameRecords of the SGF files in ``sources`` (files, folders, archives),
-    only those named in ``keep`` (source names) when given."""
+    only those named in ``keep`` (source names) when given, and only those
+    whose file name hashes to ``split`` (:func:`mockgo.data.dataset.split_of`)
+    when given."""
     taken = 0
     for path in sources:
         for source, data in records.sgf_sources(Path(path)):
             if keep is not None and source not in keep:
+                continue
+            if split is not None and split_of(source) != split:
                 continue
             if isinstance(data, Exception):
                 continue
@@ -258,7 +262,7 @@ def _games(sources, keep, max_games):
 
 
 def evaluate_sgf(model, sources, encoder=None, batch_size=256, bucket_size=20,
-                 keep=None, max_games=None, progress=True):
+                 keep=None, max_games=None, progress=True, split=None):
     """Score ``model`` (a policy network) and the baselines on every move of
     the SGF games in ``sources`` (files, folders or archives; one path or a
     list): replay each game, encode each position with ``encoder`` (the
@@ -269,8 +273,10 @@ def evaluate_sgf(model, sources, encoder=None, batch_size=256, bucket_size=20,
 
     ``keep``: a set of source names (``archive:member`` as
     :func:`mockgo.data.records.sgf_sources` names them) to score only those
-    games; ``max_games``: stop after that many. Returns an
-    :class:`Evaluation`.
+    games; ``split``: score only the games a dataset would put in that split
+    (``"test"``: games no network trained on these archives has seen, by
+    the hash of their file name); ``max_games``: stop after that many.
+    Returns an :class:`Evaluation`.
     """
     from mockgo.nets.inference import Predictor  # TensorFlow: imported only when a network is used
 
@@ -307,7 +313,7 @@ def evaluate_sgf(model, sources, encoder=None, batch_size=256, bucket_size=20,
     games = 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", records.SGFWarning)  # replay stops at illegal moves
-        for record in _games(sources, keep, max_games):
+        for record in _games(sources, keep, max_games, split):
             bar.update(1)
             if record.size != size:
                 continue

@@ -59,6 +59,7 @@ Command lines and worker processes make players from strings
     random                              RandomPlayer(seed=None)
     random:seed=3                       RandomPlayer(seed=3)
     policy:path=models/sl.keras,temperature=0.5,seed=1
+    policy:pretrained=sl-19             a network that ships with mockgo (mockgo models)
     gnugo                               GnuGo level 10 (its default)
     gnugo:level=1,seed=0                GnuGo at level 1 (binary=PATH: another GnuGo)
     gtp:cmd=/usr/games/gnugo --mode gtp --level 3
@@ -83,6 +84,7 @@ import time
 
 import numpy as np
 
+from mockgo import pretrained as shipped_networks
 from mockgo.go import coords
 from mockgo.go.board import BLACK, COLOR_NAMES, EMPTY, WHITE
 from mockgo.play.gtp_client import GTPEngine, GTPError, find_gnugo, gnugo_command
@@ -566,10 +568,14 @@ def _make_random(seed=None, name=None):
     return RandomPlayer(seed=None if seed is None else int(seed), name=name)
 
 
-def _make_policy(path=None, encoder=None, temperature="0", seed=None, name=None):
-    if path is None:
-        raise ValueError("a policy player needs path=MODEL.keras")
-    return PolicyPlayer(path, encoder=encoder, temperature=float(temperature),
+def _make_policy(path=None, pretrained=None, encoder=None, temperature="0", seed=None, name=None):
+    if (path is None) == (pretrained is None):
+        raise ValueError("a policy player needs path=MODEL.keras or pretrained=NAME "
+                         "(mockgo models lists the names)")
+    model = path
+    if pretrained is not None:  # loaded after checking the file against its card
+        model, name = shipped_networks.load(pretrained), name or f"policy:{pretrained}"
+    return PolicyPlayer(model, encoder=encoder, temperature=float(temperature),
                         seed=None if seed is None else int(seed), name=name)
 
 
@@ -603,8 +609,9 @@ def _make_mcts(readouts="200", evaluator="uniform", path=None, encoder=None, c_p
 
 PLAYER_KINDS = {
     "random": (_make_random, "uniform over the sensible moves; options: seed"),
-    "policy": (_make_policy, "a policy network; options: path (required), encoder "
-                             "(default: what the file records), temperature (0 = greedy), seed"),
+    "policy": (_make_policy, "a policy network; options: path (a .keras file) or pretrained "
+                             "(a shipped network: mockgo models), encoder (default: what the "
+                             "file records), temperature (0 = greedy), seed"),
     "gnugo": (gnugo_player, "GnuGo through GTP; options: level (default 10), seed, binary"),
     "gtp": (_make_gtp, "any GTP engine; option: cmd=COMMAND LINE (last: takes the rest)"),
     "mcts": (_make_mcts, "tree search (mockgo.search); options: readouts (200), evaluator "

@@ -1,0 +1,116 @@
+"""Trained networks that ship with mockgo, loaded by name.
+
+A full-mode notebook takes hours on a laptop; the networks those runs
+produced ship in this folder, each a ``.keras`` file (which records its
+encoder and board size, :mod:`mockgo.nets.io`) and a *model card*, a JSON
+file of the same name: the architecture, the data it was trained on, how
+long it took and on what, what it measured, the command that reproduces it,
+the date and the file's sha256::
+
+    from mockgo import pretrained
+    pretrained.names()                 # ['sl-19', ...]
+    pretrained.card("sl-19")["results"]
+    model = pretrained.load("sl-19")   # checks the sha256 first
+
+As a player: ``policy:pretrained=sl-19`` (``mockgo gtp --player
+policy:pretrained=sl-19`` in Sabaki); ``mockgo models`` lists them.
+"""
+
+import hashlib
+import json
+from pathlib import Path
+
+from mockgo.data.files import atomic_write_text
+from mockgo.nets.io import load_model, model_info, save_for_play
+
+__all__ = ["FOLDER", "card", "file_sha256", "headline", "load", "names", "path", "ship"]
+
+FOLDER = Path(__file__).resolve().parent
+
+
+def names():
+    """The shipped networks' names, sorted."""
+    return sorted(p.stem for p in FOLDER.glob("*.json"))
+
+
+def card(name):
+    """The model card of ``name`` as a dict. ValueError naming the known
+    networks for an unknown name."""
+    path = FOLDER / f"{name}.json"
+    if not path.is_file():
+        raise ValueError(f"no pretrained network {name!r}; shipped: {', '.join(names()) or 'none'}")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def path(name):
+    """The ``.keras`` file of ``name``."""
+    return FOLDER / card(name)["file"]
+
+
+def file_sha256(file):
+    digest = hashlib.sha256()
+    with open(file, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def load(name):
+    """The network ``name`` (uncompiled, its record attached), after checking
+    that the file is the one its card describes."""
+    file = path(name)
+    expected = card(name)["sha256"]
+    if file_sha256(file) != expected:
+        raise ValueError(f"{file} is not the file its card describes (sha256 differs): "
+                         f"reinstall mockgo")
+    return load_model(file)
+
+
+def headline(name):
+    """One line on a shipped network: what it is and its headline figure."""
+    info = card(name)
+    return f"{name:10} {info['kind']:6} {info['board_size']}x{info['board_size']} " \
+           f"{info['encoder']:9} {info['headline']}"
+
+
+def ship(name, source, **fields):
+    """Put a trained network into this folder (for the maintainers: the
+    files are then committed): ``source`` (a ``.keras`` file that records its
+    encoder) is saved for play as ``<name>.keras``, float32 and without
+    optimiser state, and its card ``<name>.json`` gets ``fields`` (the
+    architecture's description, training, results, headline, command,
+    date) and what is read off the file (kind, encoder, board size,
+    parameters, bytes, sha256). Both written atomically. Returns the card."""
+    model = load_model(source)
+    info = model_info(model)
+    file = FOLDER / f"{name}.keras"
+    save_for_play(model, file)
+    architecture = dict(fields.pop("architecture", {}), parameters=int(model.count_params()))
+    record = {"name": name, "file": file.name, "kind": info.kind, "encoder": info.encoder,
+              "board_size": info.board_size, "architecture": architecture, **fields,
+              "bytes": file.stat().st_size, "sha256": file_sha256(file)}
+    atomic_write_text(FOLDER / f"{name}.json", json.dumps(record, indent=1) + "\n")
+    return record
+
+
+# ------------------------------------------------------------ command line
+
+
+def configure_parser(parser):
+    """The options of ``mockgo models``."""
+    parser.description = ("List the trained networks that ship with mockgo, with their "
+                          "headline figures; play one with --player policy:pretrained=NAME.")
+    parser.add_argument("name", nargs="?", help="print this network's whole model card")
+    return parser
+
+
+def run_cli(args):
+    if args.name:
+        print(json.dumps(card(args.name), indent=1))
+        return 0
+    shipped = names()
+    if not shipped:
+        print("no pretrained network ships with this copy of mockgo")
+    for name in shipped:
+        print(headline(name))
+    return 0
