@@ -345,3 +345,10 @@ def test_lists_the_real_archives(tmp_path, capsys):
     assert len(archives) == 10
     assert sum(a.games for a in archives) == 28_559
     assert "10 archives, 28,559 games" in out
+
+
+def test_the_checkout_is_found_from_any_working_folder(monkeypatch, tmp_path):
+    # The notebooks run data/download.sh from notebooks/: the mirror beside the
+    # checkout and data/kgs must not depend on the working folder.
+    monkeypatch.chdir(tmp_path)
+    assert download.default_repo_root() == Path(__file__).resolve().parent.parent

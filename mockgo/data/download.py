@@ -468,7 +468,7 @@ def archives_in(folder):
 
 def default_repo_root():
     """The checkout this file belongs to, else the working directory."""
-    here = Path(__file__).resolve().parent.parent
+    here = Path(__file__).resolve().parents[2]  # mockgo/data/download.py -> the checkout
     return here if (here / "pyproject.toml").is_file() else Path.cwd()
 
 
