@@ -73,15 +73,16 @@ def headline(name):
            f"{info['encoder']:9} {info['headline']}"
 
 
-def ship(name, source, **fields):
+def ship(name, source, encoder=None, **fields):
     """Put a trained network into this folder (for the maintainers: the
     files are then committed): ``source`` (a ``.keras`` file that records its
-    encoder) is saved for play as ``<name>.keras``, float32 and without
-    optimiser state, and its card ``<name>.json`` gets ``fields`` (the
+    encoder, or whose ``encoder`` is given) is saved for play as
+    ``<name>.keras``, float32 and without optimiser state, and its card
+    ``<name>.json`` gets ``fields`` (the
     architecture's description, training, results, headline, command,
     date) and what is read off the file (kind, encoder, board size,
     parameters, bytes, sha256). Both written atomically. Returns the card."""
-    model = load_model(source)
+    model = load_model(source, encoder=encoder)
     info = model_info(model)
     file = FOLDER / f"{name}.keras"
     save_for_play(model, file)
