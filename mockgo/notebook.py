@@ -423,11 +423,11 @@ def load_sl_policy(repo_root, quick, size, seed=0, stand_in=True):
     loaded, why = _load_if_it_fits(path, size, "01", "policy", "plays")
     if loaded is not None:
         return loaded
-    if not quick and "sl-19" in pretrained.names() and pretrained.card("sl-19")["board_size"] == size:
+    shipped = pretrained.card("sl-19") if "sl-19" in pretrained.names() else None
+    if not quick and shipped is not None and shipped["board_size"] == size:
         return LoadedModel(pretrained.load("sl-19"),
                            f"{why}: using the SL policy that ships with mockgo (sl-19: "
-                           f"{pretrained.card('sl-19')['headline']})", False,
-                           pretrained.path("sl-19"))
+                           f"{shipped['headline']})", False, pretrained.path("sl-19"))
     if not stand_in:
         raise FileNotFoundError(why)
     model = standin_policy(size, seed)

@@ -135,7 +135,8 @@ def read_info(path):
                 return None
             record = json.loads(archive.read(INFO_MEMBER))
     except zipfile.BadZipFile as error:
-        raise ValueError(f"{path} is not a Keras model (a .keras file is a zip archive): {error}") from None
+        raise ValueError(f"{path} is not a Keras model (a .keras file is a zip archive): "
+                         f"{error}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise ValueError(f"{path}: its {INFO_MEMBER} is damaged: {error}") from None
     try:
@@ -176,9 +177,10 @@ def load_model(path, compile=False, encoder=None):
         model = keras.models.load_model(path, compile=compile)
     except Exception as error:  # Keras raises several kinds for a damaged file
         raise ValueError(f"{path} is not a Keras model that loads: {error}") from error
-    model.mockgo_info = model_info(model, encoder, source=path) if recorded is None else recorded
-    if encoder is not None and recorded is not None and encoder != recorded.encoder:
-        raise ValueError(f"{path} was trained on {recorded.encoder} planes, not {encoder}")
+    if recorded is not None:
+        model.mockgo_info = recorded
+    # The record, checked against ``encoder``; or, for an old file, inferred.
+    model.mockgo_info = model_info(model, encoder, source=path)
     return model
 
 

@@ -160,8 +160,9 @@ class Player:
             raise ValueError(f"{self.name} plays {self.size}x{self.size} only, not {size}x{size}")
 
     def start_game(self, game, board, rng):
-        """Game ``game`` starts (or goes on) from ``board``; ``rng`` is its generator."""
-        self.check_size(board.size)
+        """Game ``game`` starts (or goes on) from ``board``; ``rng`` is its
+        generator. (Whoever starts games checks :meth:`check_size` first: the
+        runner once for all its games, the GTP engine at each new board.)"""
 
     def choose(self, turns):
         """A :class:`Choices` for ``turns`` (module docstring)."""
@@ -176,6 +177,7 @@ class Player:
     def select_move(self, board, rng=None, game=0):
         """The move for one position (``rng``: the game's generator; default
         a fresh one)."""
+        self.check_size(board.size)
         rng = self.game_rng(None) if rng is None else rng
         turn = Turn(game, board, board.sensible_moves(), rng, self)
         return int(self.choose([turn]).moves[0])
@@ -296,8 +298,6 @@ class PolicyPlayer(Player):
             masked_policy  # TensorFlow: imported only when a network is used
 
         n = len(turns)
-        for turn in turns:
-            self.check_size(turn.board.size)
         masks = np.stack([turn.mask for turn in turns])
         moves = np.full(n, masks.shape[1] - 1, np.int64)  # pass unless decided otherwise
         log_probs = np.zeros(n)
@@ -497,7 +497,6 @@ class SearchPlayer(Player):
         self._rngs = {}  # game -> the game's generator, for trees started later
 
     def start_game(self, game, board, rng):
-        self.check_size(board.size)
         self._rngs[game] = rng
         self.trees[game] = self._new_tree(board, rng)
 
@@ -523,8 +522,6 @@ class SearchPlayer(Player):
         return tree
 
     def choose(self, turns):
-        for turn in turns:
-            self.check_size(turn.board.size)
         trees = [self._tree_for(turn) for turn in turns]
         search_many(trees, self.evaluate)
         moves = np.empty(len(turns), np.int64)

@@ -60,10 +60,15 @@ class ZeroConfig:
     promote_win_rate: float = 0.55
     seed: int = 0
 
+    @property
+    def game_class(self):
+        """The search state the run plays: :class:`ZeroGame` (the sensible
+        moves) or, with ``sensible_moves=False``, :class:`GoGame` (the legal moves)."""
+        return ZeroGame if self.sensible_moves else GoGame
+
     def new_game(self):
         """The start of a game as the search sees it (see :class:`ZeroGame`)."""
-        cls = ZeroGame if self.sensible_moves else GoGame
-        return cls(self.board_size, komi=self.komi, max_moves=self.moves_cap)
+        return self.game_class(self.board_size, komi=self.komi, max_moves=self.moves_cap)
 
     def __post_init__(self):
         if self.games_per_generation < 1 or self.games_in_parallel < 1:

@@ -75,13 +75,12 @@ from mockgo.data import records
 from mockgo.data.files import check_same_settings
 from mockgo.go.features import get_encoder
 from mockgo.nets.io import load_model, save_model
-from mockgo.play.players import RandomPlayer, SearchPlayer
+from mockgo.play.players import RandomPlayer
 from mockgo.search.evaluators import NetworkEvaluator
-from mockgo.search.games import GoGame
 from mockgo.search.mcts import MCTSPlayer
-from mockgo.zero.config import ENCODER, ZeroConfig, ZeroGame, seed_of
+from mockgo.zero.config import ENCODER, ZeroConfig, seed_of
 from mockgo.zero.layout import RunLayout, job_name, model_name, write_json
-from mockgo.zero.selfplay import evaluator_for, load_examples, selfplay_job
+from mockgo.zero.selfplay import evaluator_for, load_examples, searcher, selfplay_job
 from mockgo.zero.train import augment, compile_dual, epoch_bar, gather_examples
 
 __all__ = ["ZeroRun", "analyse_position", "bootstrap", "generation_line", "play_match",
@@ -108,13 +107,9 @@ def search_player(side, config, readouts=None, name=None, resign_threshold=None,
     if isinstance(side, str) and side == "random":
         return RandomPlayer(name=name)
     evaluator = evaluator_for(side, config, batch_size, seed)
-    return SearchPlayer(evaluator, readouts=config.match_readouts if readouts is None else readouts,
-                        c_puct=config.c_puct, dirichlet=False,
-                        parallel_readouts=config.parallel_readouts,
-                        fpu_reduction=config.fpu_reduction, softpick_moves=config.softpick_moves,
-                        resign_threshold=resign_threshold, size=config.board_size,
-                        game=ZeroGame if config.sensible_moves else GoGame,
-                        max_moves=config.moves_cap, name=name or _side_name(side))
+    return searcher(evaluator, config, config.match_readouts if readouts is None else readouts,
+                    dirichlet=False, resign_threshold=resign_threshold,
+                    name=name or _side_name(side))
 
 
 def play_match(first, second, games, config, readouts=None, seed=0, sgf_dir=None,
@@ -151,8 +146,7 @@ def analyse_position(model, board, config, readouts=None, seed=0):
     visit counts and value after ``readouts`` simulations (no noise)."""
     readouts = config.match_readouts if readouts is None else readouts
     evaluator = evaluator_for(model, config, config.parallel_readouts, seed)
-    cls = ZeroGame if config.sensible_moves else GoGame
-    state = cls.from_board(board.copy(), max_moves=config.moves_cap)
+    state = config.game_class.from_board(board.copy(), max_moves=config.moves_cap)
     prior, value = evaluator([state])
     player = MCTSPlayer(evaluator, num_readouts=readouts, c_puct=config.c_puct, dirichlet=False,
                         parallel_readouts=config.parallel_readouts,

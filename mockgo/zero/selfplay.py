@@ -16,13 +16,24 @@ from mockgo.go.features import get_encoder
 from mockgo.play.players import SearchPlayer
 from mockgo.play.runner import play_games
 from mockgo.search.evaluators import NetworkEvaluator
-from mockgo.search.games import GoGame
 from mockgo.search.mcts import ResignationCheck
-from mockgo.zero.config import ENCODER, ZeroGame, seed_of
+from mockgo.zero.config import ENCODER, seed_of
 from mockgo.zero.layout import RunLayout, is_holdout, write_json
 
 __all__ = ["SelfPlayGame", "evaluator_for", "load_examples", "play_selfplay_games",
-           "search_comment", "selfplay_job", "summarise_selfplay"]
+           "search_comment", "searcher", "selfplay_job", "summarise_selfplay"]
+
+
+def searcher(evaluate, config, readouts, **options):
+    """A :class:`~mockgo.play.players.SearchPlayer` with the run's search
+    settings (c_puct, leaves per call, first-play value, moves sampled by
+    visits, the moves the run plays and its move cap) and ``readouts`` per
+    move; ``options``: the rest (noise, resignation, hooks, name)."""
+    return SearchPlayer(evaluate, readouts=readouts, c_puct=config.c_puct,
+                        parallel_readouts=config.parallel_readouts,
+                        fpu_reduction=config.fpu_reduction, softpick_moves=config.softpick_moves,
+                        size=config.board_size, game=config.game_class,
+                        max_moves=config.moves_cap, **options)
 
 
 def evaluator_for(side, config, batch_size, seed):
@@ -102,16 +113,10 @@ def play_selfplay_games(evaluate, config, numbers, seed_parts=(), callback=None,
         if on_game is not None:
             on_game(game)
 
-    player = SearchPlayer(evaluate, readouts=config.readouts, c_puct=config.c_puct,
-                          dirichlet=True, parallel_readouts=config.parallel_readouts,
-                          fpu_reduction=config.fpu_reduction,
-                          softpick_moves=config.softpick_moves,
-                          resign_threshold=config.resign_threshold,
-                          resign_disabled_share=config.resign_disabled_share,
-                          size=config.board_size,
-                          game=ZeroGame if config.sensible_moves else GoGame,
-                          max_moves=config.moves_cap, on_search=record, on_end_game=keep,
-                          name="selfplay")
+    player = searcher(evaluate, config, config.readouts, dirichlet=True,
+                      resign_threshold=config.resign_threshold,
+                      resign_disabled_share=config.resign_disabled_share,
+                      on_search=record, on_end_game=keep, name="selfplay")
     step = None if callback is None else (
         lambda step, running: callback("selfplay_step", {"step": step, "active": running}))
     play_games(player, player, len(numbers), config.board_size, komi=config.komi,
