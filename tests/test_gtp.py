@@ -222,7 +222,17 @@ def test_loadsgf(gtp, tmp_path):
     path.write_text("(;GM[1]FF[4]SZ[7]KM[5.5];B[dd];W[cc];B[dc];W[cd])")
     assert gtp.send(f"loadsgf {path}") == "black"
     assert len(grid(gtp.send("showboard"))) == 7
-    assert gtp.send("final_score") != ""
+    # Tromp-Taylor by hand: 2 black and 2 white stones, every empty point
+    # reaches both colours, komi 5.5.
+    assert gtp.send("final_score") == "W+5.5"
+    # Empty points count for the one colour they reach: a black wall on
+    # column C, a white one on D (5x5):
+    # black 15 points, white 10, komi 5.5.
+    walls = tmp_path / "walls.sgf"
+    walls.write_text("(;GM[1]FF[4]SZ[5]KM[5.5];" + ";".join(
+        f"B[c{row}];W[d{row}]" for row in "abcde") + ")")
+    assert gtp.send(f"loadsgf {walls}") == "black"
+    assert gtp.send("final_score") == "W+0.5"
     # The position before move 3: two stones, black to play.
     assert gtp.send(f"loadsgf {path} 3") == "black"
     rows = grid(gtp.send("showboard"))
