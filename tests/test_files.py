@@ -1,8 +1,11 @@
 """mockgo.data.files: atomic writes and the resumable-folder settings check."""
 
+import numpy as np
 import pytest
 
-from mockgo.data.files import atomic_open, atomic_path, atomic_write_text, check_same_settings
+from mockgo.data.files import (CorruptFileError, UnrecordedWorkError, atomic_open, atomic_path,
+                               atomic_write_text, check_same_settings, discard_work, list_work,
+                               read_json, read_npz, refuse_unrecorded_work)
 
 
 def test_atomic_write_replaces_the_file_and_leaves_no_temporary(tmp_path):
@@ -48,3 +51,62 @@ def test_other_settings_are_refused_naming_the_folder_and_each_difference(tmp_pa
     for difference in ("'games': (800, 900)", "'komi': (7.5, None)", "'seed': (None, 1)"):
         assert difference in message
     assert "'size'" not in message
+
+
+def test_damaged_json_is_named(tmp_path):
+    path = tmp_path / "state.json"
+    path.write_text('{"epoch": 3, "sett')  # cut short
+    with pytest.raises(CorruptFileError) as error:
+        read_json(path, "the run's progress", remedy="pass restart=True to start over")
+    message = str(error.value)
+    assert message.startswith(f"{path} is damaged: not valid JSON")
+    assert "the run's progress" in message and "pass restart=True" in message
+    assert read_json(tmp_path / "missing.json", "x", missing_ok=True) is None
+    with pytest.raises(FileNotFoundError, match="missing.json is missing"):
+        read_json(tmp_path / "missing.json", "x")
+    path.write_text('{"epoch": 3}')
+    assert read_json(path, "x") == {"epoch": 3}
+
+
+def test_a_truncated_npz_is_named(tmp_path):
+    path = tmp_path / "train-00003.npz"
+    np.savez(path, moves=np.arange(100), planes=np.zeros((100, 9), np.uint8))
+    assert read_npz(path, ["moves"])["moves"].tolist() == list(range(100))
+    data = path.read_bytes()
+    path.write_bytes(data[:len(data) // 2])
+    with pytest.raises(CorruptFileError, match=r"train-00003.npz is damaged: not a whole .npz"):
+        read_npz(path)
+    np.savez(path, moves=np.arange(3))
+    with pytest.raises(CorruptFileError, match="train-00003.npz"):
+        read_npz(path, ["planes"])
+    with pytest.raises(FileNotFoundError, match="train-00009.npz is missing"):
+        read_npz(tmp_path / "train-00009.npz")
+
+
+def test_work_without_state_is_refused_then_discarded_on_request(tmp_path):
+    for name in ("models/000000.keras", "models/000001.keras", "models/000002.keras",
+                 "data/a/b.npz", "log.csv", "models/.000003.keras.x1y2.tmp.keras"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("work")
+    work = list_work(tmp_path, ["models/*.keras", "data/**/*.npz", "log.csv", "nothing*"],
+                     keep={"models/000000.keras"})
+    assert [str(p) for p in work] == ["data/a/b.npz", "log.csv", "models/000001.keras",
+                                      "models/000002.keras"]
+    with pytest.raises(UnrecordedWorkError) as error:
+        refuse_unrecorded_work(tmp_path, tmp_path / "state.json", work, "pass restart=True")
+    assert str(error.value) == (
+        f"{tmp_path} holds earlier work (4 files: data/a/b.npz, log.csv, models/000001.keras, "
+        f"models/000002.keras) but no readable state.json to say what it is or how far it got, "
+        f"so going on would start over and overwrite it. To delete it and start over, "
+        f"pass restart=True; to keep it, use another folder")
+    more = work + [f"x{i}" for i in range(3)]
+    with pytest.raises(UnrecordedWorkError, match=r"7 files: .*models/000002.keras, \.\.\. "
+                                                  r"\(3 more\)"):
+        refuse_unrecorded_work(tmp_path, tmp_path / "state.json", more, "pass restart=True")
+    refuse_unrecorded_work(tmp_path, tmp_path / "state.json", [], "pass restart=True")
+    (tmp_path / "state.json").write_text("{")
+    discard_work(tmp_path, tmp_path / "state.json", work)
+    assert not (tmp_path / "state.json").exists()
+    assert (tmp_path / "models/000000.keras").exists()
+    assert list_work(tmp_path, ["models/*.keras", "data/**/*.npz", "log.csv"],
+                     keep={"models/000000.keras"}) == []

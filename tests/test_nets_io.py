@@ -9,6 +9,7 @@ import keras
 import numpy as np
 import pytest
 
+from mockgo.data.files import CorruptFileError
 from mockgo.go.features import AGZ17, ALPHAGO48, ALPHAGO49, SIMPLE2
 from mockgo.nets.inference import network_input
 from mockgo.nets.io import (INFO_MEMBER, NetworkInfo, load_model, model_info, read_info,
@@ -100,3 +101,14 @@ def test_save_for_play_keeps_the_record_and_drops_the_optimiser(tmp_path):
     assert getattr(loaded, "optimizer", None) is None
     np.testing.assert_allclose(loaded.predict(x, verbose=0), model.predict(x, verbose=0),
                                rtol=1e-6)
+
+
+def test_a_truncated_keras_file_is_named_as_damaged(tmp_path):
+    # Keras alone says "File not found" of it, although the file is there.
+    path = save_model(tiny_policy(), tmp_path / "checkpoint.keras", encoder=ALPHAGO48)
+    data = path.read_bytes()
+    path.write_bytes(data[:len(data) * 2 // 3])
+    with pytest.raises(CorruptFileError) as error:
+        load_model(path)
+    assert str(error.value).startswith(f"{path} is not a Keras model: not a readable .keras "
+                                       f"archive (a zip file; this one is damaged or cut short")

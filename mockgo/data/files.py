@@ -3,12 +3,23 @@
 Datasets, checkpoints and game records are written to a temporary file in
 the same folder and then renamed over the target: the rename is atomic, so
 readers (and a resumed job) see the old file or the new one.
+
+What a resumed job reads back is read through :func:`read_json` and
+:func:`read_npz`, whose errors name the damaged file; and a job whose folder
+holds work but no state refuses to start over it
+(:func:`refuse_unrecorded_work`) unless the caller asks for a restart
+(:func:`discard_work`).
 """
 
 import contextlib
+import json
 import os
 import tempfile
+import zipfile
+import zlib
 from pathlib import Path
+
+import numpy as np
 
 
 @contextlib.contextmanager
@@ -66,3 +77,107 @@ def check_same_settings(folder, what, stored, given):
     if changed:
         raise ValueError(f"{folder} holds {what} made with other settings "
                          f"(name: (stored, given)): {changed}; use another folder or delete it")
+
+
+# ------------------------------------------------ reading what jobs left behind
+
+
+class CorruptFileError(ValueError):
+    """A file that is there but cannot be read as what it should be (cut
+    short by a full disk or a copy that stopped, or damaged); the message
+    names the file, since a bare ``JSONDecodeError`` or ``BadZipFile`` does
+    not say which of a run's hundreds of files is the bad one."""
+
+
+def read_json(path, what, missing_ok=False, remedy=None):
+    """The JSON value in ``path`` (``what``: what it should hold, for the
+    message). A missing file is FileNotFoundError, or None with
+    ``missing_ok``; a file that is not valid JSON (e.g. cut short) is
+    :class:`CorruptFileError` naming it, with ``remedy`` (how to get out of
+    it) appended."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        if missing_ok:
+            return None
+        raise FileNotFoundError(f"{path} is missing (it should hold {what})") from None
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        message = f"{path} is damaged: not valid JSON ({error}); it should hold {what}"
+        raise CorruptFileError(message + (f". {remedy}" if remedy else "")) from None
+
+
+def read_npz(path, names=None):
+    """The arrays ``names`` (default: all) of an ``.npz`` file, read now, as
+    a dict. :class:`CorruptFileError` naming the file when it is not a whole
+    npz archive (a truncated one has lost its zip directory) or lacks one of
+    ``names``; FileNotFoundError naming it when it is missing."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} is missing")
+    try:
+        with np.load(path) as archive:
+            return {name: archive[name] for name in (archive.files if names is None else names)}
+    except (zipfile.BadZipFile, EOFError, zlib.error, KeyError, ValueError, OSError) as error:
+        raise CorruptFileError(f"{path} is damaged: not a whole .npz archive "
+                               f"({type(error).__name__}: {error})") from None
+
+
+# -------------------------------------------------- work without a state file
+
+
+class UnrecordedWorkError(ValueError):
+    """A job's folder holds work (checkpoints, shards, models) but no state
+    file to say what it is or how far it got: going on would start over and
+    overwrite it, so the job refuses unless asked to restart."""
+
+
+def list_work(folder, patterns, keep=()):
+    """The files under ``folder`` matching the glob ``patterns`` (relative to
+    it; ``**`` for any depth), as sorted relative paths, leaving out the
+    temporaries of :func:`atomic_open` and :func:`atomic_path` (``.name.*.tmp...``,
+    abandoned by a crash, never work) and the names in ``keep`` (files a job
+    may leave before its state and can make again, e.g. a run's random
+    initial model)."""
+    folder = Path(folder)
+    found = set()
+    for pattern in patterns:
+        for path in folder.glob(pattern):
+            relative = path.relative_to(folder)
+            if path.is_file() and not _is_temporary(path) and str(relative) not in keep:
+                found.add(relative)
+    return sorted(found)
+
+
+def _is_temporary(path):
+    return path.name.startswith(".") and ".tmp" in path.name
+
+
+def refuse_unrecorded_work(folder, state_file, work, restart_hint):
+    """For a job that found no readable ``state_file`` in ``folder``:
+    :class:`UnrecordedWorkError` when ``work`` (from :func:`list_work`) is
+    not empty, naming the folder, a few of the files and their number, and
+    ``restart_hint`` (the argument or flag that starts over)."""
+    if not work:
+        return
+    shown = ", ".join(str(path) for path in work[:4])
+    if len(work) > 4:
+        shown += f", ... ({len(work) - 4} more)"
+    count = f"{len(work)} file{'s' if len(work) != 1 else ''}"
+    raise UnrecordedWorkError(
+        f"{folder} holds earlier work ({count}: {shown}) but no readable {Path(state_file).name} "
+        f"to say what it is or how far it got, so going on would start over and overwrite it. "
+        f"To delete it and start over, {restart_hint}; to keep it, use another folder")
+
+
+def discard_work(folder, state_file, work):
+    """Start a job over in ``folder``: delete ``state_file`` first, then the
+    files ``work`` (relative paths, from :func:`list_work`). The state goes
+    first so that an interruption half-way leaves work without a state,
+    which the job refuses again, never a state that describes deleted work."""
+    folder = Path(folder)
+    Path(state_file).unlink(missing_ok=True)
+    for path in work:
+        (folder / path).unlink(missing_ok=True)

@@ -34,7 +34,7 @@ import warnings
 import zipfile
 from pathlib import Path
 
-from mockgo.data.files import atomic_path
+from mockgo.data.files import CorruptFileError, atomic_path
 from mockgo.go.features import ENCODERS
 
 __all__ = ["INFO_MEMBER", "KINDS", "NetworkInfo", "as_float32", "infer_info", "kind_of",
@@ -126,19 +126,23 @@ def model_info(model, encoder=None, source=None):
 
 def read_info(path):
     """The :class:`NetworkInfo` recorded in a ``.keras`` file, or None for a
-    file without it. ValueError naming the file for one that is not a zip
-    archive or whose record is damaged."""
+    file without it. :class:`~mockgo.data.files.CorruptFileError` (a
+    ValueError) naming the file for one that is not a whole zip archive or
+    whose record is damaged."""
     path = Path(path)
     try:
         with zipfile.ZipFile(path) as archive:
             if INFO_MEMBER not in archive.namelist():
                 return None
             record = json.loads(archive.read(INFO_MEMBER))
-    except zipfile.BadZipFile as error:
-        raise ValueError(f"{path} is not a Keras model (a .keras file is a zip archive): "
-                         f"{error}") from None
+    except (zipfile.BadZipFile, EOFError) as error:
+        # Keras itself would say "File not found" of a file cut short (it
+        # checks zipfile.is_zipfile), which sends one looking in the wrong place.
+        raise CorruptFileError(f"{path} is not a Keras model: not a readable .keras archive "
+                               f"(a zip file; this one is damaged or cut short, e.g. by a full "
+                               f"disk or an interrupted copy: {error})") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise ValueError(f"{path}: its {INFO_MEMBER} is damaged: {error}") from None
+        raise CorruptFileError(f"{path}: its {INFO_MEMBER} is damaged: {error}") from None
     try:
         return NetworkInfo(record["kind"], record["encoder"], int(record["board_size"]))
     except (KeyError, TypeError, ValueError) as error:
@@ -164,7 +168,8 @@ def load_model(path, compile=False, encoder=None):
     :class:`NetworkInfo` attached as ``model.mockgo_info`` (inferred with a
     warning for a file that records none, unless ``encoder`` names it).
     FileNotFoundError or ValueError naming the file when it is missing or
-    not a Keras model."""
+    not a Keras model (:class:`~mockgo.data.files.CorruptFileError` for a
+    file that is not a readable archive, e.g. one cut short)."""
     import keras  # TensorFlow: imported only when a network is used
 
     import mockgo.nets.models  # noqa: F401  (registers PointBias)
