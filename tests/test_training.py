@@ -99,7 +99,8 @@ def test_an_interrupted_run_resumes_at_the_next_epoch(one_game_dataset, tmp_path
                               callbacks=[InterruptAfterFirstEpoch()], **options)
     assert json.loads((run / "state.json").read_text())["epoch"] == 1
     assert logged_epochs(run) == [0]
-    saved = keras.models.load_model(run / "checkpoint.keras").get_weights()
+    assert json.loads((run / "state.json").read_text())["checkpoint"] == "checkpoint_00001.keras"
+    saved = keras.models.load_model(run / "checkpoint_00001.keras").get_weights()
     # An epoch logged but never checkpointed (a crash between the two) is dropped.
     columns = (run / "log.csv").read_text().splitlines()[0].split(",")
     with open(run / "log.csv", "a") as file:
@@ -133,8 +134,9 @@ def test_checkpoints_leave_no_temporary_files(one_game_dataset, tmp_path, monkey
     run = tmp_path / "run"
     training.train_policy(tiny_policy(), one_game_dataset, run, epochs=2, batch_size=32,
                           learning_rate=0.01, steps_per_epoch=2, progress=False)
-    assert sorted(p.name for p in run.iterdir()) == ["checkpoint.keras", "log.csv", "state.json"]
-    before = (run / "checkpoint.keras").read_bytes()
+    names = ["checkpoint_00002.keras", "log.csv", "state.json"]
+    assert sorted(p.name for p in run.iterdir()) == names
+    before = (run / "checkpoint_00002.keras").read_bytes()
 
     model = tiny_policy()
 
@@ -145,9 +147,9 @@ def test_checkpoints_leave_no_temporary_files(one_game_dataset, tmp_path, monkey
 
     monkeypatch.setattr(model, "save", broken_save)
     with pytest.raises(OSError, match="disk full"):
-        save_model(model, run / "checkpoint.keras")
-    assert (run / "checkpoint.keras").read_bytes() == before
-    assert sorted(p.name for p in run.iterdir()) == ["checkpoint.keras", "log.csv", "state.json"]
+        save_model(model, run / "checkpoint_00002.keras")
+    assert (run / "checkpoint_00002.keras").read_bytes() == before
+    assert sorted(p.name for p in run.iterdir()) == names
 
 
 def test_another_network_in_the_run_folder_is_refused(one_game_dataset, tmp_path):
@@ -156,6 +158,92 @@ def test_another_network_in_the_run_folder_is_refused(one_game_dataset, tmp_path
     training.train_policy(tiny_policy(), one_game_dataset, run, epochs=1, **options)
     with pytest.raises(ValueError, match="another network"):
         training.train_policy(tiny_policy(filters=8), one_game_dataset, run, epochs=2, **options)
+
+
+SHORT = dict(batch_size=16, learning_rate=0.01, steps_per_epoch=2, optimizer="sgd",
+             progress=False)
+
+
+def test_a_crash_between_checkpoint_and_state_applies_no_epoch_twice(one_game_dataset, tmp_path,
+                                                                     monkeypatch):
+    run = tmp_path / "run"
+    real = training._write_state
+
+    def crash_at_epoch_2(run_dir, state):
+        if state["epoch"] == 2:  # the checkpoint of epoch 2 is on disk already
+            raise KeyboardInterrupt
+        real(run_dir, state)
+
+    monkeypatch.setattr(training, "_write_state", crash_at_epoch_2)
+    with pytest.raises(KeyboardInterrupt):
+        training.train_policy(tiny_policy(), one_game_dataset, run, epochs=3, **SHORT)
+    assert (run / "checkpoint_00002.keras").exists()
+    assert json.loads((run / "state.json").read_text())["epoch"] == 1
+    monkeypatch.setattr(training, "_write_state", real)
+    model, recorder = tiny_policy(), RecordEpochs()
+    history = training.train_policy(model, one_game_dataset, run, epochs=3,
+                                    callbacks=[recorder], **SHORT)
+    assert recorder.epochs == [1, 2]  # epoch 1 again, from the checkpoint of epoch 0's end
+    assert int(model.optimizer.iterations) == 3 * 2  # 3 epochs of 2 steps, none twice
+    assert history["epoch"] == logged_epochs(run) == [0, 1, 2]
+    assert sorted(p.name for p in run.glob("*.keras")) == ["checkpoint_00003.keras"]
+
+
+def test_work_without_a_state_is_refused_unless_restarted(one_game_dataset, tmp_path):
+    run = tmp_path / "run"
+    training.train_policy(tiny_policy(), one_game_dataset, run, epochs=2, **SHORT)
+    (run / "state.json").unlink()
+    with pytest.raises(ValueError) as error:
+        training.train_policy(tiny_policy(), one_game_dataset, run, epochs=3, **SHORT)
+    message = str(error.value)
+    assert message.startswith(f"{run} holds earlier work (2 files: checkpoint_00002.keras, "
+                              f"log.csv) but no readable state.json")
+    assert "pass restart=True to train_policy" in message
+    assert logged_epochs(run) == [0, 1] and (run / "checkpoint_00002.keras").exists()
+    # Asked for, a restart deletes the work and trains from the first epoch.
+    history = training.train_policy(tiny_policy(), one_game_dataset, run, epochs=1,
+                                    restart=True, **SHORT)
+    assert history["epoch"] == logged_epochs(run) == [0]
+    assert sorted(p.name for p in run.iterdir()) == ["checkpoint_00001.keras", "log.csv",
+                                                     "state.json"]
+
+
+def test_damaged_state_and_checkpoint_are_named(one_game_dataset, tmp_path):
+    run = tmp_path / "run"
+    training.train_policy(tiny_policy(), one_game_dataset, run, epochs=1, **SHORT)
+    state = (run / "state.json").read_bytes()
+    (run / "state.json").write_bytes(state[:len(state) // 2])
+    with pytest.raises(ValueError, match=rf"^{run / 'state.json'} is damaged: not valid JSON "
+                                         r"\(.*\); it should hold the training run's settings "
+                                         r"and progress. To delete the run's work and start "
+                                         r"over, pass restart=True to train_policy$"):
+        training.train_policy(tiny_policy(), one_game_dataset, run, epochs=2, **SHORT)
+    (run / "state.json").write_bytes(state)
+    checkpoint = run / "checkpoint_00001.keras"
+    checkpoint.write_bytes(checkpoint.read_bytes()[:1000])
+    with pytest.raises(ValueError, match=rf"^{checkpoint} is not a Keras model: not a readable "
+                                         r"\.keras archive"):
+        training.train_policy(tiny_policy(), one_game_dataset, run, epochs=2, **SHORT)
+
+
+def test_resuming_with_other_settings_is_refused(one_game_dataset, games_folder, tmp_path):
+    run = tmp_path / "run"
+    training.train_policy(tiny_policy(), one_game_dataset, run, epochs=1, **SHORT)
+    for change, difference in ((dict(batch_size=8), "'batch_size': (16, 8)"),
+                               (dict(schedule="step"), "'schedule': ('cosine', 'step')"),
+                               (dict(learning_rate=0.1), "'learning_rate': (0.01, 0.1)")):
+        with pytest.raises(ValueError, match="made with other settings") as error:
+            training.train_policy(tiny_policy(), one_game_dataset, run, epochs=2,
+                                  **{**SHORT, **change})
+        assert difference in str(error.value) and str(run) in str(error.value)
+    other = tmp_path / "other-ds"
+    spec = DatasetSpec(encoder="simple2", board_size=9, validation_share=0.0, test_share=0.0)
+    build_dataset([games_folder / "game-0.sgf"], other, spec, workers=1, progress=False)
+    with pytest.raises(ValueError, match=f"'dataset': \\('{one_game_dataset}', '{other}'\\)"):
+        training.train_policy(tiny_policy(), other, run, epochs=2, **SHORT)
+    # More epochs are not another setting: they train further.
+    history = training.train_policy(tiny_policy(), one_game_dataset, run, epochs=2, **SHORT)
+    assert history["epoch"] == [0, 1]
 
 
 def test_learning_rate_schedules():

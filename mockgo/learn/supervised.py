@@ -12,21 +12,25 @@ move. :func:`train_policy` does this with Keras::
 
 What a run folder holds
 -----------------------
-``checkpoint.keras``
-    The model *and its optimiser state* after the last finished epoch,
-    written to a temporary file beside it and renamed over it
-    (``os.replace``), so it is always a whole file.
 ``state.json``
-    The number of epochs finished (``"epoch"``) and the settings of the run,
-    written atomically *after* the checkpoint. A crash between the two costs
-    one epoch done again, never a checkpoint and a state that disagree the
-    other way.
+    The settings of the run, the number of epochs finished (``"epoch"``)
+    and the checkpoint that holds them (``"checkpoint"``), written
+    atomically: the run's single commit point. It is written before the
+    first epoch (with ``"epoch": 0``), so a folder with work in it always
+    has one.
+``checkpoint_00003.keras``
+    The model *and its optimiser state* after epoch 3, written to a
+    temporary file beside it and renamed over it (``os.replace``), so it is
+    always a whole file. Each epoch writes a checkpoint of its own name,
+    then ``state.json`` naming it, then deletes the older one: a crash
+    between the two leaves the state naming the previous checkpoint, still
+    there, and that epoch is done again from it, never applied twice.
 ``log.csv``
     One row per epoch (Keras' ``CSVLogger``, appending): loss, top-1 and
     top-5 accuracy, their validation twins, the learning rate, and the
     epoch's wall-clock ``seconds`` (validation included). On resume the
-    rows of epochs after the checkpoint (an epoch that was logged but not
-    checkpointed) are cut off first, so every epoch appears once.
+    rows of epochs after the state's (an epoch that was logged but not
+    committed) are cut off first, so every epoch appears once.
 ``tensorboard/``
     With ``tensorboard=True``: ``tensorboard --logdir runs/...``.
 
@@ -34,6 +38,11 @@ Calling :func:`train_policy` again with the same run folder after an
 interruption (Ctrl-C, a crash, a closed notebook) restores the model's
 weights and optimiser state from the checkpoint and continues at the next
 epoch (``initial_epoch``); calling it with more ``epochs`` trains further.
+It must be called with the same settings otherwise (dataset, batch size,
+learning rate and schedule, ...): other ones are an error naming each
+difference. A folder that holds checkpoints or a log but no readable
+``state.json`` (deleted, or damaged) is refused, naming what it holds,
+unless ``restart=True`` asks to delete that work and start over.
 
 Optimiser and learning rate
 ---------------------------
@@ -80,18 +89,23 @@ from pathlib import Path
 import numpy as np
 
 from mockgo.data.dataset import read_manifest, tf_dataset
-from mockgo.data.files import atomic_write_text
+from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, list_work,
+                               read_json, read_npz, refuse_unrecorded_work)
 from mockgo.go.features import get_encoder
-from mockgo.nets.io import NetworkInfo, save_model
+from mockgo.nets.io import NetworkInfo, load_model, save_model
 
 __all__ = [
     "build_policy", "compile_policy", "cpu_has_bf16", "learning_rate_at", "played_positions",
     "read_history", "read_state", "resolve_precision", "run_summary", "train_policy",
 ]
 
-CHECKPOINT = "checkpoint.keras"
+CHECKPOINT = "checkpoint_{epoch:05d}.keras"  # after that many epochs
 STATE = "state.json"
 LOG = "log.csv"
+# What a run writes besides its state ("checkpoint.keras": a run of an
+# earlier mockgo, which kept one checkpoint of that name).
+WORK = ("checkpoint*.keras", LOG, "tensorboard/**/*")
+RESTART = "pass restart=True to train_policy"
 SCHEDULES = ("constant", "step", "cosine")
 OPTIMIZERS = ("sgd", "adam")
 
@@ -189,9 +203,16 @@ def learning_rate_at(epoch, learning_rate, epochs, schedule="cosine"):
 
 
 def read_state(run_dir):
-    """The run's ``state.json`` as a dict, or None before the first epoch."""
-    path = Path(run_dir) / STATE
-    return json.loads(path.read_text()) if path.exists() else None
+    """The run's ``state.json`` as a dict, or None before the run began.
+    :class:`~mockgo.data.files.CorruptFileError` naming it when it is damaged."""
+    return read_json(Path(run_dir) / STATE, "the training run's settings and progress",
+                     missing_ok=True,
+                     remedy=f"To delete the run's work and start over, {RESTART}")
+
+
+def _write_state(run_dir, state):
+    """The commit point of an epoch (module docstring)."""
+    atomic_write_text(Path(run_dir) / STATE, json.dumps(state, indent=1))
 
 
 def read_history(run_dir):
@@ -240,8 +261,16 @@ def run_summary(run_dir):
     return line
 
 
+def _epoch_or(row, default):
+    """The epoch of a log row, or ``default`` for a row cut short by a crash."""
+    try:
+        return int(row[0])
+    except (IndexError, ValueError):
+        return default
+
+
 def _truncate_log(path, epochs_done):
-    """Drop the rows of epochs >= ``epochs_done`` (logged, not checkpointed)."""
+    """Drop the rows of epochs >= ``epochs_done`` (logged, not committed)."""
     if not path.exists():
         return
     with open(path, newline="") as file:
@@ -249,7 +278,7 @@ def _truncate_log(path, epochs_done):
     if not rows:
         return
     header, body = rows[0], rows[1:]
-    keep = [row for row in body if row and int(row[0]) < epochs_done]
+    keep = [row for row in body if 0 <= _epoch_or(row, -1) < epochs_done]
     if len(keep) == len(body):
         return
     buffer = io.StringIO()
@@ -260,11 +289,8 @@ def _truncate_log(path, epochs_done):
 def _restore(model, checkpoint):
     """Copy weights and optimiser state from a checkpoint into ``model``
     (already compiled with the same kind of optimiser)."""
-    import keras  # TensorFlow: imported only when a network is used
-
-    import mockgo.nets.models  # noqa: F401
-
-    saved = keras.models.load_model(checkpoint)
+    # mockgo's loader: a damaged checkpoint is named as such, not "File not found".
+    saved = load_model(checkpoint, compile=True)
     if [w.shape for w in saved.weights] != [w.shape for w in model.weights]:
         raise ValueError(f"{checkpoint} holds another network ({saved.name}, "
                          f"{saved.count_params():,} parameters) than the one given "
@@ -306,19 +332,45 @@ def _checkpoint_callback(run_dir, settings_record, encoder):
     import keras  # TensorFlow: imported only when a network is used
 
     class EpochCheckpoint(keras.callbacks.Callback):
-        """After each epoch: the model with its optimiser to ``checkpoint.keras``
-        (atomically), then ``state.json`` with the epochs finished."""
+        """After each epoch: the model with its optimiser to a checkpoint of
+        the epoch's own name (atomically), then ``state.json`` naming it (the
+        commit point), then the older checkpoints go (module docstring)."""
 
         def on_epoch_end(self, epoch, logs=None):
-            save_model(self.model, Path(run_dir) / CHECKPOINT, encoder=encoder)
-            state = {"epoch": epoch + 1, "settings": settings_record,
-                     "last_logs": {k: float(v) for k, v in (logs or {}).items()}}
-            atomic_write_text(Path(run_dir) / STATE, json.dumps(state, indent=1))
+            name = CHECKPOINT.format(epoch=epoch + 1)
+            save_model(self.model, Path(run_dir) / name, encoder=encoder)
+            _write_state(run_dir, {"epoch": epoch + 1, "checkpoint": name,
+                                   "settings": settings_record,
+                                   "last_logs": {k: float(v) for k, v in (logs or {}).items()}})
+            for old in Path(run_dir).glob("checkpoint*.keras"):
+                if old.name != name:
+                    old.unlink(missing_ok=True)
 
     return EpochCheckpoint()
 
 
 # -------------------------------------------------------------- training
+
+
+def _open_run(run_dir, record, restart):
+    """The run's state: the one in ``run_dir``, whose settings must be
+    ``record``'s but for ``epochs``; or a new one (epoch 0), written now,
+    before any work, so that work never lies in a folder without a state."""
+    state = None
+    if restart:
+        discard_work(run_dir, run_dir / STATE, list_work(run_dir, WORK))
+    else:
+        state = read_state(run_dir)
+    if state is None:
+        refuse_unrecorded_work(run_dir, run_dir / STATE, list_work(run_dir, WORK), RESTART)
+        state = {"epoch": 0, "checkpoint": None, "settings": record, "last_logs": {}}
+        _write_state(run_dir, state)
+        return state
+    # More epochs train further; anything else would continue another run.
+    stored = {key: value for key, value in state["settings"].items() if key != "epochs"}
+    given = {key: value for key, value in record.items() if key != "epochs"}
+    check_same_settings(run_dir, "a training run", stored, given)
+    return state
 
 
 def played_positions(dataset_dir, split):
@@ -328,15 +380,15 @@ def played_positions(dataset_dir, split):
     size = manifest["spec"]["board_size"]
     total = 0
     for name, _ in manifest["shards"][split]:
-        with np.load(Path(dataset_dir) / name) as shard:
-            total += int((shard["moves"] != size * size).sum())
+        moves = read_npz(Path(dataset_dir) / name, ["moves"])["moves"]
+        total += int((moves != size * size).sum())
     return total
 
 
 def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
                  steps_per_epoch=None, validation_steps=None, schedule="cosine",
                  optimizer="adam", momentum=0.9, seed=0, augment=True, tensorboard=False,
-                 progress=True, callbacks=()):
+                 progress=True, callbacks=(), restart=False):
     """Train ``model`` (a policy network from :mod:`mockgo.nets.models`) on the
     train split of the dataset in ``dataset_dir`` until ``epochs`` epochs are
     done, keeping its checkpoint, state and log in ``run_dir`` (module
@@ -356,6 +408,14 @@ def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
     ``progress``: Keras' progress bar, which redraws live in Jupyter too.
     ``callbacks`` are Keras callbacks run after the checkpoint of each epoch
     is written.
+
+    Resuming needs the settings the run began with (all these arguments but
+    ``epochs``, ``progress``, ``tensorboard`` and ``callbacks``; others are
+    a ValueError naming each difference). ``restart=True`` starts over:
+    it deletes the folder's ``state.json`` (first), checkpoints, ``log.csv``
+    and ``tensorboard/``, and is the one way to reuse a folder whose
+    ``state.json`` is missing or damaged while it still holds that work
+    (without it, that is an error naming the folder and its files).
 
     Returns the history of the whole run, all sessions together, as
     ``{metric: [one value per epoch]}`` (read back from ``log.csv``).
@@ -378,18 +438,22 @@ def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
     # The model now knows its planes: saving it records them (mockgo.nets.io).
     model.mockgo_info = NetworkInfo("policy", spec["encoder"], size)
 
+    if steps_per_epoch is None:
+        steps_per_epoch = max(1, played_positions(dataset_dir, "train") // batch_size)
+    record = {"dataset": str(dataset_dir), "epochs": epochs, "batch_size": batch_size,
+              "learning_rate": learning_rate, "steps_per_epoch": steps_per_epoch,
+              "validation_steps": validation_steps, "schedule": schedule,
+              "optimizer": optimizer, "momentum": momentum, "seed": seed, "augment": augment}
+    state = _open_run(run_dir, record, restart)
+
     compile_policy(model, optimizer, learning_rate, momentum)
-    state = read_state(run_dir)
-    initial_epoch = 0
-    if state is not None and (run_dir / CHECKPOINT).exists():
-        _restore(model, run_dir / CHECKPOINT)
-        initial_epoch = int(state["epoch"])
+    initial_epoch = int(state["epoch"])
+    if initial_epoch > 0:
+        # Runs of an earlier mockgo kept one checkpoint.keras and named none.
+        _restore(model, run_dir / state.get("checkpoint", "checkpoint.keras"))
     _truncate_log(run_dir / LOG, initial_epoch)
     if initial_epoch >= epochs:
         return read_history(run_dir)
-
-    if steps_per_epoch is None:
-        steps_per_epoch = max(1, played_positions(dataset_dir, "train") // batch_size)
     data_seed = int(np.random.SeedSequence([seed, initial_epoch]).generate_state(1)[0])
     train = tf_dataset(dataset_dir, "train", batch_size, shuffle=True, augment=augment,
                        seed=data_seed, repeat=True)
@@ -404,10 +468,6 @@ def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
                                 augment=False, repeat=False).take(steps)
         validation = validation.apply(tf.data.experimental.assert_cardinality(steps))
 
-    record = {"dataset": str(dataset_dir), "epochs": epochs, "batch_size": batch_size,
-              "learning_rate": learning_rate, "steps_per_epoch": steps_per_epoch,
-              "validation_steps": validation_steps, "schedule": schedule,
-              "optimizer": optimizer, "momentum": momentum, "seed": seed, "augment": augment}
     all_callbacks = [
         _schedule_callback(lambda epoch: learning_rate_at(epoch, learning_rate, epochs, schedule)),
         keras.callbacks.CSVLogger(str(run_dir / LOG), append=True),
