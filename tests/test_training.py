@@ -35,6 +35,18 @@ def tiny_policy(size=9, planes=2, seed=0, layers=3, filters=32):
                           first_kernel=3)
 
 
+def constant_policy(size, planes, bias):
+    """A policy network that ignores the position: its convolutions are
+    zero, so its logits are its point biases alone, ``bias`` (``{point:
+    logit}``, 0 elsewhere)."""
+    model = policy_network(board_size=size, planes=planes, layers=2, filters=4)
+    logits = np.zeros(size * size, np.float32)
+    for point, logit in bias.items():
+        logits[point] = logit
+    model.set_weights([np.zeros_like(w) for w in model.get_weights()[:-1]] + [logits])
+    return model
+
+
 @pytest.fixture(scope="module")
 def one_game_dataset(tmp_path_factory):
     """64 positions of one random 9x9 game, all in the train split."""
@@ -324,14 +336,34 @@ def test_hand_made_game_scores_exactly(tmp_path):
     # The capture is the heuristic's only first choice; E1 (2 liberties, not
     # next to C5) is beaten by many points with more liberties.
     assert heuristic.top1 == pytest.approx(0.5) and heuristic.top5 == pytest.approx(0.5)
-    model_scores = result.scores["model"]
-    assert 0 <= model_scores.top1 <= model_scores.top5 <= 1
+    # A network that ignores the position and always prefers C5: the
+    # capture is its unique first choice (top-1 and top-5 hits); for white,
+    # C5 is taken and E1 ties with the other 19 legal points: 1/20 and 5/20.
+    c5, e1 = 2, 24
+    model_scores = evaluate_sgf(constant_policy(5, 48, {c5: 3.0}), tmp_path,
+                                progress=False).scores["model"]
+    assert model_scores.positions == 2
+    assert model_scores.top1 == pytest.approx((1 + 1 / 20) / 2)
+    assert model_scores.top5 == pytest.approx((1 + 5 / 20) / 2)
+    # Preferring E1: for black, E1 is above C5, which ties with the 19
+    # other points (no top-1 hit, 4/20 of a top-5 hit); for white, a hit.
+    model_scores = evaluate_sgf(constant_policy(5, 48, {e1: 3.0}), tmp_path,
+                                progress=False).scores["model"]
+    assert model_scores.top1 == pytest.approx((0 + 1) / 2)
+    assert model_scores.top5 == pytest.approx((4 / 20 + 1) / 2)
 
 
 def test_evaluation_of_an_sgf_folder_and_buckets(games_folder, tmp_path):
-    model = tiny_policy(planes=48, layers=2, filters=8)
-    result = evaluate_sgf(model, games_folder, batch_size=50, bucket_size=20, progress=False)
+    # A network that gives every point the same probability ties every
+    # legal point: it is the uniform baseline, exactly, bucket by bucket.
+    result = evaluate_sgf(constant_policy(9, 48, {}), games_folder, batch_size=50,
+                          bucket_size=20, progress=False)
     assert result.games == 6
+    ours, uniform = result.scores["model"], result.scores["uniform"]
+    assert (ours.top1, ours.top5) == pytest.approx((uniform.top1, uniform.top5))
+    np.testing.assert_allclose([(b.top1, b.top5) for b in ours.by_move],
+                               [(b.top1, b.top5) for b in uniform.by_move], rtol=1e-9)
+    assert 0 < uniform.top1 < uniform.top5 < 1
     for scores in result.scores.values():
         assert scores.positions == 6 * 45
         assert 0 <= scores.top1 <= scores.top5 <= 1
