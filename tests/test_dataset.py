@@ -186,3 +186,59 @@ def test_symmetry_tables_agree_with_the_symmetries_module():
         expected = symmetries.apply_to_planes(s, planes)
         assert np.array_equal(planes.reshape(-1, 2)[gather[s]].reshape(planes.shape), expected)
         assert move_maps[s].tolist() == [symmetries.apply_to_moves(s, m, size) for m in range(17)]
+
+
+def test_shards_without_a_manifest_are_refused_unless_restarted(sgf_folder, tmp_path):
+    folder = tmp_path / "ds"
+    build_dataset([sgf_folder], folder, SPEC, workers=1, shard_size=200, progress=False)
+    shards = sorted(p.name for p in folder.glob("*.npz"))
+    (folder / "dataset.json").unlink()
+    with pytest.raises(ValueError) as error:
+        build_dataset([sgf_folder], folder, SPEC, workers=1, shard_size=200, progress=False)
+    message = str(error.value)
+    assert message.startswith(f"{folder} holds earlier work ({len(shards) + 1} files: "
+                              f"games.tsv, {shards[0]}, ")
+    assert "no readable dataset.json" in message and "pass restart=True to build_dataset" in message
+    assert sorted(p.name for p in folder.glob("*.npz")) == shards  # nothing deleted
+    manifest = build_dataset([sgf_folder], folder, SPEC, workers=1, shard_size=200,
+                             progress=False, restart=True)
+    assert manifest["complete"] and manifest["games_kept"] == 24
+
+
+def test_damaged_manifest_and_shard_are_named(sgf_folder, tmp_path):
+    folder = tmp_path / "ds"
+    build_dataset([sgf_folder], folder, SPEC, workers=1, progress=False)
+    manifest = (folder / "dataset.json").read_text()
+    shard = folder / json.loads(manifest)["shards"]["train"][0][0]
+    (folder / "dataset.json").write_text(manifest[:len(manifest) // 2])
+    with pytest.raises(ValueError, match=rf"^{folder / 'dataset.json'} is damaged: not valid "
+                                         r"JSON .*To delete the shards and build the dataset "
+                                         r"again, pass restart=True to build_dataset$"):
+        build_dataset([sgf_folder], folder, SPEC, workers=1, progress=False)
+    with pytest.raises(ValueError, match=rf"^{folder / 'dataset.json'} is damaged"):
+        load_split(folder, "train")
+    (folder / "dataset.json").write_text(manifest)
+    data = shard.read_bytes()
+    shard.write_bytes(data[:len(data) // 2])
+    for read in (lambda: load_split(folder, "train"),
+                 lambda: next(batches(folder, "train", shuffle=False))):
+        with pytest.raises(ValueError, match=rf"^{shard} is damaged: not a whole \.npz archive"):
+            read()
+
+
+def test_a_missing_source_is_an_error_naming_it(tmp_path):
+    missing = tmp_path / "data" / "kgs" / "KGS-2001-19-1-.tar.gz"
+    with pytest.raises(FileNotFoundError, match=f"no such SGF file, folder or archive: "
+                                                f"{missing} \\(a source of the dataset in "):
+        build_dataset([missing], tmp_path / "ds", SPEC, workers=1, progress=False)
+    assert not (tmp_path / "ds").exists()
+
+
+def test_a_finished_dataset_without_games_is_an_error(sgf_folder, tmp_path):
+    # As a build from a missing archive ended before sources were checked.
+    folder = tmp_path / "ds"
+    with pytest.raises(ValueError, match=rf"^the dataset in {folder} holds no games \(0 games "
+                                         r"kept .*1 skipped: 1 rank below minimum"):
+        build_dataset([sgf_folder / "weak.sgf"], folder, SPEC, workers=1, progress=False)
+    with pytest.raises(ValueError, match="build it again with restart=True"):  # and not reused
+        build_dataset([sgf_folder / "weak.sgf"], folder, SPEC, workers=1, progress=False)

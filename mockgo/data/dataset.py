@@ -20,6 +20,13 @@ never has positions in two splits and a rebuild splits the same way. Building
 streams: memory holds a window of games and one shard per split, however many
 games go in, and the work of replaying and encoding is shared by worker
 processes. An interrupted build resumes from its last checkpoint.
+
+``dataset.json`` is written before the first shard, so shards never lie in a
+folder without it; a folder that holds shards or ``games.tsv`` but no
+readable ``dataset.json`` (deleted, or damaged) is refused, naming what it
+holds, unless ``build_dataset(..., restart=True)`` asks to delete them and
+build again. A source that does not exist is an error naming it, not a
+skipped game, and a finished dataset without a single game is an error too.
 """
 
 import dataclasses
@@ -36,13 +43,19 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from mockgo.data import records
-from mockgo.data.files import atomic_open, atomic_write_text, check_same_settings
+from mockgo.data.files import (CorruptFileError, atomic_open, atomic_write_text,
+                               check_same_settings, discard_work, list_work, read_json, read_npz,
+                               refuse_unrecorded_work)
 from mockgo.go import symmetries
 from mockgo.go.board import BLACK, EMPTY, WHITE
 from mockgo.go.features import ALPHAGO48, get_encoder
 
 SPLITS = ("train", "validation", "test")
 FORMAT_VERSION = 1
+MANIFEST = "dataset.json"
+# What a build writes besides its manifest: the shards and the list of games.
+WORK = ("*-[0-9][0-9][0-9][0-9][0-9].npz", "games.tsv")
+RESTART = "pass restart=True to build_dataset"
 
 
 # --------------------------------------------------------------- the spec
@@ -219,7 +232,7 @@ def _expected_games(sources):
 
 
 def build_dataset(sources, folder, spec=None, workers=2, shard_size=8192,
-                  checkpoint_games=2000, max_games=None, progress=True):
+                  checkpoint_games=2000, max_games=None, progress=True, restart=False):
     """Build (or finish building) a dataset in ``folder`` from SGF files,
     folders of them and archives. Returns the manifest (a dict, also saved
     as ``dataset.json``); ``str(summary_line(manifest))`` reads well.
@@ -227,13 +240,20 @@ def build_dataset(sources, folder, spec=None, workers=2, shard_size=8192,
     ``max_games`` stops after that many SGF files were looked at (for quick
     runs). A folder holding an unfinished build with the same spec and
     sources resumes at its last checkpoint; a finished one is left as it is.
+    ``restart=True`` deletes what the folder holds of a build (its
+    ``dataset.json`` first, then the shards and ``games.tsv``) and builds
+    anew: the way to reuse a folder whose ``dataset.json`` is missing or
+    damaged, which is an error otherwise (module docstring).
+
+    FileNotFoundError naming a source that does not exist (before anything
+    is written); ValueError when the dataset ends up with no game at all.
     """
     spec = spec or DatasetSpec()
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
     sources = [str(s) for s in ([sources] if isinstance(sources, (str, os.PathLike)) else sources)]
-    manifest = _load_or_start(folder, spec, sources, max_games)
+    manifest = _load_or_start(folder, spec, sources, max_games, restart)
     if manifest["complete"]:
+        _check_not_empty(folder, manifest)
         return manifest
 
     writers = {split: _ShardWriter(folder, split, shard_size, len(manifest["shards"][split]))
@@ -256,7 +276,7 @@ def build_dataset(sources, folder, spec=None, workers=2, shard_size=8192,
         os.fsync(games_file.fileno())
         manifest.update(games_looked_at=done, skipped=dict(skipped), kept=dict(kept_notes),
                         games_tsv_bytes=games_file.tell(), complete=complete)
-        atomic_write_text(folder / "dataset.json", json.dumps(manifest, indent=1))
+        atomic_write_text(folder / MANIFEST, json.dumps(manifest, indent=1))
 
     # spawn, not fork: the caller (a notebook) may have TensorFlow threads running.
     context = multiprocessing.get_context("spawn")
@@ -286,7 +306,26 @@ def build_dataset(sources, folder, spec=None, workers=2, shard_size=8192,
     finally:
         bar.close()
         games_file.close()
+    _check_not_empty(folder, manifest)
     return manifest
+
+
+def _check_sources(folder, sources):
+    """FileNotFoundError naming the sources that do not exist: a build must
+    not record a missing archive as one unreadable game and finish empty."""
+    missing = [source for source in sources if not Path(source).exists()]
+    if missing:
+        raise FileNotFoundError(f"no such SGF file, folder or archive: {', '.join(missing)} "
+                                f"(a source of the dataset in {folder}; fetch or make it first)")
+
+
+def _check_not_empty(folder, manifest):
+    """ValueError for a finished dataset without a game: every later run
+    would fail on it, far from the cause, which its skip counts tell."""
+    if manifest["games_kept"] == 0:
+        raise ValueError(f"the dataset in {folder} holds no games ({summary_line(manifest)}; "
+                         f"sources: {', '.join(manifest['sources'])}); check the sources and "
+                         f"build it again with restart=True")
 
 
 def _take(iterator, count):
@@ -298,8 +337,11 @@ def _take(iterator, count):
     return window
 
 
-def _load_or_start(folder, spec, sources, max_games):
-    path = folder / "dataset.json"
+def _load_or_start(folder, spec, sources, max_games, restart):
+    """The manifest to build on: the folder's (checked against these
+    settings, and the work after its last checkpoint undone), or a fresh one,
+    written before any shard (module docstring)."""
+    path = folder / MANIFEST
     fresh = {
         "format": FORMAT_VERSION, "spec": dataclasses.asdict(spec),
         "sources": sources, "max_games": max_games, "complete": False,
@@ -308,27 +350,41 @@ def _load_or_start(folder, spec, sources, max_games):
         "shards": {split: [] for split in SPLITS},
         "skipped": {}, "kept": {},
     }
-    if not path.exists():
-        _remove_build_files(folder)
+    manifest = None
+    if restart:
+        discard_work(folder, path, list_work(folder, WORK))
+    else:
+        manifest = read_json(path, "the dataset's settings and the shards built so far",
+                             missing_ok=True, remedy=f"To delete the shards and build the "
+                                                     f"dataset again, {RESTART}")
+    if manifest is None:
+        refuse_unrecorded_work(folder, path, list_work(folder, WORK), RESTART)
+        _check_sources(folder, sources)
+        folder.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(path, json.dumps(fresh, indent=1))
         return fresh
-    manifest = json.loads(path.read_text())
     settings = ("format", "spec", "sources", "max_games")
     check_same_settings(folder, "a dataset", {key: manifest.get(key) for key in settings},
                         {key: fresh[key] for key in settings})
+    if manifest["complete"]:
+        return manifest
+    _check_sources(folder, sources)
     # Shards written after the last checkpoint, and games listed after it,
     # belong to work that is done again now.
     listed = {name for split in SPLITS for name, _ in manifest["shards"][split]}
-    for shard in folder.glob("*-[0-9][0-9][0-9][0-9][0-9].npz"):
+    for shard in folder.glob(WORK[0]):
         if shard.name not in listed:
             shard.unlink()
-    with open(folder / "games.tsv", "r+b") as games:
-        games.truncate(manifest["games_tsv_bytes"])
+    games = folder / "games.tsv"
+    size = games.stat().st_size if games.exists() else 0
+    if size < manifest["games_tsv_bytes"]:
+        raise CorruptFileError(f"{games} holds {size} bytes, fewer than the "
+                               f"{manifest['games_tsv_bytes']} that {path} records: it was cut "
+                               f"short or deleted; to build the dataset again, {RESTART}")
+    if games.exists():
+        with open(games, "r+b") as file:
+            file.truncate(manifest["games_tsv_bytes"])
     return manifest
-
-
-def _remove_build_files(folder):
-    for stale in list(folder.glob("*-[0-9][0-9][0-9][0-9][0-9].npz")) + [folder / "games.tsv"]:
-        stale.unlink(missing_ok=True)
 
 
 def _progress_bar(enabled, total, initial):
@@ -364,17 +420,20 @@ def summary_line(manifest):
 
 
 def read_manifest(folder):
-    path = Path(folder) / "dataset.json"
+    """The dataset's ``dataset.json``; FileNotFoundError, or
+    :class:`~mockgo.data.files.CorruptFileError` naming it when damaged."""
+    path = Path(folder) / MANIFEST
     if not path.exists():
         raise FileNotFoundError(f"no dataset in {folder}: {path} is missing (build it first)")
-    return json.loads(path.read_text())
+    return read_json(path, "the dataset's settings and the list of its shards")
 
 
 def load_shard(path, num_planes):
-    """One shard as (planes uint8 (n, N, N, num_planes), moves, outcomes, game_ids)."""
-    with np.load(path) as shard:
-        planes = np.unpackbits(shard["planes"], axis=-1, count=num_planes)
-        return planes, shard["moves"], shard["outcomes"], shard["game_ids"]
+    """One shard as (planes uint8 (n, N, N, num_planes), moves, outcomes, game_ids);
+    :class:`~mockgo.data.files.CorruptFileError` naming a damaged one."""
+    shard = read_npz(path, ["planes", "moves", "outcomes", "game_ids"])
+    planes = np.unpackbits(shard["planes"], axis=-1, count=num_planes)
+    return planes, shard["moves"], shard["outcomes"], shard["game_ids"]
 
 
 def load_split(folder, split, max_positions=None):
@@ -429,8 +488,8 @@ def _packed_batches(folder, split, batch_size, shuffle, augment, seed, include_p
         for start in range(0, len(order), shards_in_memory):
             group = []
             for i in order[start:start + shards_in_memory]:
-                with np.load(Path(folder) / names[i]) as shard:
-                    group.append((shard["planes"], shard["moves"], shard["outcomes"]))
+                shard = read_npz(Path(folder) / names[i], ["planes", "moves", "outcomes"])
+                group.append((shard["planes"], shard["moves"], shard["outcomes"]))
             packed, moves, outcomes = (np.concatenate(column) if len(group) > 1 else column[0]
                                        for column in zip(*group))
             keep = np.ones(len(moves), bool) if include_pass else moves != size * size
