@@ -3,6 +3,7 @@ pool's bookkeeping, checkpoints and resume, the value baseline's planes, the
 one-position-per-game value data and the value network's training, both
 resumable. 5x5 boards, tiny nets: seconds."""
 
+import dataclasses
 import json
 import warnings
 
@@ -128,6 +129,38 @@ def test_reinforce_run_pool_checkpoint_and_resume(run_folder):
         Reinforce(run_folder, None, ReinforceConfig(size=N, games=8))
     with pytest.raises(ValueError, match="another policy"):
         Reinforce(run_folder, tiny_policy(seed=9), CONFIG)
+
+
+def test_a_run_without_its_state_is_refused_and_damage_is_named(tmp_path):
+    folder = tmp_path / "rl"
+    config = dataclasses.replace(CONFIG, eval_every=0)
+    Reinforce(folder, tiny_policy(), config).run(until=3, progress=False)
+    learner = folder / "checkpoints" / "learner_00003.keras"
+    assert learner.exists() and (folder / "pool" / "member_00002.keras").exists()
+    state = (folder / "state.json").read_bytes()
+    (folder / "state.json").write_bytes(state[:len(state) // 2])
+    with pytest.raises(ValueError, match=rf"^{folder / 'state.json'} is damaged: not valid JSON "
+                                         r".*; it should hold the REINFORCE run's progress\. To "
+                                         r"delete the run's checkpoints and start over, pass "
+                                         r"restart=True to Reinforce$"):
+        Reinforce(folder, tiny_policy(), config)
+    (folder / "state.json").unlink()
+    with pytest.raises(ValueError) as error:
+        Reinforce(folder, tiny_policy(), config)
+    assert str(error.value).startswith(
+        f"{folder} holds earlier work (2 files: checkpoints/learner_00003.keras, "
+        f"pool/member_00002.keras) but no readable state.json")
+    assert str(error.value).endswith("pass restart=True to Reinforce; to keep it, use another folder")
+    assert learner.exists()  # the trained policy is still there
+    (folder / "state.json").write_bytes(state)
+    learner.write_bytes(learner.read_bytes()[:2000])
+    with pytest.raises(ValueError, match=rf"^{learner} is not a Keras model: not a readable "):
+        Reinforce(folder, tiny_policy(), config)
+    # Asked for, a restart starts again from the SL policy.
+    run = Reinforce(folder, tiny_policy(), config, restart=True)
+    assert run.iteration == 0 and not run.resumed
+    assert sorted(str(p.relative_to(folder)) for p in folder.rglob("*.keras")) == [
+        "checkpoints/learner_00000.keras", "pool/member_00000.keras"]
 
 
 def test_value_baseline_is_subtracted(tmp_path):

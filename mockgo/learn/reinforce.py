@@ -30,7 +30,10 @@ baseline"): b(s) = v(s) on the ``alphago49`` planes of the same position (the
 checkpoint (the current policy as ``checkpoints/learner_NNNNN.keras``, the
 pool's members as ``pool/member_NNNNN.keras``, and ``state.json``, written
 last, naming them, with the random generator's state and the history), so a
-run that is stopped resumes where it was, with the same games.
+run that is stopped resumes where it was, with the same games. A folder with
+checkpoints or pool members of a later iteration than 0 but no readable
+``state.json`` (deleted, or damaged) is refused, naming what it holds,
+unless ``restart=True`` asks to delete them and start again.
 
 The value network it uses as the second pass's baseline comes from
 :mod:`mockgo.learn.value` (notebook 02).
@@ -38,7 +41,6 @@ The value network it uses as the second pass's baseline comes from
 
 import dataclasses
 import json
-import shutil
 import time
 from pathlib import Path
 
@@ -46,7 +48,8 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from mockgo.arena.matches import match
-from mockgo.data.files import atomic_write_text, check_same_settings
+from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, list_work,
+                               read_json, refuse_unrecorded_work)
 from mockgo.go.board import BLACK, WHITE
 from mockgo.go.features import ALPHAGO48, ALPHAGO49, get_encoder
 from mockgo.learn.value import add_colour_plane
@@ -54,6 +57,12 @@ from mockgo.nets.io import load_model, save_model
 from mockgo.play.players import PolicyPlayer
 
 __all__ = ["OpponentPool", "PolicyGradient", "Reinforce", "ReinforceConfig"]
+
+# What a run writes besides its state.json; of it, iteration 0's files are
+# copies of the SL policy, made again by a new run.
+WORK = ("checkpoints/learner_*.keras", "pool/member_*.keras")
+REMADE = {"checkpoints/learner_00000.keras", "pool/member_00000.keras"}
+RESTART = "pass restart=True to Reinforce"
 
 
 # ------------------------------------------------------------------- pool
@@ -227,7 +236,9 @@ class Reinforce:
     """A REINFORCE run in ``folder`` (module docstring), started from
     ``sl_policy`` or resumed from the folder's checkpoint (which must have
     started from the same ``sl_policy``, if one is given);
-    ``restart=True`` deletes the folder first.
+    ``restart=True`` deletes the run's ``state.json`` (first), learner
+    checkpoints and pool members, and starts again. A folder holding
+    checkpoints but no readable ``state.json`` is an error without it.
 
     >>> run = Reinforce("runs/rl", sl_model, ReinforceConfig(size=9, games=16))
     >>> run.run(until=10, baseline=None)       # the first pass
@@ -247,15 +258,21 @@ class Reinforce:
 
         self.folder = Path(folder)
         self.config = config
-        if restart and self.folder.exists():
-            shutil.rmtree(self.folder)
+        state_file = self.folder / "state.json"
+        state = None
+        if restart:
+            discard_work(self.folder, state_file, list_work(self.folder, WORK))
+        else:
+            state = read_json(state_file, "the REINFORCE run's progress", missing_ok=True,
+                              remedy=f"To delete the run's checkpoints and start over, {RESTART}")
+        if state is None:
+            refuse_unrecorded_work(self.folder, state_file,
+                                   list_work(self.folder, WORK, keep=REMADE), RESTART)
         self.folder.mkdir(parents=True, exist_ok=True)
         (self.folder / "pool").mkdir(exist_ok=True)
         (self.folder / "checkpoints").mkdir(exist_ok=True)
-        state_file = self.folder / "state.json"
         self.pool = OpponentPool(config.pool_every)
-        if state_file.exists():
-            state = json.loads(state_file.read_text())
+        if state is not None:
             check_same_settings(self.folder, "a run", state["config"], dataclasses.asdict(config))
             self.iteration = state["iteration"]
             self.history = state["history"]
