@@ -8,6 +8,7 @@ reads an archive from the shared mirror and is skipped without it.
 import io
 import os
 import pickle
+import re
 import shutil
 import subprocess
 import tarfile
@@ -112,6 +113,33 @@ def test_bad_komi_names_the_property():
         read_sgf("(;GM[1]KM[six];B[aa])")
 
 
+@pytest.mark.parametrize("text", ["nan", "NaN", "inf", "-inf", "Infinity", "1e999", "1_0",
+                                  "\u0666", "\uff16.5", "6.5.5", "0x10", "6.5 7"])
+def test_komi_that_is_not_a_finite_ascii_number_is_refused(text):
+    # float() takes all but the last three: KM[nan] used to give final_score W+nan.
+    with pytest.raises(ValueError):
+        parse_komi(text)
+    with pytest.raises(SGFError, match=r"game.sgf: bad property value: KM\[.*\] is not a number"):
+        read_sgf(f"(;GM[1]KM[{text}];B[aa])", source="game.sgf")
+
+
+@pytest.mark.parametrize("komi", [-100.0, 150.0, 650.0, 50.0, -50.0, 0.0, 6.5, 7.5, 0.5, 375.0,
+                                  1e16, 1e300, -0.0, 0.1, 1 / 3])
+def test_komi_survives_a_round_trip(komi):
+    # KM[-100.00] was written KM[-100] and read back as -1.0 by the x100
+    # rule; KM[150.0] came back 1.5. The writer always writes a decimal point.
+    text = to_sgf(GameRecord(size=9, komi=komi))
+    assert re.search(r"KM\[-?[0-9]+[.e]", text)
+    assert read_sgf(text).komi == komi
+    assert parse_komi(records.format_komi(komi)) == komi
+
+
+def test_non_finite_komi_is_not_written():
+    for komi in (float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="finite"):
+            to_sgf(GameRecord(size=9, komi=komi))
+
+
 @pytest.mark.parametrize("text, expected", [
     ("B+3.5", (BLACK, 3.5, "score")), ("W+0.50", (WHITE, 0.5, "score")),
     ("W+R", (WHITE, None, "resign")), ("B+Resign", (BLACK, None, "resign")),
@@ -184,6 +212,35 @@ def test_undecodable_bytes_never_fail():
     assert isinstance(record.black, str) and len(record.moves) == 1
 
 
+@pytest.mark.parametrize("charset", [
+    "hex", "base64", "rot13", "zlib", "bz2", "uu", "quopri", "undefined", "punycode", "idna",
+    "utf-16", "utf-32", "utf-7", "unicode_escape", "cp037",
+])
+def test_charsets_that_cannot_be_a_files_are_ignored(charset):
+    # Python knows these, but as bytes-to-bytes codecs, or ones that do not
+    # read ASCII as ASCII: decode_sgf_bytes raised LookupError or UnicodeError.
+    data = f"(;GM[1]CA[{charset}]PB[Jos\xe9]PW[Stra\\\\e];B[aa])".encode("latin-1")
+    assert decode_sgf_bytes(data) == data.decode("latin-1")
+    record = read_sgf(data)
+    assert (record.black, record.white, len(record.moves)) == ("José", "Stra\\e", 1)
+
+
+def test_mostly_utf8_is_read_as_utf8():
+    # A Fox server record: UTF-8 with a few broken bytes (a name cut in the
+    # middle of a character). It used to be read as Latin-1: "9æ®µ".
+    data = ("(;GM[1]FF[4]SZ[19]PB[星阵]BR[9段]PW[绝艺]WR[9段]KM[375]RU[Chinese]"
+            "C[野狐围棋 对局]GN[").encode() + "柯洁".encode()[:-1] + b"];B[pd];W[dp])"
+    record = read_sgf(data)
+    assert (record.black, record.black_rank, record.white, record.white_rank) == \
+        ("星阵", "9段", "绝艺", "9段")
+    assert "\ufffd" not in record.black + record.white
+    assert decode_sgf_bytes(data).endswith("GN[柯\ufffd];B[pd];W[dp])")
+    # Mostly is 95% of the non-ASCII bytes: 21 of 22 is UTF-8, 2 of 3 is not.
+    assert decode_sgf_bytes("PB[Müller Ångström 柯洁 신진서]".encode() + b"PW[Jos\xe9]") == \
+        "PB[Müller Ångström 柯洁 신진서]PW[Jos\ufffd]"
+    assert decode_sgf_bytes(b"(;PB[M\xc3\xbcller]PW[Jos\xe9])") == "(;PB[MÃ¼ller]PW[José])"
+
+
 # ------------------------------------------------------------ bad input
 
 
@@ -223,6 +280,41 @@ def test_bad_strings(text, reason, detail):
 
 def test_text_after_the_game_is_ignored():
     assert len(read_sgf("(;GM[1]SZ[9];B[ee])\n\x00\x00\x1a-- signature").moves) == 1
+    assert len(read_sgf("(;GM[1]SZ[9];B[ee])\n-- signature :)").moves) == 1
+
+
+def test_only_the_first_game_is_parsed():
+    first = "(;GM[1]SZ[9]C[a comment with ( and \\] in it];B[ee](;W[cc])(;W[gg]))"
+    # The second game is broken: it is not even parsed.
+    assert read_sgf(first + "\n(;GM[1]SZ[9];B[zz]").moves == [(BLACK, 40), (WHITE, 20)]
+    # A large collection costs the time of its first game.
+    collection = "".join(to_sgf(fixture("kgs_9x9_game.sgf")) for _ in range(3000))
+    assert len(collection) > 1_000_000
+    started = time.perf_counter()
+    assert read_sgf(collection) == fixture("kgs_9x9_game.sgf")
+    assert time.perf_counter() - started < 1.0
+
+
+@pytest.mark.parametrize("text, detail", [
+    ("(;GM[1]SZ[\u00b2])", "SZ[\u00b2] is not a number"),  # int() took it, str.isdigit() too
+    ("(;GM[1]SZ[\u0661\u0669])", "is not a number"),  # Arabic-Indic 19
+    ("(;GM[1]SZ[1_9])", "SZ[1_9] is not a number"),
+    ("(;GM[1]SZ[9:\u00b9])", "is not a number"),
+    ("(;GM[1]SZ[" + "1" * 4301 + "])", "(4301 characters)] is not in 2..25"),
+    ("(;GM[1]HA[\u00b2])", "HA[\u00b2] is not a number"),
+    ("(;GM[1]HA[1_0])", "HA[1_0] is not a number"),
+    ("(;GM[1]HA[" + "9" * 5000 + "])", "(5000 characters)] is not a number"),
+])
+def test_numbers_are_ascii_digits(text, detail):
+    with pytest.raises(SGFError) as caught:
+        read_sgf(text, source="game.sgf")
+    assert str(caught.value).startswith("game.sgf: bad ") and detail in str(caught.value)
+
+
+def test_sizes_with_leading_zeros_and_spaces():
+    assert read_sgf("(;GM[1]SZ[ 09 ])").size == 9
+    assert read_sgf("(;GM[1]SZ[13 : 13])").size == 13
+    assert read_sgf("(;GM[1]SZ[" + "0" * 5000 + "19])").size == 19
 
 
 # ----------------------------------------------------- the starting board
@@ -366,6 +458,33 @@ def test_save_sgf_writes_atomically(tmp_path, monkeypatch):
         save_sgf(GameRecord(size=9), path)
     assert load_sgf(path) == record  # the old file is intact, no temp file left
     assert [p.name for p in tmp_path.iterdir()] == ["game.sgf"]
+
+
+def test_load_sgf_refuses_what_is_not_a_regular_file(tmp_path):
+    # /dev/zero grew until MemoryError; a FIFO blocked forever.
+    fifo = tmp_path / "game.sgf"
+    os.mkfifo(fifo)
+    for path, kind in [(fifo, "a FIFO (named pipe)"), ("/dev/zero", "a character device"),
+                       (tmp_path, "a folder")]:
+        with pytest.raises(SGFError) as caught:
+            load_sgf(path)
+        assert str(caught.value) == f"{path}: not a regular file: {kind}"
+    with pytest.raises(FileNotFoundError):
+        load_sgf(tmp_path / "no-such.sgf")
+
+
+def test_load_sgf_refuses_a_file_over_the_limit(tmp_path, monkeypatch):
+    assert records.MAX_SGF_BYTES == 4 * 2**20
+    path = tmp_path / "big.sgf"
+    record = fixture("kgs_9x9_game.sgf")
+    text = to_sgf(record)
+    monkeypatch.setattr(records, "MAX_SGF_BYTES", len(text))
+    path.write_text(text)
+    assert load_sgf(path) == record  # at the limit: read
+    path.write_text(text + "\n")
+    with pytest.raises(SGFError) as caught:
+        load_sgf(path)
+    assert str(caught.value).startswith(f"{path}: file too large: more than {len(text):,} bytes")
 
 
 def random_game(size, seed, board=None):

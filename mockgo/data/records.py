@@ -11,9 +11,14 @@ are messy:
 - text in many encodings (see :func:`decode_sgf_bytes`);
 - komi written as ``KM[650]`` for 6.5 (see :func:`parse_komi`);
 - missing ``RE``, ``KM`` or ``SZ``; variations; boards that are not 19x19;
+- collections of many games in one file: only the first game is parsed;
 - files that are broken: those raise :class:`SGFError` (a ValueError) naming
   the file and the reason, and :func:`iter_sgf_files` skips them with a
-  warning, so that one bad file cannot stop a long job;
+  warning, so that one bad file cannot stop a long job. Whatever the input,
+  :func:`read_sgf` gives a record or raises SGFError, nothing else (the
+  tests fuzz it to hold it to that);
+- "files" that are not: :func:`load_sgf` refuses FIFOs and devices (reading
+  ``/dev/zero`` never ends) and files over :data:`MAX_SGF_BYTES`;
 - moves that the rules forbid: :func:`replay` stops there and notes the
   problem in ``record.problem``, keeping the positions before it.
 
@@ -32,8 +37,10 @@ import collections
 import dataclasses
 import datetime
 import functools
+import math
 import os
 import re
+import stat
 import tarfile
 import warnings
 import zipfile
@@ -49,6 +56,11 @@ from mockgo.go.board import BLACK, EMPTY, ILLEGAL_REASONS, MAX_SIZE, WHITE, Boar
 SGF_COLORS = {"B": BLACK, "W": WHITE}
 COLOR_LETTERS = {BLACK: "B", WHITE: "W"}
 ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar.bz2", ".tar", ".zip")
+# The most load_sgf reads of a file. A long game with comments is some
+# 100 kB and the biggest joseki dictionaries less than 3 MB; a larger file
+# is refused, without reading it whole, rather than filling the memory (the
+# SGF parser reads some 0.5 MB a second, so this also bounds the time).
+MAX_SGF_BYTES = 4 * 2**20
 
 
 class SGFError(ValueError):
@@ -154,13 +166,21 @@ def decode_sgf_bytes(data):
     Tried in order, the first that decodes strictly (and, for the two East
     Asian guesses, reads plausibly) wins:
 
-    1. the charset named by ``CA[...]``, if Python knows it (GB2312 is read
-       as its superset GB18030, EUC-KR as CP949: files labelled with the
-       older name often use the newer characters);
+    1. the charset named by ``CA[...]``, if Python knows it as a text
+       encoding that reads ASCII as ASCII (GB2312 is read as its superset
+       GB18030, EUC-KR as CP949: files labelled with the older name often
+       use the newer characters). Python also "knows" ``CA[hex]``,
+       ``CA[base64]``, ``CA[rot13]``, ``CA[undefined]`` or ``CA[utf-16]``,
+       none of which can be the encoding of a file whose ``CA[`` was found
+       as ASCII: those are ignored;
     2. UTF-8 (what KGS writes);
-    3. EUC-KR (CP949), if the text reads as Korean (:func:`_looks_korean`);
-    4. GB18030, if the text reads as Chinese (:func:`_looks_chinese`);
-    5. Latin-1, which decodes any bytes.
+    3. UTF-8 with U+FFFD for the bad bytes, if at least 95% of the
+       non-ASCII bytes are valid UTF-8 (:func:`_mostly_utf8`): Fox server
+       records hold a few broken bytes among their Chinese names and ranks;
+       read as Latin-1, "9段" would come out "9æ®µ";
+    4. EUC-KR (CP949), if the text reads as Korean (:func:`_looks_korean`);
+    5. GB18030, if the text reads as Chinese (:func:`_looks_chinese`);
+    6. Latin-1, which decodes any bytes.
 
     Why the checks, and Korean before Chinese: GB18030 accepts almost any
     bytes. Every Korean EUC-KR text is valid GB18030 too (as nonsense
@@ -176,6 +196,8 @@ def decode_sgf_bytes(data):
     text = _try_decode(data, "utf-8")
     if text is not None:
         return text
+    if _mostly_utf8(data):
+        return data.decode("utf-8", errors="replace").removeprefix("\ufeff")
     for codec, plausible in (("cp949", _looks_korean), ("gb18030", _looks_chinese)):
         text = _try_decode(data, codec)
         if text is not None and plausible(text):
@@ -195,15 +217,57 @@ def _declared_charset(data):
         name = codecs.lookup(match.group(1).decode("ascii")).name
     except LookupError:  # a charset Python does not know
         return None
+    if not _reads_ascii_as_ascii(name):
+        return None
     return _CHARSET_ALIASES.get(name.replace("-", "_"), name)
+
+
+# Every printable ASCII character, SGF's punctuation and its escape
+# included; backslashes as "\\" and "\u0041", which unicode_escape and
+# raw_unicode_escape read as escapes.
+_ASCII_PROBE = bytes(range(0x20, 0x7f)).replace(b"\\", b"") + b"\t\r\n\\\\ \\u0041"
+
+
+@functools.lru_cache(maxsize=None)
+def _reads_ascii_as_ascii(codec):
+    """Whether ``codec`` is a text encoding that decodes ASCII bytes as the
+    same characters, as every encoding an SGF file can be in does (its
+    ``(;GM[1]`` is ASCII). Not so: bytes-to-bytes codecs (hex, zlib),
+    rot13, UTF-16 and UTF-32, EBCDIC, punycode, unicode_escape..."""
+    try:
+        return _ASCII_PROBE.decode(codec) == _ASCII_PROBE.decode("ascii")
+    except (LookupError, ValueError, TypeError):  # UnicodeError is a ValueError
+        return False
 
 
 def _try_decode(data, codec):
     try:
         text = data.decode(codec)
-    except UnicodeDecodeError:
+    except (LookupError, ValueError, TypeError):  # a codec may fail its own way
         return None
     return text.removeprefix("\ufeff")  # a byte-order mark before "("
+
+
+def _mostly_utf8(data, share=0.95):
+    """Whether at least ``share`` of the non-ASCII bytes of ``data`` belong
+    to valid UTF-8 sequences (and some do not: else it is plain UTF-8).
+
+    Text in the other encodings fails this by far: Latin-1 letters stand
+    alone between ASCII ones, where UTF-8 wants continuation bytes, and the
+    byte pairs of GB2312 or EUC-KR form a valid UTF-8 sequence only now
+    and then. ``surrogateescape`` turns each byte that is not part of a
+    valid sequence into one lone surrogate, which makes them easy to count.
+    """
+    non_ascii = len(data.translate(None, _ASCII_BYTES))
+    if not non_ascii:
+        return False
+    text = data.decode("utf-8", errors="surrogateescape")
+    invalid = len(_ESCAPED_BYTE.findall(text))
+    return non_ascii - invalid >= share * non_ascii
+
+
+_ASCII_BYTES = bytes(range(0x80))
+_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
 
 
 # Syllables frequent in Korean names, chat and Go words. Chinese GB2312 text
@@ -264,15 +328,30 @@ def parse_komi(text):
     multiple of 50 is divided by 100 -- real komi is a multiple of 0.5 and
     never that large, while ``KM[0]``, ``KM[6]`` or ``KM[-100.00]`` (a big
     reverse komi, which KGS allows and writes with decimals) are taken as
-    written. Raises ValueError if the value is not a number.
+    written. :func:`to_sgf` always writes komi with a decimal point
+    (``KM[-100.0]``, ``KM[150.0]``), so the files it writes read back
+    exactly, whatever the komi.
+
+    The value must be a finite decimal number in ASCII: ``KM[nan]``,
+    ``KM[inf]``, ``KM[1e999]``, ``KM[1_0]`` or ``KM[٦]`` (an Arabic-Indic
+    6, which float() accepts) raise ValueError, as anything else that is
+    not a number does.
     """
     text = text.strip().replace(",", ".")  # "6,5" in some European files
     if not text:
         return None
+    if not _DECIMAL.fullmatch(text):
+        raise ValueError(f"{text!r} is not a decimal number")
     value = float(text)
-    if re.fullmatch(r"[+-]?\d+", text) and abs(value) >= 50 and value % 50 == 0:
+    if not math.isfinite(value):
+        raise ValueError(f"{text!r} is too large a number")
+    if re.fullmatch(r"[+-]?[0-9]+", text) and abs(value) >= 50 and value % 50 == 0:
         return value / 100
     return value
+
+
+# A decimal number as SGF (and repr() of a float) writes it, in ASCII only.
+_DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
 _RESULT_REASONS = {"R": "resign", "RESIGN": "resign", "T": "time", "TIME": "time",
@@ -306,8 +385,9 @@ def read_sgf(data, source="<string>"):
     """A :class:`GameRecord` from the text (``str``) or bytes of an SGF file.
 
     Only the first game of a collection and the main line of its tree (the
-    first child at each branch) are read. Raises :class:`SGFError` when the
-    file does not parse or makes no sense as a game of Go.
+    first child at each branch) are read; the games after the first are not
+    even parsed. Raises :class:`SGFError` when the file does not parse or
+    makes no sense as a game of Go, and nothing else whatever the input.
     """
     text = data if isinstance(data, str) else decode_sgf_bytes(data)
     nodes = _main_line(text, source)
@@ -323,18 +403,60 @@ def read_sgf(data, source="<string>"):
 
 
 def load_sgf(path):
-    """:func:`read_sgf` of a file on disk."""
-    return read_sgf(Path(path).read_bytes(), source=str(path))
+    """:func:`read_sgf` of a file on disk.
+
+    Raises OSError if the file cannot be opened, and SGFError (naming the
+    file) for what is not a regular file -- a FIFO would wait for a writer
+    forever, ``/dev/zero`` never ends -- and for a file larger than
+    :data:`MAX_SGF_BYTES`, which is refused without being read whole.
+    """
+    return read_sgf(_read_sgf_file(path), source=str(path))
+
+
+def _read_sgf_file(path):
+    # O_NONBLOCK: opening a FIFO does not wait for a writer (the check below
+    # then refuses it); it changes nothing for a regular file.
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                         | getattr(os, "O_BINARY", 0))
+    try:
+        mode = os.fstat(descriptor).st_mode
+    except BaseException:
+        os.close(descriptor)
+        raise
+    if not stat.S_ISREG(mode):
+        os.close(descriptor)
+        raise SGFError(str(path), "not a regular file", _file_kind(mode))
+    with open(descriptor, "rb") as file:
+        data = file.read(MAX_SGF_BYTES + 1)
+    if len(data) > MAX_SGF_BYTES:
+        raise SGFError(str(path), "file too large",
+                       f"more than {MAX_SGF_BYTES:,} bytes ({MAX_SGF_BYTES / 2**20:g} MiB), "
+                       "the limit for one SGF file")
+    return data
+
+
+def _file_kind(mode):
+    kinds = [(stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+             (stat.S_ISSOCK, "a socket")]
+    return next((kind for test, kind in kinds if test(mode)), "not a file")
 
 
 def _main_line(text, source):
     """The property dicts of the main line's nodes, root first."""
     if "(" not in text:
         raise SGFError(source, "does not parse", "no game tree")
-    # The parser rejects anything after the last ")"; old files may end
-    # with NULs, a ^Z or a signature.
-    end = text.rfind(")")
-    text = text[:end + 1] if end > text.find("(") else text
+    end = _first_game_end(text)
+    if end is None:
+        # The first game does not end: parse what there is for the error.
+        # The parser rejects anything after the last ")"; old files may end
+        # with NULs, a ^Z or a signature.
+        end = text.rfind(")")
+        text = text[:end + 1] if end > text.find("(") else text
+    else:
+        # The games after the first, and whatever follows (NULs, a ^Z, a
+        # signature in old files), are not parsed.
+        text = text[:end + 1]
     try:
         collection = sgf.parse(text)
     except sgf.ParseException:
@@ -343,6 +465,29 @@ def _main_line(text, source):
         raise SGFError(source, "does not parse", "no game tree")
     # Node.next links each node to the first node of its first variation.
     return [node.properties for node in collection[0]]
+
+
+# What can hold the parentheses of a game tree: a property value ("[",
+# anything, "]", with "\\" escaping the next character; unended, it runs to
+# the end of the text), or a parenthesis. Linear: no backtracking.
+_VALUE_OR_PARENTHESIS = re.compile(r"\[[^\\\]]*+(?:\\.[^\\\]]*+)*+\\?+(?:\]|\Z)|[()]",
+                                   re.DOTALL)
+
+
+def _first_game_end(text):
+    """Where the ")" that closes the first game tree of ``text`` is, or None
+    if it has none. Parentheses are counted from the first "(", skipping
+    property values, as the SGF parser reads them."""
+    depth = 0
+    for token in _VALUE_OR_PARENTHESIS.finditer(text, text.find("(")):
+        char = token.group()
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return token.start()
+    return None
 
 
 def _parse_error(text):
@@ -370,15 +515,35 @@ def _board_size(root, source):
     text = _value(root, "SZ")
     if text is None:
         return 19
-    width, _, height = text.partition(":")  # FF[4] allows "19:13"
-    if not width.strip().isdigit() or (height and not height.strip().isdigit()):
-        raise SGFError(source, "bad board size", f"SZ[{text}] is not a number")
-    size = int(width)
-    if height and int(height) != size:
-        raise SGFError(source, "bad board size", f"SZ[{text}]: only square boards")
+    shown = _clip(text)
+    width, colon, height = (part.strip() for part in text.partition(":"))  # FF[4] allows "19:13"
+    size, rows = _natural(width), _natural(height) if colon else None
+    if size is None or (colon and rows is None):
+        raise SGFError(source, "bad board size", f"SZ[{shown}] is not a number")
+    if colon and rows != size:
+        raise SGFError(source, "bad board size", f"SZ[{shown}]: only square boards")
     if not 2 <= size <= MAX_SIZE:
-        raise SGFError(source, "bad board size", f"SZ[{text}] is not in 2..{MAX_SIZE}")
+        raise SGFError(source, "bad board size", f"SZ[{shown}] is not in 2..{MAX_SIZE}")
     return size
+
+
+def _natural(text):
+    """A whole number written in ASCII digits, or None if ``text`` is not one.
+
+    Not int(): it also takes "1_9", " 19 " and other scripts' digits ("١٩"
+    is 19, and so is "¹⁹" to str.isdigit()), and raises its own ValueError
+    past 4,300 digits. Numbers of more than 18 digits come back as 10**18,
+    larger than any size or handicap, as all the callers need to know.
+    """
+    if not re.fullmatch(r"[0-9]+", text):
+        return None
+    digits = text.lstrip("0") or "0"
+    return int(digits) if len(digits) <= 18 else 10**18
+
+
+def _clip(text, length=40):
+    """A property value short enough for an error message."""
+    return text if len(text) <= length else text[:length] + f"... ({len(text)} characters)"
 
 
 def _game_info(root, source):
@@ -395,8 +560,15 @@ def _game_info(root, source):
     info["winner"], info["margin"], info["result_reason"] = parse_result(info["result"])
     # A missing KM is taken as no komi, as KGS takes it.
     info["komi"] = _number(root, "KM", parse_komi, source) or 0.0
-    info["handicap"] = _number(root, "HA", int, source) or 0
+    info["handicap"] = _number(root, "HA", _handicap, source) or 0
     return info
+
+
+def _handicap(text):
+    stones = _natural(text)
+    if stones is None or stones > MAX_SIZE * MAX_SIZE:
+        raise ValueError(f"{text!r} is not a number of stones")
+    return stones
 
 
 def _number(props, name, convert, source):
@@ -406,7 +578,8 @@ def _number(props, name, convert, source):
     try:
         return convert(text)
     except ValueError:
-        raise SGFError(source, "bad property value", f"{name}[{text}] is not a number") from None
+        raise SGFError(source, "bad property value",
+                       f"{name}[{_clip(text)}] is not a number") from None
 
 
 def _read_nodes(record, nodes, source):
@@ -681,6 +854,16 @@ def sgf_escape(text):
     return text.replace("\\", "\\\\").replace("]", "\\]")
 
 
+def format_komi(komi):
+    """A ``KM`` value that :func:`parse_komi` reads back as exactly ``komi``:
+    the shortest repr of the float, which always has a decimal point or an
+    exponent (``"6.5"``, ``"0.0"``, ``"-100.0"``, ``"1e+16"``)."""
+    komi = float(komi)
+    if not math.isfinite(komi):
+        raise ValueError(f"komi {komi} is not a finite number")
+    return repr(komi)
+
+
 def format_result(winner, margin=None, reason=None):
     """An ``RE`` value: ``"B+3.5"``, ``"W+R"``, ``"0"``; None if unknown."""
     if winner is None:
@@ -694,10 +877,16 @@ def format_result(winner, margin=None, reason=None):
 
 
 def to_sgf(record):
-    """The record as SGF text (FF[4], UTF-8), main line only."""
+    """The record as SGF text (FF[4], UTF-8), main line only.
+
+    :func:`read_sgf` reads it back to an equal record. Komi is written
+    with a decimal point (``KM[7.5]``, ``KM[0.0]``, ``KM[-100.0]``) and
+    all its digits, so that the x100 rule of :func:`parse_komi` never takes
+    it for ``KM[650]``; a komi that is not finite raises ValueError.
+    """
     size = record.size
     root = [("GM", "1"), ("FF", "4"), ("CA", "UTF-8"), ("AP", "mockgo"),
-            ("SZ", str(size)), ("KM", f"{record.komi:g}"), ("RU", record.rules),
+            ("SZ", str(size)), ("KM", format_komi(record.komi)), ("RU", record.rules),
             ("PB", record.black), ("PW", record.white),
             ("BR", record.black_rank), ("WR", record.white_rank), ("DT", record.date),
             ("RE", record.result if record.result is not None
