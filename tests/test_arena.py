@@ -241,14 +241,66 @@ def test_ladder_fit_with_sweeps_and_a_consistent_table():
         fit_ratings([("a", "b", 1, 2)], anchor="z")
 
 
+def check_ladder_ratings(result, anchor, prior_games=1.0):
+    """The ratings of a ladder agree with its games: the anchor is fixed at
+    0; each player's games and score are the sums of its matches' (each
+    match's games played in full); and the ratings solve the
+    Bradley-Terry likelihood equations (module docstring of
+    mockgo.arena.ladder): against the opponents it met, each rated
+    player's expected score, with one virtual draw per pair, equals its
+    actual score."""
+    assert [m.n for m in result.matches] == [games for _, _, _, games in result.results]
+    assert [m.score_a for m in result.matches] == [score for _, _, score, _ in result.results]
+    ratings = result.ratings
+    assert ratings[anchor].anchor and ratings[anchor].elo == 0
+    assert ratings[anchor].low == ratings[anchor].high == 0
+    assert [spec for spec, r in ratings.items() if r.anchor] == [anchor]
+    for spec, rating in ratings.items():
+        mine = [(score, games) if a == spec else (games - score, games)
+                for a, b, score, games in result.results if spec in (a, b)]
+        assert rating.games == sum(games for _, games in mine)
+        assert rating.score == sum(score for score, _ in mine)
+        if rating.anchor:
+            continue
+        assert rating.low < rating.elo < rating.high
+        expected = actual = 0.0
+        for a, b, score, games in result.results:
+            if spec in (a, b):
+                other = ratings[b if a == spec else a].elo
+                expected += (games + prior_games) * rate_from_elo(rating.elo - other)
+                actual += (score if a == spec else games - score) + prior_games / 2
+        assert expected == pytest.approx(actual, abs=1e-6), spec
+
+
 def test_ladder_end_to_end_on_a_small_board(tmp_path):
     plot = tmp_path / "ladder.png"
-    result = ladder(["random:seed=5,name=other"], anchors=["random"], games=2, size=5,
+    result = ladder(["random:seed=5,name=other"], anchors=["random"], games=4, size=5,
                     workers=1, out_dir=tmp_path / "games", plot=str(plot), verbose=False)
     assert set(result.ratings) == {"random", "random:seed=5,name=other"}
     assert result.ratings["random:seed=5,name=other"].name == "other"
+    check_ladder_ratings(result, "random")
+    # One pair: the rating is the Elo of the score with the virtual draw.
+    (_, _, score, games), = result.results
+    assert result.ratings["random:seed=5,name=other"].elo == pytest.approx(
+        elo_from_rate((games - score + 0.5) / (games + 1)))
+    assert len(list((tmp_path / "games").rglob("*.sgf"))) == 4
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "anchor" in result.table()
+
+
+def test_ladder_rates_a_much_stronger_player_far_above(gnugo_path, tmp_path):
+    strong = f"gnugo:level=1,binary={gnugo_path}"
+    result = ladder([strong], anchors=["random", "random:seed=5,name=other"], games=4, size=5,
+                    workers=1, out_dir=None, plot=None, verbose=False)
+    check_ladder_ratings(result, "random")
+    # GnuGo beats a random player in every game on 5x5...
+    assert [(a, score, games) for a, _, score, games in result.results if a == strong] == [
+        (strong, 4, 4), (strong, 4, 4)]
+    # ...so it is rated first, well above both random players (4-0 against
+    # each reads as 4.5-0.5 with the virtual draw: about 380 Elo).
+    ratings = list(result.ratings.values())
+    assert ratings[0].name == "gnugo-l1"
+    assert ratings[0].elo > max(r.elo for r in ratings[1:]) + 300
 
 
 # -------------------------------------------------------------------- cli
