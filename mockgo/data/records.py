@@ -559,7 +559,8 @@ def _game_info(root, source):
     }
     info["winner"], info["margin"], info["result_reason"] = parse_result(info["result"])
     # A missing KM is taken as no komi, as KGS takes it.
-    info["komi"] = _number(root, "KM", parse_komi, source) or 0.0
+    komi = _number(root, "KM", parse_komi, source)
+    info["komi"] = 0.0 if komi is None else komi  # not "or": -0.0 stays -0.0
     info["handicap"] = _number(root, "HA", _handicap, source) or 0
     return info
 
