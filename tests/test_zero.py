@@ -156,6 +156,54 @@ def test_selfplay_only_command(loop_dir, tmp_path):
     assert len(list((base / "sgf" / "000001" / "clean").glob("extra-*.sgf"))) == 3
 
 
+def test_a_run_without_its_state_is_refused_unless_restarted(loop_dir, tmp_path, capsys):
+    base = tmp_path / "run"
+    shutil.copytree(loop_dir, base)
+    config = ZeroConfig.for_test()
+    (base / "state.json").unlink()
+    with pytest.raises(ValueError) as error:
+        bootstrap(base, config)
+    message = str(error.value)
+    assert message.startswith(f"{base} holds earlier work (")
+    assert "data/holdout/000000/gen000001-b0000.npz" in message and "more)" in message
+    assert message.endswith("no readable state.json to say what it is or how far it got, so "
+                            "going on would start over and overwrite it. To delete it and start "
+                            "over, pass restart=True to bootstrap (mockgo zero --restart); to "
+                            "keep it, use another folder")
+    assert zero_main(["--base-dir", str(base), "--generations", "3", "--quiet"]) == 2
+    assert "no readable state.json" in capsys.readouterr().err
+    models = sorted(p.name for p in (base / "models").glob("*.keras"))
+    assert models == ["000000.keras", "000001.keras", "000002.keras"]  # nothing overwritten
+    # Without config.json, the state and the models are of unknown settings.
+    shutil.copy(loop_dir / "state.json", base / "state.json")
+    (base / "config.json").unlink()
+    with pytest.raises(ValueError, match=r"no readable config\.json"):
+        bootstrap(base, config)
+    # Asked for, a restart deletes the run and begins again.
+    assert zero_main(["--base-dir", str(base), "--test", "--restart", "--generations", "0",
+                      "--quiet"]) == 0
+    assert sorted(str(p.relative_to(base)) for p in base.rglob("*") if p.is_file()) == [
+        "config.json", "models/000000.keras", "state.json"]
+    assert json.loads((base / "state.json").read_text())["latest"] == 0
+
+
+def test_a_damaged_state_or_model_is_named(loop_dir, tmp_path):
+    base = tmp_path / "run"
+    shutil.copytree(loop_dir, base)
+    config = ZeroConfig.for_test()
+    state = (base / "state.json").read_bytes()
+    (base / "state.json").write_bytes(state[:len(state) // 2])
+    with pytest.raises(ValueError, match=rf"^{base / 'state.json'} is damaged: not valid JSON .*"
+                                         r"To delete the run and start over, pass restart=True "
+                                         r"to bootstrap \(mockgo zero --restart\)$"):
+        bootstrap(base, config)
+    (base / "state.json").write_bytes(state)
+    model = base / "models" / "000002.keras"
+    model.write_bytes(model.read_bytes()[:4096])
+    with pytest.raises(ValueError, match=rf"^{model} is not a Keras model: not a readable "):
+        bootstrap(base, config).model(2)
+
+
 # ------------------------------------------------------------------ resuming
 
 

@@ -7,6 +7,7 @@ import os
 import sys
 from pathlib import Path
 
+from mockgo.data.files import read_json
 from mockgo.zero.config import ZeroConfig
 from mockgo.zero.layout import RunLayout, model_name
 from mockgo.zero.run import bootstrap, generation_line
@@ -49,6 +50,9 @@ def configure_parser(parser):
                         help="with --selfplay-only: the model (default: the run's best)")
     parser.add_argument("--job", default="selfplay",
                         help="with --selfplay-only: the job's name (default selfplay)")
+    parser.add_argument("--restart", action="store_true",
+                        help="delete the run in --base-dir (its models, games and state) and "
+                             "start over; needed where its state.json is missing or damaged")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     return parser
 
@@ -71,9 +75,9 @@ def _parse_value(field, text):
 
 def config_from_args(args):
     """The ZeroConfig the command line asks for: the run's stored config if
-    ``--base-dir`` has one (options that disagree with it are an error),
-    else the defaults (``--test``: :meth:`ZeroConfig.for_test`) with the
-    options."""
+    ``--base-dir`` has one and ``--restart`` is not given (options that
+    disagree with it are an error), else the defaults (``--test``:
+    :meth:`ZeroConfig.for_test`) with the options."""
     changes = {}
     for option, field in (("board_size", "board_size"), ("games", "games_per_generation"),
                           ("readouts", "readouts"), ("blocks", "blocks"), ("filters", "filters"),
@@ -87,9 +91,12 @@ def config_from_args(args):
         if not eq or field not in {f.name for f in dataclasses.fields(ZeroConfig)}:
             raise ValueError(f"--set {item!r}: expected FIELD=VALUE with a ZeroConfig field")
         changes[field] = _parse_value(field, text)
-    stored = RunLayout(args.base_dir).config
-    if stored.exists():
-        config = ZeroConfig.from_dict(json.loads(stored.read_text()))
+    stored = None
+    if not getattr(args, "restart", False):
+        stored = read_json(RunLayout(args.base_dir).config, "the run's ZeroConfig", missing_ok=True,
+                           remedy="To delete the run and start over, add --restart")
+    if stored is not None:
+        config = ZeroConfig.from_dict(stored)
         if args.selfplay_only and "games_per_generation" in changes:
             del changes["games_per_generation"]  # --games is the job's size there
         return dataclasses.replace(config, **changes)
@@ -113,7 +120,7 @@ def run_cli(args):
     if args.test and args.generations == _parser().get_default("generations"):
         args.generations = 2
     try:
-        run = bootstrap(args.base_dir, config)
+        run = bootstrap(args.base_dir, config, restart=args.restart)
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

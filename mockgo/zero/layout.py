@@ -16,13 +16,17 @@
 
 ``<model>`` is the model that played (``000003``), ``<job>`` names the
 self-play job (``gen000004``: the games generation 4 trains on).
+
+Everything but ``config.json`` and ``state.json`` is the run's *work*
+(:meth:`RunLayout.work`): a run refuses to go on over work that its state
+does not describe (:func:`mockgo.data.files.refuse_unrecorded_work`).
 """
 
 import json
 import math
 from pathlib import Path
 
-from mockgo.data.files import atomic_write_text
+from mockgo.data.files import atomic_write_text, list_work
 
 __all__ = ["RunLayout", "is_holdout", "job_name", "model_name", "write_json"]
 
@@ -49,6 +53,10 @@ def write_json(path, data):
 class RunLayout:
     """The paths of the run in ``base_dir`` (module docstring)."""
 
+    # What a run makes besides config.json and state.json (globs in base_dir).
+    WORK = ("models/*.keras", "models/.training/*.keras", "data/**/*.npz", "data/**/*.json",
+            "sgf/**/*.sgf", "strength.json")
+
     def __init__(self, base_dir):
         self.base_dir = Path(base_dir)
         self.config = self.base_dir / "config.json"
@@ -61,6 +69,14 @@ class RunLayout:
     def model(self, generation):
         """``models/<generation>.keras``."""
         return self.models / f"{model_name(generation)}.keras"
+
+    def work(self, initial_model=True):
+        """The run's files but ``config.json`` and ``state.json``, as paths
+        relative to ``base_dir``, sorted; without ``initial_model``, less
+        ``models/000000.keras`` (random weights from the config's seed, made
+        before the first state is written, so no work of its own)."""
+        keep = () if initial_model else {str(self.model(0).relative_to(self.base_dir))}
+        return list_work(self.base_dir, self.WORK, keep=keep)
 
     def checkpoint(self, generation, epoch):
         """The model being trained into ``generation``, after ``epoch`` epochs."""

@@ -61,9 +61,14 @@ file says so) or it is played again from its start, overwriting whatever it
 had written; so a job ends with exactly the games asked for, none lost and
 none twice. Training saves a checkpoint (with the optimiser's state) after
 each epoch and continues from the last one.
+
+A folder whose ``state.json`` (or ``config.json``) is missing or damaged
+while it still holds the run's models, examples or games is refused with an
+error naming them, since starting at generation 0 would overwrite them one
+by one; ``restart=True`` (``mockgo zero --restart``) deletes the run and
+starts over.
 """
 
-import json
 import shutil
 import time
 from pathlib import Path
@@ -72,7 +77,8 @@ import numpy as np
 
 from mockgo.arena.matches import match
 from mockgo.data import records
-from mockgo.data.files import check_same_settings
+from mockgo.data.files import (check_same_settings, discard_work, read_json, read_npz,
+                               refuse_unrecorded_work)
 from mockgo.go.features import get_encoder
 from mockgo.nets.io import load_model, save_model
 from mockgo.play.players import RandomPlayer
@@ -88,6 +94,7 @@ __all__ = ["ZeroRun", "analyse_position", "bootstrap", "generation_line", "play_
 
 STEPS = ("selfplay", "gather", "train", "validate", "evaluate")
 STATE_FORMAT = 1
+RESTART = "pass restart=True to bootstrap (mockgo zero --restart)"
 
 
 # ---------------------------------------------------------------- matches
@@ -160,11 +167,12 @@ def analyse_position(model, board, config, readouts=None, seed=0):
 # -------------------------------------------------------------------- the run
 
 
-def bootstrap(base_dir, config):
+def bootstrap(base_dir, config, restart=False):
     """Open the run in ``base_dir``: a new one (``config.json``, a randomly
     initialised model 000000, an empty ``state.json``), or the one already
-    there, which must have been started with the same ``config``."""
-    return ZeroRun(base_dir, config)
+    there, which must have been started with the same ``config``.
+    ``restart=True``: delete the run there first (:class:`ZeroRun`)."""
+    return ZeroRun(base_dir, config, restart)
 
 
 class ZeroRun:
@@ -176,27 +184,53 @@ class ZeroRun:
         run = bootstrap("runs/zero", ZeroConfig.for_test())
         run.run(generations=3)          # or, step by step:
         run.selfplay(); run.gather(); run.train(); run.validate(); run.evaluate()
+
+    ``restart=True`` starts the run over: it deletes ``state.json`` (first),
+    the models, examples, games, ``strength.json`` and ``config.json`` of the
+    run in ``base_dir``, and begins anew with ``config``. Without it, a
+    folder holding models or examples but no readable ``state.json`` or
+    ``config.json`` is an error naming the files (module docstring).
     """
 
-    def __init__(self, base_dir, config):
+    def __init__(self, base_dir, config, restart=False):
         self.base_dir = Path(base_dir)
         self.layout = RunLayout(base_dir)
         self.config = config
         self.state_path = self.layout.state
         config_path = self.layout.config
-        if config_path.exists():
-            stored = ZeroConfig.from_dict(json.loads(config_path.read_text()))
-            check_same_settings(self.base_dir, "a run", stored.to_dict(), config.to_dict())
+        stored = state = None
+        if restart:
+            discard_work(self.base_dir, self.state_path,
+                         self.layout.work() + [config_path.relative_to(self.base_dir)])
         else:
+            remedy = f"To delete the run and start over, {RESTART}"
+            stored = read_json(config_path, "the run's ZeroConfig", missing_ok=True,
+                               remedy=remedy)
+            state = read_json(self.state_path, "the run's progress", missing_ok=True,
+                              remedy=remedy)
+        if stored is None:
+            # Without its config, even model 000000 and the state are work of
+            # unknown settings.
+            work = self.layout.work() + ([self.state_path.relative_to(self.base_dir)]
+                                         if state is not None else [])
+            refuse_unrecorded_work(self.base_dir, config_path, work, RESTART)
             self.base_dir.mkdir(parents=True, exist_ok=True)
             write_json(config_path, config.to_dict())
+        else:
+            stored = ZeroConfig.from_dict(stored)
+            check_same_settings(self.base_dir, "a run", stored.to_dict(), config.to_dict())
+        if state is None:
+            # Model 000000 may be there without a state: it is made first,
+            # from the config's seed, so it is no work of the run's.
+            refuse_unrecorded_work(self.base_dir, self.state_path,
+                                   self.layout.work(initial_model=False), RESTART)
         self.layout.models.mkdir(exist_ok=True)
         # Models and their compiled evaluators, kept between steps and
         # generations (tracing a graph costs seconds): generation -> object.
         self._models = {}
         self._evaluators = {}
-        if self.state_path.exists():
-            self.state = json.loads(self.state_path.read_text())
+        if state is not None:
+            self.state = state
         else:
             self.state = {"format": STATE_FORMAT, "latest": 0, "best": 0, "generations": {}}
         if not self.model_path(0).exists():
@@ -481,12 +515,12 @@ class ZeroRun:
         player, job = model_name(self.record(generation)["player"]), job_name(generation)
         for kind in ("selfplay", "holdout"):
             for path in self.layout.examples(player, job, holdout=kind == "holdout"):
-                with np.load(path) as data:
-                    rows = np.flatnonzero(data["game"] == game)
-                    if len(rows):
-                        move = min(move, len(rows) - 1)
-                        pi, z = data["pi"][rows[move]], float(data["z"][rows[move]])
-                        break
+                data = read_npz(path, ["game", "pi", "z"])
+                rows = np.flatnonzero(data["game"] == game)
+                if len(rows):
+                    move = min(move, len(rows) - 1)
+                    pi, z = data["pi"][rows[move]], float(data["z"][rows[move]])
+                    break
             else:
                 continue
             break
@@ -501,7 +535,8 @@ class ZeroRun:
         ``opponent`` (``"random"`` or a generation number) over ``games``
         games; matches already played are read from ``strength.json``."""
         path = self.layout.strength
-        table = json.loads(path.read_text()) if path.exists() else {}
+        table = read_json(path, "the win rates of the matches played so far",
+                          missing_ok=True) or {}
         readouts = self.config.match_readouts if readouts is None else readouts
         other_name = opponent if opponent == "random" else model_name(opponent)
         rates = {}
