@@ -24,6 +24,7 @@ row end the game, resignation, komi, Tromp-Taylor area scoring.
 """
 
 import functools
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -499,6 +500,101 @@ def _area(stones, neighbors):
 
 
 @njit(cache=True)
+def _next_random(state):
+    """xorshift64*: the playouts' own generator, its state in ``state[0]``
+    (a uint64 array), so a playout is reproducible from a seed without
+    touching numba's global random state."""
+    x = state[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    state[0] = x
+    return x * np.uint64(0x2545F4914F6CDD1D)
+
+
+@njit(cache=True)
+def _random_playout(stones, group, next_stone, group_size, liberties, liberty_bits, group_hash,
+                    neighbors, diagonals, zobrist, hash_box, color, ko, passes, max_moves,
+                    random_state, moves_out):
+    """Play random sensible moves in place until two passes in a row or
+    ``max_moves`` moves; the moves (``n`` for a pass) go to ``moves_out``.
+    Returns the number of moves played.
+
+    Each move tries the empty points in random order and plays the first that
+    is legal under simple ko and does not fill the mover's own single-point
+    eye; with none left the player passes. The empty points are kept in a
+    list (``empty``, with each point's place in it, ``where``), so a move
+    costs a few tries, not a scan of the board. Positional superko is not
+    checked: a playout is a rough estimate, and the move cap ends any cycle.
+    """
+    n = len(stones)
+    empty = np.empty(n, np.int32)
+    where = np.full(n, -1, np.int32)
+    count = 0
+    for p in range(n):
+        if stones[p] == EMPTY:
+            empty[count] = p
+            where[p] = count
+            count += 1
+    no_seen = np.zeros(1, np.uint64)  # superko is off: the table is never read
+    played = 0
+    while played < max_moves and passes < 2:
+        tries = count
+        move = n
+        while tries > 0:
+            i = np.int64(_next_random(random_state) % np.uint64(tries))
+            p = empty[i]
+            if p != ko and not _is_own_eye(stones, neighbors, diagonals, p, color) and \
+                    _check_move(stones, group, liberties, group_hash, no_seen, neighbors, zobrist,
+                                hash_box[0], p, color, ko, False) == LEGAL:
+                move = p
+                break
+            # Not playable now: move it behind the points still to try.
+            tries -= 1
+            q = empty[tries]
+            empty[tries] = p
+            empty[i] = q
+            where[p] = tries
+            where[q] = i
+        if move == n:
+            passes += 1
+            ko = -1
+        else:
+            passes = 0
+            captured = _place_stone(stones, group, next_stone, group_size, liberties,
+                                    liberty_bits, group_hash, neighbors, zobrist, hash_box,
+                                    move, color)
+            new_ko = -1
+            head = group[move]
+            if captured == 1 and group_size[head] == 1 and liberties[head] == 1:
+                for k in range(4):
+                    q = neighbors[move, k]
+                    if q < 0:
+                        break
+                    if stones[q] == EMPTY:
+                        new_ko = q
+            ko = new_ko
+            if captured:  # rare: list the empty points again
+                count = 0
+                for q in range(n):
+                    if stones[q] == EMPTY:
+                        empty[count] = q
+                        where[q] = count
+                        count += 1
+            else:  # take the point out of the list
+                count -= 1
+                i = where[move]
+                last = empty[count]
+                empty[i] = last
+                where[last] = i
+                where[move] = -1
+        moves_out[played] = move
+        played += 1
+        color = 3 - color
+    return played
+
+
+@njit(cache=True)
 def _liberty_map(stones, group, liberties):
     out = np.zeros(len(stones), np.int32)
     for p in range(len(stones)):
@@ -524,6 +620,14 @@ def _seen_rehash(old, new):
 
 
 # -------------------------------------------------------------- the board
+
+
+class Playout(NamedTuple):
+    """What :meth:`Board.random_playout` returns."""
+
+    score: float  # Tromp-Taylor area score with komi at the end: above 0, black wins
+    moves: np.ndarray  # the moves played, pass_index for a pass, players alternating
+    stones: np.ndarray  # the final position, as Board.stones
 
 
 class Board:
@@ -678,6 +782,36 @@ class Board:
         player to move)."""
         color = self.to_play if color is None else color
         return bool(_is_own_eye(self.stones, self.neighbors, self.diagonals, point, color))
+
+    def random_playout(self, random_state, max_moves=None):
+        """Play a random game on to its end *on a copy* (this board is left
+        as it is) and score it: returns a :class:`Playout`, the Tromp-Taylor
+        area score with komi (above 0: black wins) of the final position,
+        the moves played (flat indices, ``pass_index`` for a pass; the
+        player to move plays first, then they alternate) and the final stones.
+
+        The moves are the *sensible* ones (legal under simple ko, not filling
+        the mover's own single-point eye) in uniform random order; a player
+        with none passes; two passes in a row or ``max_moves`` moves
+        (default 3 * N * N) end the game. ``random_state``: a one-element
+        uint64 array, the compiled generator's state (never 0), advanced in
+        place. Compiled: a whole 9x9 playout takes about 20 microseconds,
+        the classic Monte Carlo evaluation (:mod:`mockgo.search.uct`).
+        """
+        if self.resigned is not None:
+            raise ValueError("the game is over: a player resigned")
+        if max_moves is None:
+            max_moves = 3 * self.pass_index
+        stones, group, next_stone = self.stones.copy(), self.group.copy(), self.next_stone.copy()
+        group_size, liberties = self.group_size.copy(), self.liberties.copy()
+        liberty_bits, group_hash = self.liberty_bits.copy(), self.group_hash.copy()
+        moves = np.empty(max_moves, np.int32)
+        played = _random_playout(stones, group, next_stone, group_size, liberties, liberty_bits,
+                                 group_hash, self.neighbors, self.diagonals, self.zobrist,
+                                 self._hash_box.copy(), self.to_play, self.ko, self.passes,
+                                 max_moves, random_state, moves)
+        black, white = _area(stones, self.neighbors)
+        return Playout(black - white - self.komi, moves[:played], stones)
 
     # ------------------------------------------------------ set-up stones
 

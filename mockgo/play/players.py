@@ -44,6 +44,8 @@ The players here:
   ``p ** (1 / T)``.
 - :class:`GTPPlayer`: an external engine (GnuGo, or any GTP program) run
   through :class:`mockgo.play.gtp_client.GTPEngine`.
+- :class:`UCTPlayer`: classic Monte Carlo tree search with random playouts
+  and, as an option, RAVE (:mod:`mockgo.search.uct`).
 - :class:`SearchPlayer`: Monte Carlo tree search (:mod:`mockgo.search.mcts`)
   with any evaluator (:mod:`mockgo.search.evaluators`), one tree per game,
   kept from move to move.
@@ -63,6 +65,7 @@ Command lines and worker processes make players from strings
     gnugo                               GnuGo level 10 (its default)
     gnugo:level=1,seed=0                GnuGo at level 1 (binary=PATH: another GnuGo)
     gtp:cmd=/usr/games/gnugo --mode gtp --level 3
+    uct:playouts=10000,rave=1           classic Monte Carlo tree search, random playouts
     mcts:readouts=200,evaluator=uniform  tree search, uniform priors
     mcts:path=models/zero.keras,readouts=100,resign=-0.9   guided by a dual network
 
@@ -92,9 +95,10 @@ from mockgo.play.sampling import check_temperature, sample_moves, temper
 from mockgo.search import evaluators
 from mockgo.search.games import GoGame
 from mockgo.search.mcts import MCTSPlayer, ResignationCheck, search_many
+from mockgo.search.uct import UCTSearch
 
 __all__ = ["RESIGN", "Choices", "GTPPlayer", "Player", "PolicyPlayer", "RandomPlayer",
-           "SearchPlayer", "Turn", "as_player", "gnugo_player", "make_player", "parse_spec",
+           "SearchPlayer", "Turn", "UCTPlayer", "as_player", "gnugo_player", "make_player", "parse_spec",
            "register_player_kind", "spec_help"]
 
 RESIGN = -1  # the move that resigns the game
@@ -547,6 +551,79 @@ class SearchPlayer(Player):
             self.on_end_game(game, tree)
 
 
+# --------------------------------------------------------------------- UCT
+
+
+class UCTPlayer(Player):
+    """Classic Monte Carlo tree search with random playouts
+    (:class:`mockgo.search.uct.UCTSearch`, RAVE with ``rave``) as a player:
+    one tree per game, kept from move to move, searched ``playouts``
+    simulations a move, or for ``seconds`` a move when that is given (then
+    the play depends on the machine's speed). ``resign``: resign when the
+    root's win rate falls below it (None: never). ``exploration`` and
+    ``rave_equivalence``: the search's c and k. No network: it plays any
+    board size. The options are the search's; each game's tree gets its seed
+    from the game's generator.
+
+    It passes when the search says passing is best: in answer to a pass when
+    the game, ended now and scored with the dead stones removed, is won;
+    otherwise only when every move loses.
+    """
+
+    def __init__(self, playouts=10000, seconds=None, rave=False, exploration=None,
+                 rave_equivalence=1000.0, resign=None, seed=None, name=None):
+        self.options = dict(playouts=playouts, rave=rave, exploration=exploration,
+                            rave_equivalence=rave_equivalence)
+        UCTSearch(**self.options)  # checks the options now, not at the first move
+        self.seconds = seconds
+        self.resign = resign
+        self.seed = seed
+        self.name = name or f"uct{'-rave' if rave else ''}-" + (
+            f"{seconds:g}s" if seconds is not None else f"{playouts}")
+        self.trees = {}  # game -> (UCTSearch, its root)
+        self._rngs = {}
+
+    def start_game(self, game, board, rng):
+        self._rngs[game] = rng
+        self.trees[game] = self._new_tree(board, rng)
+
+    def _new_tree(self, board, rng):
+        search = UCTSearch(seed=int(rng.integers(2**63)), **self.options)
+        cap = board.move_number + 3 * board.pass_index
+        return search, search.new_root(GoGame.from_board(board.copy(), max_moves=cap))
+
+    def _tree_for(self, turn):
+        search, root = self.trees.get(turn.game, (None, None))
+        board = turn.board
+        mine = None if root is None else root.state.board
+        if mine is None or mine.hash != board.hash or mine.history != board.history \
+                or mine.to_play != board.to_play:
+            rng = self._rngs.setdefault(turn.game, turn.rng)
+            search, root = self.trees[turn.game] = self._new_tree(board, rng)
+        return search, root
+
+    def choose(self, turns):
+        moves = np.empty(len(turns), np.int64)
+        for i, turn in enumerate(turns):
+            search, root = self._tree_for(turn)
+            search.run(root, seconds=self.seconds)
+            if self.resign is not None and root.win_rate() < self.resign:
+                moves[i] = RESIGN
+            else:
+                moves[i] = search.best_action(root)
+        return Choices(moves, np.zeros(len(turns)))
+
+    def observe(self, game, board, move):
+        search, root = self.trees.get(game, (None, None))
+        if root is not None and move != RESIGN and not root.terminal \
+                and root.state.board.history == board.history[:-1]:
+            self.trees[game] = (search, search.advance(root, move))
+
+    def end_game(self, game):
+        self.trees.pop(game, None)
+        self._rngs.pop(game, None)
+
+
 # ------------------------------------------------------------------- specs
 
 
@@ -576,6 +653,17 @@ def _make_policy(path=None, pretrained=None, encoder=None, temperature="0", seed
                         seed=None if seed is None else int(seed), name=name)
 
 
+def _make_uct(playouts="10000", seconds=None, rave="0", exploration=None, rave_k="1000",
+              resign="none", seed=None, name=None):
+    if rave not in ("0", "1"):
+        raise ValueError(f"uct: rave is 0 or 1, not {rave!r}")
+    return UCTPlayer(playouts=int(playouts), seconds=None if seconds is None else float(seconds),
+                     rave=rave == "1", exploration=None if exploration is None else float(exploration),
+                     rave_equivalence=float(rave_k),
+                     resign=None if resign == "none" else float(resign),
+                     seed=None if seed is None else int(seed), name=name)
+
+
 def _make_gtp(cmd=None, name=None):
     if not cmd:
         raise ValueError("a gtp player needs cmd=COMMAND LINE")
@@ -592,11 +680,15 @@ def _make_mcts(readouts="200", evaluator="uniform", path=None, encoder=None, c_p
     elif evaluator == "uniform":
         evaluate, default_name = evaluators.uniform_evaluator, "mcts-uniform"
     elif evaluator == "rollout":
-        rng = np.random.default_rng(None if seed is None else int(seed))
-        evaluate, default_name = evaluators.random_rollout_evaluator(rng), "mcts-rollout"
+        # PUCT's first-play value is the parent's value, one rollout's +-1
+        # here: after a lost first rollout every untried move looked lost and
+        # the visits piled onto the lowest index (issue 21). The classic
+        # search with playouts is its own player.
+        raise ValueError("mcts: random rollouts are the classic search, a player of its own: "
+                         "use uct:playouts=N (and rave=1), mockgo.search.uct")
     else:
-        raise ValueError(f"mcts evaluator must be uniform or rollout (or give path=), "
-                         f"not {evaluator!r}")
+        raise ValueError(f"mcts evaluator must be uniform (or give path= a dual network), "
+                         f"not {evaluator!r}; for random playouts use uct:playouts=N")
     return SearchPlayer(evaluate, readouts=int(readouts), c_puct=float(c_puct), dirichlet=False,
                         softpick_moves=None if softpick is None else int(softpick),
                         resign_threshold=None if resign == "none" else float(resign),
@@ -611,8 +703,12 @@ PLAYER_KINDS = {
                              "file records), temperature (0 = greedy), seed"),
     "gnugo": (gnugo_player, "GnuGo through GTP; options: level (default 10), seed, binary"),
     "gtp": (_make_gtp, "any GTP engine; option: cmd=COMMAND LINE (last: takes the rest)"),
+    "uct": (_make_uct, "classic Monte Carlo tree search with random playouts (mockgo.search.uct); "
+                       "options: playouts (10000 a move) or seconds (a move), rave (0 or 1), "
+                       "exploration (UCB1's c; default 1, 0 with RAVE), rave_k (1000), resign "
+                       "(a win rate, or none), seed"),
     "mcts": (_make_mcts, "tree search (mockgo.search); options: readouts (200), evaluator "
-                         "(uniform or rollout) or path (a dual network), c_puct (1.5), "
+                         "(uniform) or path (a dual network), c_puct (1.5), "
                          "softpick (moves sampled by visits), resign (a value threshold, or "
                          "none), seed"),
 }

@@ -1,0 +1,111 @@
+"""Who owns each point at the end: Monte Carlo ownership and dead stones.
+
+When a game ends by two passes, the stones that cannot live are removed
+before counting. Deciding which they are is the hard part of scoring, and
+the method of simple playout engines is to ask random games: from the
+position, ``playouts`` random games are played to the end by both sides
+(:meth:`mockgo.go.board.Board.random_playout`: each side chooses uniformly
+among its sensible moves, legal and not filling its own single-point eye,
+and passes when it has none). At the end of each playout every point
+belongs to black, to white, or to no one (Tromp-Taylor: a stone's point is
+its colour's; an empty region belongs to the colour that alone surrounds
+it). A group is *dead* when, averaged over its stones and the playouts, its
+points end up its own colour's in fewer than half of the playouts.
+
+It is honest about what it is: stones that would die if both sides played
+at random. Groups with two eyes, and stones in an opponent's area that
+cannot live, are judged right; a seki usually breaks in random play and one
+side is called dead. The playouts have a seed, so the same position always
+gets the same answer. The GTP engine's ``final_score`` and
+``final_status_list`` (:mod:`mockgo.arena.gtp`) and the UCT search's end of
+game (:mod:`mockgo.search.uct`) use it.
+"""
+
+import numpy as np
+from numba import njit
+
+from mockgo.go.board import BLACK, EMPTY, WHITE
+
+__all__ = ["area_score_without_dead", "estimate_dead", "ownership", "owner_map"]
+
+
+@njit(cache=True)
+def _owners(stones, neighbors):
+    """Each point's Tromp-Taylor owner: its stone's colour, or for an empty
+    point the colour that alone borders its empty region (EMPTY if both or
+    neither do). A flood fill per empty region, as in ``board._area``."""
+    n = len(stones)
+    owner = stones.astype(np.int8)
+    visited = np.zeros(n, np.bool_)
+    stack = np.empty(n, np.int32)
+    region = np.empty(n, np.int32)
+    for start in range(n):
+        if stones[start] != EMPTY or visited[start]:
+            continue
+        visited[start] = True
+        stack[0] = start
+        top = 1
+        size = 0
+        reaches = 0  # bit BLACK and bit WHITE
+        while top > 0:
+            top -= 1
+            p = stack[top]
+            region[size] = p
+            size += 1
+            for k in range(4):
+                q = neighbors[p, k]
+                if q < 0:
+                    break
+                if stones[q] == EMPTY:
+                    if not visited[q]:
+                        visited[q] = True
+                        stack[top] = q
+                        top += 1
+                else:
+                    reaches |= stones[q]
+        color = reaches if reaches == BLACK or reaches == WHITE else EMPTY
+        for i in range(size):
+            owner[region[i]] = color
+    return owner
+
+
+def owner_map(board, stones=None):
+    """Each point's owner by Tromp-Taylor, BLACK, WHITE or EMPTY (no one), in
+    ``board``'s position or in ``stones`` (a position on the same board)."""
+    return _owners(board.stones if stones is None else stones, board.neighbors)
+
+
+def ownership(board, playouts=64, seed=0):
+    """For each point, the share of ``playouts`` random playouts from
+    ``board`` at whose end it belongs to black, and to white:
+    ``(black_share, white_share)``, arrays of ``size * size``."""
+    rng = np.random.default_rng(seed)
+    state = np.array([rng.integers(1, 2**63)], np.uint64)
+    black = np.zeros(board.pass_index)
+    white = np.zeros(board.pass_index)
+    for _ in range(playouts):
+        owner = _owners(board.random_playout(state).stones, board.neighbors)
+        black += owner == BLACK
+        white += owner == WHITE
+    return black / playouts, white / playouts
+
+
+def estimate_dead(board, playouts=64, seed=0):
+    """The stones judged dead (module docstring), as a sorted list of flat
+    points."""
+    if not (board.stones != EMPTY).any():
+        return []
+    black, white = ownership(board, playouts, seed)
+    own = np.where(board.stones == BLACK, black, white)
+    dead = []
+    for head in np.unique(board.group[board.stones != EMPTY]):
+        members = np.flatnonzero(board.group == head)
+        if own[members].mean() < 0.5:
+            dead += members.tolist()
+    return sorted(dead)
+
+
+def area_score_without_dead(board, playouts=64, seed=0):
+    """Black's area minus white's minus komi after removing the stones
+    :func:`estimate_dead` calls dead: the score of a game that ended now."""
+    return board.area_score(estimate_dead(board, playouts, seed))

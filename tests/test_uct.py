@@ -1,0 +1,220 @@
+"""Classic Monte Carlo tree search (mockgo.search.uct), its compiled
+playouts (Board.random_playout), Monte Carlo ownership (mockgo.go.ownership)
+and the uct player."""
+
+import functools
+
+import numpy as np
+import pytest
+
+from mockgo import Board
+from mockgo.go import coords
+from mockgo.go.board import BLACK, EMPTY, WHITE
+from mockgo.go.ownership import estimate_dead, owner_map
+from mockgo.play.players import RESIGN, UCTPlayer, make_player
+from mockgo.search.games import GoGame, TicTacToe
+from mockgo.search.uct import UCTSearch
+
+# ------------------------------------------------------------- playouts
+
+
+@pytest.mark.parametrize("size", [5, 9, 19])
+def test_random_playout_replays_as_sensible_moves_to_the_same_end(size):
+    """Every move of a compiled playout is legal and sensible on a real
+    Board (simple ko: playouts do not check superko), the game ends by two
+    passes or at the cap, and its score is the final position's."""
+    state = np.array([size * 7919 + 1], np.uint64)
+    board = Board(size, superko=False)
+    for move in (coords.from_gtp("C3", size), coords.from_gtp("D4", size)):
+        board.play(move)
+    for _ in range(20):
+        result = board.random_playout(state)
+        replay = board.copy()
+        for move in result.moves:
+            move = int(move)
+            if move != replay.pass_index:
+                assert replay.sensible_moves()[move], coords.to_gtp(move, size)
+            else:  # a pass only when nothing sensible is left
+                assert not replay.sensible_moves()[:-1].any()
+            replay.play(move)
+        assert replay.passes >= 2 or len(result.moves) == 3 * size * size
+        assert np.array_equal(replay.stones, result.stones)
+        assert result.score == replay.area_score()
+    assert board.move_number == 2  # the board itself was not touched
+
+
+def test_random_playout_is_reproducible_from_its_state():
+    a = Board(9).random_playout(np.array([42], np.uint64))
+    b = Board(9).random_playout(np.array([42], np.uint64))
+    c = Board(9).random_playout(np.array([43], np.uint64))
+    assert np.array_equal(a.moves, b.moves) and not np.array_equal(a.moves, c.moves)
+
+
+# ------------------------------------------------------------ ownership
+
+ALIVE_AND_DEAD = """
+. . . . . . .
+. X X X X X .
+. X . . . X .
+. X . O . X .
+. X . . . X .
+. X X X X X .
+. . . . . . .
+"""
+
+
+def test_owner_map_and_a_dead_stone_inside_territory():
+    board = Board.from_diagram(ALIVE_AND_DEAD)
+    owner = owner_map(board)
+    # The inside touches black and white: no one's by Tromp-Taylor.
+    assert owner[coords.from_gtp("C5", 7)] == EMPTY
+    assert owner[coords.from_gtp("A1", 7)] == BLACK and owner[coords.from_gtp("B2", 7)] == BLACK
+    white_stone = coords.from_gtp("D4", 7)
+    assert estimate_dead(board) == [white_stone]
+    # With it removed black owns the whole board.
+    assert board.area_score(estimate_dead(board)) == 49 - 7.5
+
+
+# ---------------------------------------------------------------- search
+
+
+def _minimax_value(state):
+    """Tic-tac-toe's exact value for the player to move."""
+    @functools.lru_cache(maxsize=None)
+    def value(key):
+        s = TicTacToe(key[0], key[1], key[2])
+        if s.is_terminal():
+            return s.terminal_value()
+        return max(-value(_key(s.play(a))) for a in np.flatnonzero(s.legal_actions()))
+    return value(_key(state))
+
+
+def _key(state):
+    return state.cells, state.to_play, state.winner
+
+
+@pytest.mark.parametrize("rave", [False, True])
+def test_uct_never_loses_tic_tac_toe_against_perfect_play(rave):
+    """From the empty board and every first move, UCT (either colour)
+    against a minimax player: never a loss."""
+    search = UCTSearch(playouts=1500, rave=rave, seed=1)
+    starts = [TicTacToe()] + [TicTacToe().play(a) for a in range(9)]
+    for start in starts:
+        for uct_player in (1, 2):
+            state = start
+            while not state.is_terminal():
+                if state.to_play == uct_player:
+                    root = search.new_root(state)
+                    search.run(root)
+                    action = search.best_action(root)
+                else:  # the perfect player: the first action of the best value
+                    actions = np.flatnonzero(state.legal_actions())
+                    action = max(actions, key=lambda a: -_minimax_value(state.play(a)))
+                state = state.play(action)
+            if state.winner:
+                assert state.winner == uct_player or _minimax_value(start) != 0 \
+                    and start.to_play != uct_player, (start, state)
+
+
+@pytest.mark.parametrize("rave", [False, True])
+def test_first_visits_spread_over_the_board_whatever_the_first_playout(rave):
+    """Issue 21: a rollout search gave the top row all its visits when the
+    first playout was lost. Here, on an empty 9x9 board and for seeds whose
+    first playout is won and lost, the first 150 simulations reach many
+    moves, none of them taking a large share. (RAVE concentrates sooner:
+    its AMAF values single out the good moves after a few playouts.)"""
+    first_results = set()
+    for seed in range(6):
+        search = UCTSearch(playouts=150, rave=rave, seed=seed)
+        root = search.new_root(GoGame(9))
+        search.run(root, playouts=1)
+        first_results.add(float(root.W.sum()))
+        search.run(root, playouts=149)
+        visited = np.count_nonzero(root.N)
+        assert visited >= (70 if not rave else 12), (seed, visited)
+        assert root.N.max() <= (0.25 if not rave else 0.4) * 150, (seed, root.N.max())
+    assert first_results == {0.0, 1.0}  # both cases were seen
+
+
+EYE_SPACE = """
+. . . . . . .
+. . . . . . .
+. . . . . . .
+X X X X X X X
+X O O O O O X
+X O . . . O X
+X O O O O O X
+"""
+CAPTURE = """
+. X O . .
+. X O . .
+. X O . .
+X X O . .
+O O . . .
+"""
+
+
+@pytest.mark.parametrize("rave", [False, True])
+@pytest.mark.parametrize("diagram, komi, to_play, answer", [
+    (EYE_SPACE, 20.5, BLACK, "D2"),  # kill: the vital point of a straight three
+    (EYE_SPACE, 20.5, WHITE, "D2"),  # live: the same point makes two eyes
+    (CAPTURE, 0.5, BLACK, "C1"),  # take the two stones in atari
+], ids=["kill", "make-eyes", "capture"])
+def test_uct_finds_the_move_that_decides_the_game(rave, diagram, komi, to_play, answer):
+    for seed in range(3):
+        board = Board.from_diagram(diagram, to_play=to_play, komi=komi)
+        search = UCTSearch(playouts=3000, rave=rave, seed=seed)
+        root = search.new_root(GoGame.from_board(board))
+        search.run(root)
+        assert coords.to_gtp(search.best_action(root), board.size) == answer
+
+
+def test_search_time_budget_and_bad_options():
+    search = UCTSearch(playouts=10, seed=0)
+    root = search.new_root(GoGame(9))
+    search.run(root, seconds=0.2)
+    assert root.visits > 10
+    with pytest.raises(ValueError, match="playouts"):
+        UCTSearch(playouts=0)
+
+
+# ---------------------------------------------------------------- player
+
+SETTLED = """
+. X O . .
+X X O O .
+X . X O O
+X X X O .
+. X O O O
+"""
+
+
+def test_uct_player_answers_a_pass_with_a_pass_when_the_game_is_won():
+    """A settled 5x5 position, white (ahead on komi) to move after black's
+    pass: white passes. Black to move, behind, plays on instead of passing."""
+    for to_play, expect_pass in ((WHITE, True), (BLACK, False)):
+        board = Board.from_diagram(SETTLED, komi=7.5)
+        board.to_play = 3 - to_play
+        board.play(board.pass_index)
+        player = make_player("uct:playouts=2000,rave=1,seed=0")
+        move = player.select_move(board)
+        assert (move == board.pass_index) == expect_pass, coords.to_gtp(move, 5)
+
+
+def test_uct_player_spec_seed_and_resignation():
+    assert isinstance(make_player("uct:playouts=100,rave=1"), UCTPlayer)
+    board = Board(9)
+    a = make_player("uct:playouts=200,seed=3").select_move(board)
+    b = make_player("uct:playouts=200,seed=3").select_move(board)
+    assert a == b
+    with pytest.raises(ValueError, match="rave is 0 or 1"):
+        make_player("uct:rave=yes")
+    # A hopeless position: white has one stone, black the rest of 5x5.
+    hopeless = Board.from_diagram("""
+        X X X X X
+        X X X X X
+        X X . X X
+        X X X X X
+        X X X X .
+    """, to_play=WHITE, komi=0.5)
+    assert make_player("uct:playouts=200,resign=0.1,seed=0").select_move(hopeless) == RESIGN
