@@ -1,0 +1,159 @@
+"""mockgo.plotting draws what it is given: stones where the board has them,
+heatmap values on their points, marks, labels and curves (Agg backend)."""
+
+import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from matplotlib.image import AxesImage
+from matplotlib.patches import Circle
+
+from mockgo.go import coords
+from mockgo.go.board import BLACK, EMPTY, WHITE, Board, hoshi_points
+from mockgo.plotting import color_name, draw_board, draw_game, draw_planes, plot_curves
+
+plt.switch_backend("Agg")
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
+
+
+def board_after(size, moves):
+    board = Board(size)
+    for vertex in moves:
+        board.play(coords.from_gtp(vertex, size))
+    return board
+
+
+def xy(point, size):
+    """Where draw_board puts a point: x the column, y up from the bottom row."""
+    row, col = divmod(point, size)
+    return col, size - 1 - row
+
+
+def stones_drawn(ax):
+    """{(x, y): face colour} of the stone circles (the last-move ring is not filled)."""
+    return {tuple(np.round(c.center, 6)): matplotlib.colors.to_hex(c.get_facecolor())
+            for c in ax.patches if isinstance(c, Circle) and c.get_fill()}
+
+
+def test_draw_board_puts_every_stone_on_its_point_and_rings_the_last_move():
+    board = board_after(9, ["C3", "D4", "E5", "pass", "G7"])
+    ax = draw_board(board, title="a game")
+    expected = {xy(p, 9): "#000000" if board.stones[p] == BLACK else "#ffffff"
+                for p in np.flatnonzero(board.stones)}
+    assert stones_drawn(ax) == expected
+    assert len(expected) == 4 and expected[(2, 2)] == "#000000" and expected[(3, 3)] == "#ffffff"
+    rings = [c for c in ax.patches if isinstance(c, Circle) and not c.get_fill()]
+    assert [tuple(r.center) for r in rings] == [xy(coords.from_gtp("G7", 9), 9)]
+    # Grid lines: size horizontal and size vertical ones, then the star points.
+    lines = [line for line in ax.lines if len(line.get_xdata()) == 2]
+    assert len(lines) == 2 * 9
+    stars = {(line.get_xdata()[0], line.get_ydata()[0]) for line in ax.lines
+             if len(line.get_xdata()) == 1}
+    assert stars == {xy(p, 9) for p in hoshi_points(9)}
+    assert [t.get_text() for t in ax.get_xticklabels()] == list("ABCDEFGHJ")
+    assert [t.get_text() for t in ax.get_yticklabels()] == [str(n) for n in range(1, 10)]
+    assert ax.get_title() == "a game"
+
+
+def test_draw_board_without_last_move_and_from_an_array_of_stones():
+    board = board_after(5, ["B2", "C3"])
+    ax = draw_board(board, show_last_move=False)
+    assert not [c for c in ax.patches if isinstance(c, Circle) and not c.get_fill()]
+    stones = np.full(25, EMPTY)
+    stones[[0, 24]] = [WHITE, BLACK]  # A5 white, E1 black
+    ax = draw_board(None, stones=stones)
+    assert stones_drawn(ax) == {(0, 4): "#ffffff", (4, 0): "#000000"}
+    assert [t.get_text() for t in ax.get_xticklabels()] == list("ABCDE")
+
+
+def test_draw_board_heatmap_values_sit_on_their_points_and_pass_goes_in_the_title():
+    board = board_after(5, ["B4"])
+    values = np.arange(26, dtype=float) / 100  # point p gets p / 100, pass 0.25
+    ax = draw_board(board, heatmap=values, title="policy", colorbar=True)
+    image, = [a for a in ax.get_children() if isinstance(a, AxesImage)]
+    shown = np.asarray(image.get_array())
+    assert shown.shape == (5, 5)
+    for p in range(25):
+        x, y = xy(p, 5)
+        # origin="lower": array row y is drawn at height y, column x at x.
+        assert shown[y, x] == pytest.approx(values[p])
+    assert image.get_extent() == [-0.5, 4.5, -0.5, 4.5]
+    assert ax.get_title() == "policy  pass: 0.250"
+    assert len(ax.figure.axes) == 2  # the colour bar
+    # Without a pass entry the title stays as given, and no colour bar.
+    ax = draw_board(board, heatmap=values[:25], title="no pass")
+    assert ax.get_title() == "no pass" and len(ax.figure.axes) == 1
+
+
+def test_draw_board_marks_are_labelled_on_their_points():
+    board = board_after(9, ["E5"])
+    e5, c7 = coords.from_gtp("E5", 9), coords.from_gtp("C7", 9)
+    ax = draw_board(board, marks={e5: "E", c7: "N"})
+    texts = {t.get_text(): t for t in ax.texts}
+    assert set(texts) == {"E", "N"}
+    assert texts["E"].get_position() == xy(e5, 9) and texts["N"].get_position() == xy(c7, 9)
+    # Readable on a black stone, and on the wood.
+    assert texts["E"].get_color() == "white" and texts["N"].get_color() == "blue"
+
+
+def test_draw_board_draws_into_a_given_axes():
+    figure, (left, right) = plt.subplots(1, 2)
+    assert draw_board(Board(5), ax=right) is right
+    assert not left.lines and len(right.lines) == 2 * 5 + len(hoshi_points(5))
+
+
+def test_draw_planes_shows_each_plane_with_its_name():
+    rng = np.random.default_rng(0)
+    planes = rng.integers(0, 2, (5, 5, 10)).astype(np.uint8)
+    names = [f"plane {k}" for k in range(10)]
+    figure = draw_planes(planes, names=names, columns=4)
+    axes = figure.axes
+    assert len(axes) == 12  # 3 rows of 4
+    for k, ax in enumerate(axes):
+        images = [a for a in ax.get_children() if isinstance(a, AxesImage)]
+        assert not ax.axison
+        if k < 10:
+            assert len(images) == 1
+            np.testing.assert_array_equal(images[0].get_array(), planes[..., k])
+            assert ax.get_title() == names[k]
+        else:
+            assert not images and ax.get_title() == ""
+
+
+def test_draw_game_one_board_per_panel_with_titles():
+    boards = [board_after(5, moves) for moves in (["C3"], ["C3", "D4"], ["C3", "D4", "B2"])]
+    figure = draw_game(boards, columns=2, titles=["one", "two", "three"])
+    axes = figure.axes
+    assert len(axes) == 4
+    assert [ax.get_title() for ax in axes[:3]] == ["one", "two", "three"]
+    for board, ax in zip(boards, axes):
+        assert len(stones_drawn(ax)) == int((board.stones != EMPTY).sum())
+    assert not axes[3].axison and not axes[3].patches
+
+
+def test_plot_curves_draws_each_key_and_its_validation_twin_dashed():
+    history = {"loss": [3.0, 2.0, 1.5], "val_loss": [3.2, 2.5, 2.4], "top1": [0.1, 0.2, 0.3]}
+    ax = plot_curves(history, title="training", xlabel="generation")
+    lines = {line.get_label(): line for line in ax.lines}
+    assert set(lines) == {"loss", "val_loss", "top1"}
+    for key, values in history.items():
+        np.testing.assert_array_equal(lines[key].get_xdata(), [1, 2, 3])
+        np.testing.assert_array_equal(lines[key].get_ydata(), values)
+    assert lines["val_loss"].get_linestyle() == "--" and lines["loss"].get_linestyle() == "-"
+    assert lines["val_loss"].get_color() == lines["loss"].get_color()
+    assert lines["top1"].get_color() != lines["loss"].get_color()
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["loss", "val_loss", "top1"]
+    assert ax.get_xlabel() == "generation" and ax.get_title() == "training"
+    # Only the keys asked for (and their twins).
+    ax = plot_curves(history, keys=["top1"])
+    assert [line.get_label() for line in ax.lines] == ["top1"]
+    assert ax.get_xlabel() == "epoch"
+
+
+def test_color_name():
+    assert [color_name(c) for c in (BLACK, WHITE, EMPTY)] == ["black", "white", "nobody"]
