@@ -1,5 +1,6 @@
 """mockgo's GTP engine, driven through real pipes (and, for the corners, in process)."""
 
+import os
 import subprocess
 import sys
 
@@ -310,6 +311,15 @@ def test_preprocess():
     assert preprocess("\x00\x1b \t\n") == ""
 
 
+def test_a_lone_cr_ends_no_command():
+    # The spec: CR is removed. Python's universal newlines made it a line end,
+    # so "na\rme" was two unknown commands.
+    text = b"1 na\rme\n2 protocol_version\r\n3 name\rversion\n4 known_command\r name\n"
+    done = subprocess.run(ENGINE, input=text, capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout == b"=1 mockgo\n\n=2 2\n\n?3 unknown command\n\n=4 true\n\n"
+
+
 def test_end_of_input_ends_the_engine():
     done = subprocess.run(ENGINE, input=b"name\n", capture_output=True, timeout=60)
     assert done.returncode == 0 and done.stdout == b"= mockgo\n\n"
@@ -369,6 +379,57 @@ def test_an_exception_is_an_error_answer_not_the_end():
     server = GTPServer(Fixed("boom"), size=9)
     assert answer(server, "3 genmove b").startswith("?3 internal error: the player broke")
     assert answer(server, "4 name") == "=4 mockgo\n\n"
+
+
+@pytest.mark.parametrize("command, expected", [
+    # Unicode digits are digits to str.isdigit() and int(): "² name" answered
+    # "=² mockgo", "play b A١" played A1, "boardsize 1_9" was 19.
+    ("\u00b2 name", "? unknown command"),
+    ("\u0661 name", "? unknown command"),
+    ("play b A\u0661", "? syntax error"),
+    ("play b \u0410\u0031", "? syntax error"),  # a Cyrillic A
+    ("play b \u017f1", "? syntax error"),  # long s: "\u017f1".upper() is "S1"
+    ("play blac\u212a A1", "? syntax error"),  # Kelvin sign: lower() is "k"
+    ("play b A01", "="),
+    ("play b A" + "9" * 5000, "? illegal move"),  # well formed, off the board
+    ("boardsize 1_9", "? syntax error"),
+    ("boardsize \u0661\u0669", "? syntax error"),
+    ("boardsize +9", "? syntax error"),
+    ("boardsize -9", "? syntax error"),
+    ("boardsize " + "9" * 5000, "? syntax error"),
+    ("boardsize 2147483648", "? syntax error"),  # past a GTP int
+    ("boardsize 0009", "="),
+    ("komi 1_0", "? syntax error"),
+    ("komi \u0666.5", "? syntax error"),
+    ("komi nan", "? syntax error"),
+    ("komi inf", "? syntax error"),
+    ("komi 6.5e1", "? syntax error"),
+    ("komi " + "9" * 400, "? syntax error"),
+    ("komi -6.5", "="),
+    ("komi .5", "="),
+    ("time_settings 1_0 0 0", "? syntax error"),
+    ("time_left b \u00b3 0", "? syntax error"),
+    ("fixed_handicap \u00b2", "? syntax error"),
+    ("final_status_list d\u0131ead", "? syntax error"),
+    ("play\u00a0b A1", "? unknown command"),  # a no-break space separates nothing
+    ("7\u2003name", "? unknown command"),
+])
+def test_numbers_ids_and_vertices_are_ascii(command, expected):
+    server = GTPServer(Fixed("pass"), size=9)
+    assert answer(server, command).removesuffix("\n\n") == expected
+
+
+def test_loadsgf_of_files_that_used_to_break_the_engine(tmp_path):
+    server = GTPServer(Fixed("pass"), size=9, komi=6.5)
+    good = tmp_path / "hex.sgf"
+    good.write_bytes(b"(;GM[1]CA[hex]SZ[9]KM[5.5]PB[Jos\xe9];B[ee])")  # was LookupError
+    assert answer(server, f"loadsgf {good}") == "= white\n\n"
+    (tmp_path / "nan.sgf").write_text("(;GM[1]SZ[9]KM[nan];B[ee])")  # was final_score W+nan
+    fifo = tmp_path / "fifo.sgf"
+    os.mkfifo(fifo)  # blocked forever
+    for path in [tmp_path / "nan.sgf", fifo, "/dev/zero", tmp_path]:
+        assert answer(server, f"loadsgf {path}") == "? cannot load file\n\n"
+    assert server.komi == 5.5 and answer(server, "final_score").startswith("= B+")
 
 
 def test_unacceptable_size_for_a_player_that_cannot_play_it():

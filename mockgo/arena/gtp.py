@@ -16,11 +16,19 @@ set_free_handicap, loadsgf, time_settings, time_left, kgs-genmove_cleanup.
 
 Protocol details, as the GTP 2 specification has them:
 
-- Input lines are cleaned first: control characters other than HT and LF
-  are removed (so CR LF line ends work), HT becomes a space, everything from
-  ``#`` to the end of the line is a comment, and empty lines are ignored.
+- Input lines end at LF only. They are cleaned first: control characters
+  other than HT and LF are removed (so CR LF line ends work, and a lone CR
+  ends nothing: ``na\rme`` is ``name``), HT becomes a space, everything
+  from ``#`` to the end of the line is a comment, and empty lines are
+  ignored. Words are separated by spaces (other Unicode spaces are not
+  separators).
 - A command may start with a numeric id, which the answer repeats:
   ``=id text`` or ``?id message``, then an empty line.
+- Numbers, ids and vertices are ASCII: ``[0-9]+`` for ids and integers
+  (0 to 2**31 - 1), an optional sign, digits and one decimal point for a
+  float, a letter and digits for a vertex. Python's int() and float() would
+  also take "1_9", other scripts' digits ("١٩", and "²" to str.isdigit())
+  or "nan"; those are syntax errors here.
 - Errors are answers, never the end of the engine: ``? unknown command``,
   ``? syntax error`` (a bad colour, vertex or number), ``? illegal move``
   (an occupied point, suicide, ko, superko, or a vertex off the board),
@@ -79,7 +87,10 @@ log = logging.getLogger("mockgo.arena.gtp")
 
 PROTOCOL_VERSION = "2"
 MIN_SIZE = 2
+MAX_INT = 2**31 - 1  # the largest GTP int
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # control characters but HT and LF
+_DIGITS = re.compile(r"[0-9]+")
+_FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)")
 
 
 class GTPFailure(Exception):
@@ -91,7 +102,13 @@ def preprocess(line):
     characters, comments, tabs); an empty string means: ignore the line."""
     line = _CONTROL.sub("", line)
     line = line.split("#", 1)[0]
-    return line.replace("\t", " ").strip()
+    return line.replace("\t", " ").strip(" \n")
+
+
+def words_of(line):
+    """The words of a preprocessed line: split at spaces only (str.split()
+    would also split at no-break and other Unicode spaces)."""
+    return [word for word in line.split(" ") if word]
 
 
 # -------------------------------------------------------------- dead stones
@@ -287,28 +304,46 @@ class GTPServer:
     # ------------------------------------------------------------ parsing
 
     def _int(self, text, low=None):
-        try:
-            value = int(text)
-        except (TypeError, ValueError):
-            raise GTPFailure("syntax error") from None
+        """A GTP int: ASCII digits, 0 to MAX_INT (at least ``low``)."""
+        if not isinstance(text, str) or not _DIGITS.fullmatch(text):
+            raise GTPFailure("syntax error")
+        digits = text.lstrip("0") or "0"
+        if len(digits) > 10 or int(digits) > MAX_INT:  # no int() of 5,000 digits
+            raise GTPFailure("syntax error")
+        value = int(digits)
         if low is not None and value < low:
             raise GTPFailure("syntax error")
         return value
 
+    def _float(self, text):
+        """A GTP float: an optional sign, ASCII digits, one decimal point."""
+        if not _FLOAT.fullmatch(text):
+            raise GTPFailure("syntax error")
+        value = float(text)
+        if not np.isfinite(value):  # 400 digits
+            raise GTPFailure("syntax error")
+        return value
+
     def _color(self, text):
+        # ASCII first: "blac\u212a" (a Kelvin sign) lowercases to "black".
+        if not isinstance(text, str) or not text.isascii():
+            raise GTPFailure("syntax error")
         try:
             return color_from_name(text)
-        except (ValueError, AttributeError):
+        except ValueError:
             raise GTPFailure("syntax error") from None
 
     def _vertex(self, text):
         """A flat move; a well-formed vertex off the board is an illegal move."""
-        word = text.strip().upper()
+        if not text.isascii():  # "ſ1".upper() is "S1"
+            raise GTPFailure("syntax error")
+        word = text.upper()
         if word == "PASS":
             return self.board.pass_index
-        if len(word) < 2 or word[0] not in coords.GTP_COLUMNS or not word[1:].isdigit():
+        if len(word) < 2 or word[0] not in coords.GTP_COLUMNS or not _DIGITS.fullmatch(word[1:]):
             raise GTPFailure("syntax error")
-        col, row = coords.GTP_COLUMNS.index(word[0]), int(word[1:])
+        digits = word[1:].lstrip("0") or "0"
+        col, row = coords.GTP_COLUMNS.index(word[0]), int(digits) if len(digits) <= 3 else 0
         if col >= self.size or not 1 <= row <= self.size:
             raise GTPFailure("illegal move")
         return (self.size - row) * self.size + col
@@ -353,13 +388,7 @@ class GTPServer:
 
     def cmd_komi(self, args):
         self._args(args, 1)
-        try:
-            komi = float(args[0])
-        except ValueError:
-            raise GTPFailure("syntax error") from None
-        if not np.isfinite(komi):
-            raise GTPFailure("syntax error")
-        self._set_komi(komi)
+        self._set_komi(self._float(args[0]))
         return ""
 
     def cmd_play(self, args):
@@ -425,7 +454,7 @@ class GTPServer:
 
     def cmd_final_status_list(self, args):
         self._args(args, 1)
-        status = args[0].lower()
+        status = args[0].lower() if args[0].isascii() else ""
         if status not in ("alive", "dead", "seki"):
             raise GTPFailure("syntax error")
         if status == "seki":
@@ -527,9 +556,9 @@ class GTPServer:
         line = preprocess(raw_line)
         if not line:
             return None
-        words = line.split()
+        words = words_of(line)
         ident = ""
-        if words[0].isdigit():
+        if _DIGITS.fullmatch(words[0]):
             ident = words.pop(0)
         if not words:
             return f"?{ident} syntax error\n\n"
@@ -601,7 +630,10 @@ def run_cli(args):
     # progress bar) goes to standard error.
     gtp_out = sys.stdout
     sys.stdout = sys.stderr
-    gtp_in = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+    # newline="\n": lines end at LF only (a lone CR must not end a command;
+    # preprocess() removes it), and nothing is translated.
+    gtp_in = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace",
+                              newline="\n")
     overrides = {"path": args.model, "encoder": args.encoder,
                  "temperature": args.temperature, "seed": args.seed}
     try:
