@@ -6,6 +6,7 @@ the u-go.net format) and tiny fake archives built by the tests. Only the last
 test reads the real archives, and only when ../shared/data/kgs exists.
 """
 
+import errno
 import functools
 import http.server
 import io
@@ -352,3 +353,27 @@ def test_the_checkout_is_found_from_any_working_folder(monkeypatch, tmp_path):
     # checkout and data/kgs must not depend on the working folder.
     monkeypatch.chdir(tmp_path)
     assert download.default_repo_root() == Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("code", ["ENOSPC", "EDQUOT", "EROFS", "EACCES"])
+def test_a_full_disk_is_not_retried_and_stops_the_download(tmp_path, http_mirror, capsys,
+                                                           monkeypatch, code):
+    base, _ = http_mirror
+    dest = tmp_path / "dest"
+    calls = []
+
+    def disk_full(archive, part):
+        calls.append(archive.name)
+        part.write_bytes(b"half")
+        raise OSError(getattr(errno, code), os.strerror(getattr(errno, code)))
+
+    monkeypatch.setattr(download, "_copy_to", disk_full)
+    result, out, err = run(capsys, "--mirror", base, "--dest", dest, "--archives", "3")
+    assert result == 1
+    assert calls == [NAMES[0]]  # no retry, and not the next archives either
+    assert "trying again" not in err
+    part = dest / f"{NAMES[0]}.part"
+    assert (f"error: {NAMES[0]}: cannot write {part}: {os.strerror(getattr(errno, code))} "
+            f"(") in err
+    assert f" free on {dest}); stopping (make room, then run again)" in err
+    assert leftovers(dest) == []

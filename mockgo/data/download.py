@@ -29,7 +29,10 @@ truncated file raises) and only then renamed to its final name, so a final name
 never holds a partial file. An archive already there is not fetched again when
 its size matches the source's (or, with ``--verify``, when it reads completely);
 a ``.part`` left by an interrupted run is thrown away and fetched afresh. HTTP
-requests time out after 30 s and failed downloads are retried twice.
+requests time out after 30 s and failed downloads are retried twice. A full
+disk (or quota, a read-only file system, no permission) is no network error:
+trying again cannot help, and the next archive would fail the same way, so
+the download stops at once with the path and the free space.
 
 Exit status: 0 when every selected archive is in place, 1 when one could not be
 fetched (or the source could not be read), 2 for bad arguments.
@@ -42,9 +45,11 @@ works even where numpy and numba are missing.
 from __future__ import annotations
 
 import argparse
+import errno
 import http.client
 import os
 import re
+import shutil
 import sys
 import tarfile
 import time
@@ -82,6 +87,22 @@ class DownloadError(Exception):
 
 class BadArchive(Exception):
     """A file is not a complete, readable tar.gz archive."""
+
+
+class DiskError(Exception):
+    """An archive could not be written where it goes (disk full, quota,
+    read-only file system, no permission); the message names the path and
+    the free space. No retry can help, and the next archive would fail too."""
+
+
+# What the local file system answers, unlike the network: trying again is futile.
+LOCAL_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES})
+
+
+def _is_local(error):
+    # URLError is an OSError too, but its errno (if any) is the network's.
+    return (isinstance(error, OSError) and not isinstance(error, urllib.error.URLError)
+            and error.errno in LOCAL_ERRNOS)
 
 
 @dataclass(frozen=True)
@@ -232,7 +253,10 @@ def _reason(error):
 
 
 def _retryable(error):
-    # A 4xx answer will not change on a second try; everything else might.
+    # A 4xx answer will not change on a second try, nor will a full disk;
+    # everything else might.
+    if _is_local(error):
+        return False
     return not (isinstance(error, urllib.error.HTTPError) and 400 <= error.code < 500)
 
 
@@ -418,7 +442,9 @@ def _copy_to(archive, part):
 def fetch(archive, dest):
     """Put a verified copy of the archive at dest/NAME; return (bytes, .sgf members).
 
-    Raises DownloadError naming the URL and the reason; no NAME.part is left then.
+    Raises DownloadError naming the URL and the reason, or DiskError naming
+    the file that could not be written and the free space; no NAME.part is
+    left then.
     """
     final = Path(dest) / archive.name
     part = final.with_name(final.name + ".part")
@@ -433,9 +459,21 @@ def fetch(archive, dest):
     try:
         return _with_retries(archive.url, attempt, archive.name)
     except (OSError, http.client.HTTPException, BadArchive) as error:
+        if _is_local(error):
+            raise DiskError(_disk_problem(error, part, dest)) from error
         raise DownloadError(f"{archive.url}: {_reason(error)}") from error
     finally:
         part.unlink(missing_ok=True)  # after os.replace it is gone already
+
+
+def _disk_problem(error, part, dest):
+    """What went wrong with the local disk: the path, the error, the free space."""
+    try:
+        free = f"{_size(shutil.disk_usage(dest).free)} free on {dest}"
+    except OSError:
+        free = f"free space on {dest} unknown"
+    # A failed write names no file; the one being written is the .part.
+    return f"cannot write {error.filename or part}: {error.strerror or error} ({free})"
 
 
 def check_present(archive, final, verify=False):
@@ -566,6 +604,10 @@ def main(argv=None, environ=None, repo_root=None):
                 print(f"error: {archive.name}: download failed: {error}", file=sys.stderr)
                 failed += 1
                 continue
+            except DiskError as error:
+                print(f"error: {archive.name}: {error}; stopping (make room, then run again)",
+                      file=sys.stderr)
+                return 1
             fetched += 1
             print(f"{archive.name}: fetched {_size(size)}, {_games(members)}", flush=True)
             if members != archive.games:
