@@ -34,8 +34,9 @@ Protocol details, as the GTP 2 specification has them:
   (an occupied point, suicide, ko, superko, or a vertex off the board),
   ``? unacceptable size`` (sizes 2 to 25, and only the size a policy
   network was trained for), ``? board not empty``, ``? cannot undo``,
-  ``? cannot load file``... An unexpected exception is logged with its
-  traceback and answered ``? internal error: ...``.
+  ``? cannot load file`` (also for a FIFO, a device or a file over 4 MiB:
+  see :func:`~mockgo.data.records.load_sgf`)... An unexpected exception
+  is logged with its traceback and answered ``? internal error: ...``.
 
 The rules are mockgo's :class:`~mockgo.go.board.Board` with positional superko:
 captures, no suicide, area scoring with komi.
@@ -305,13 +306,12 @@ class GTPServer:
 
     def _int(self, text, low=None):
         """A GTP int: ASCII digits, 0 to MAX_INT (at least ``low``)."""
-        if not isinstance(text, str) or not _DIGITS.fullmatch(text):
+        if not _DIGITS.fullmatch(text):
             raise GTPFailure("syntax error")
         digits = text.lstrip("0") or "0"
-        if len(digits) > 10 or int(digits) > MAX_INT:  # no int() of 5,000 digits
-            raise GTPFailure("syntax error")
-        value = int(digits)
-        if low is not None and value < low:
+        # No int() of 5,000 digits: it raises a ValueError of its own.
+        value = int(digits) if len(digits) <= 10 else MAX_INT + 1
+        if value > MAX_INT or (low is not None and value < low):
             raise GTPFailure("syntax error")
         return value
 
@@ -320,13 +320,13 @@ class GTPServer:
         if not _FLOAT.fullmatch(text):
             raise GTPFailure("syntax error")
         value = float(text)
-        if not np.isfinite(value):  # 400 digits
+        if not np.isfinite(value):  # 400 digits are inf
             raise GTPFailure("syntax error")
         return value
 
     def _color(self, text):
         # ASCII first: "blac\u212a" (a Kelvin sign) lowercases to "black".
-        if not isinstance(text, str) or not text.isascii():
+        if not text.isascii():
             raise GTPFailure("syntax error")
         try:
             return color_from_name(text)

@@ -57,9 +57,9 @@ SGF_COLORS = {"B": BLACK, "W": WHITE}
 COLOR_LETTERS = {BLACK: "B", WHITE: "W"}
 ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar.bz2", ".tar", ".zip")
 # The most load_sgf reads of a file. A long game with comments is some
-# 100 kB and the biggest joseki dictionaries less than 3 MB; a larger file
-# is refused, without reading it whole, rather than filling the memory (the
-# SGF parser reads some 0.5 MB a second, so this also bounds the time).
+# 100 kB, a commented collection a few MB; a larger file is refused, without
+# reading it whole, rather than filling the memory (the SGF parser reads some
+# 0.5 MB a second, so this also bounds the time a bad file can take).
 MAX_SGF_BYTES = 4 * 2**20
 
 
@@ -250,7 +250,7 @@ def _try_decode(data, codec):
 
 def _mostly_utf8(data, share=0.95):
     """Whether at least ``share`` of the non-ASCII bytes of ``data`` belong
-    to valid UTF-8 sequences (and some do not: else it is plain UTF-8).
+    to valid UTF-8 sequences (asked once strict UTF-8 has failed).
 
     Text in the other encodings fails this by far: Latin-1 letters stand
     alone between ASCII ones, where UTF-8 wants continuation bytes, and the
@@ -439,7 +439,7 @@ def _file_kind(mode):
     kinds = [(stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
              (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
              (stat.S_ISSOCK, "a socket")]
-    return next((kind for test, kind in kinds if test(mode)), "not a file")
+    return next((kind for test, kind in kinds if test(mode)), "a special file")
 
 
 def _main_line(text, source):
@@ -468,8 +468,8 @@ def _main_line(text, source):
 
 
 # What can hold the parentheses of a game tree: a property value ("[",
-# anything, "]", with "\\" escaping the next character; unended, it runs to
-# the end of the text), or a parenthesis. Linear: no backtracking.
+# anything, "]", a backslash escaping the next character; unended, it runs
+# to the end of the text), or a parenthesis. Linear: no backtracking.
 _VALUE_OR_PARENTHESIS = re.compile(r"\[[^\\\]]*+(?:\\.[^\\\]]*+)*+\\?+(?:\]|\Z)|[()]",
                                    re.DOTALL)
 
