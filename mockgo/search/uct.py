@@ -69,13 +69,13 @@ __all__ = ["UCTNode", "UCTSearch", "game_playout", "go_playout"]
 # ----------------------------------------------------------------- playouts
 
 
-def go_playout(state, rng_state, max_moves=None):
-    """One compiled random game from a :class:`GoGame` state: returns
-    ``(value, actions)``, the result for the player to move at ``state``
-    (+1 win, -1 loss, 0 draw) and the actions played, in order, players
-    alternating from the player to move."""
+def go_playout(state, rng_state, max_moves=None, first=None):
+    """One compiled random game from a :class:`GoGame` state, beginning with
+    the move ``first`` if given: returns ``(value, actions)``, the result for
+    the player to move at ``state`` (+1 win, -1 loss, 0 draw) and the actions
+    played, in order, players alternating from the player to move."""
     board = state.board
-    score, moves, _ = board.random_playout(rng_state, max_moves)
+    score, moves, _ = board.random_playout(rng_state, max_moves, first)
     if score == 0:
         return 0.0, moves
     black_wins = score > 0
@@ -218,11 +218,16 @@ class UCTSearch:
     untried action with no AMAF sample (RAVE only); ``max_playout_moves``:
     the playouts' move cap (default 3 * N * N for Go, 1000 otherwise);
     ``scoring_playouts``: the playouts that judge dead stones when two passes
-    end a Go game in the tree.
+    end a Go game in the tree; ``expand_after``: in Go, a move becomes a
+    node of the tree at its ``expand_after``-th simulation (before, its
+    playouts start with it from the parent: copying a board costs more than
+    a playout, and most moves are never tried again). 1: every simulation
+    adds a node, as in the textbook.
     """
 
     def __init__(self, playouts=1000, exploration=None, rave=False, rave_equivalence=1000.0,
-                 first_play_value=1.0, max_playout_moves=None, scoring_playouts=32, seed=None):
+                 first_play_value=1.0, max_playout_moves=None, scoring_playouts=32,
+                 expand_after=3, seed=None):
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts}")
         self.playouts = int(playouts)
@@ -232,6 +237,7 @@ class UCTSearch:
         self.first_play_value = float(first_play_value)
         self.max_playout_moves = max_playout_moves
         self.scoring_playouts = int(scoring_playouts)
+        self.expand_after = int(expand_after)
         self.rng = np.random.default_rng(seed)
         # The compiled playouts' own generator state (never 0 for xorshift).
         self._playout_state = np.array([self.rng.integers(1, 2**63)], np.uint64)
@@ -288,24 +294,30 @@ class UCTSearch:
             path.append((node, action))
             child = node.children.get(action)
             if child is None:
+                if isinstance(node.state, GoGame) and node.N[action] + 1 < self.expand_after:
+                    # Not yet worth a node: the playout plays the action first.
+                    value, actions = go_playout(node.state, self._playout_state,
+                                                self.max_playout_moves, first=action)
+                    # The rest of the playout begins with the opponent's move.
+                    self._backup(path, 3 - node.to_play, -value, actions[1:], None)
+                    return
                 child = node.children[action] = self.new_root(node.state.play(action))
                 node = child
                 break
             node = child
         # The value of the simulation for the player to move at `node`.
         state = node.state
+        node.visits += 1
         if node.terminal:
             if node.value is None:
                 node.value = self._terminal_value(state)
             value, actions, players = node.value, (), ()
         elif isinstance(state, GoGame):
-            cap = self.max_playout_moves
-            value, actions = go_playout(state, self._playout_state, cap)
+            value, actions = go_playout(state, self._playout_state, self.max_playout_moves)
             players = None  # Go's players alternate, passes included
         else:
             value, actions, players = game_playout(state, self.rng, self.max_playout_moves or 1000)
-        self._backup(path, node, value, actions, players)
-        self.simulations += 1
+        self._backup(path, node.to_play, value, actions, players)
 
     def _terminal_value(self, state):
         """The result of a finished game for its player to move. A Go game
@@ -334,17 +346,17 @@ class UCTSearch:
                                   self.first_play_value, p, opening,
                                   math.log(max(node.visits, 1)), self.rng.random()))
 
-    def _backup(self, path, leaf, value, actions, players):
+    def _backup(self, path, leaf_player, value, actions, players):
         """Count the simulation along the path; with RAVE, update the AMAF
-        statistics of each node on it with the moves its player made later."""
-        leaf.visits += 1
-        # `value` is for the player to move at the leaf; each node on the
-        # way up takes it from its own player's view.
-        leaf_player = leaf.to_play
+        statistics of each node on it with the moves its player made later.
+        ``value``: the result for ``leaf_player``, who made the first of the
+        ``actions`` after the path (``players``: who made each, or None when
+        the players alternate, as in Go)."""
+        self.simulations += 1
         if self.rave:
             sequence = np.concatenate([np.fromiter((a for _, a in path), np.int64, len(path)),
                                        np.asarray(actions, np.int64)])
-            if players is None:  # Go: alternating from the leaf's player to move
+            if players is None:  # alternating from leaf_player
                 tail = np.where(np.arange(len(actions)) % 2 == 0, leaf_player, 3 - leaf_player)
             else:
                 tail = np.asarray(players, np.int64)
