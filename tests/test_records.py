@@ -235,9 +235,15 @@ def test_mostly_utf8_is_read_as_utf8():
         ("星阵", "9段", "绝艺", "9段")
     assert "\ufffd" not in record.black + record.white
     assert decode_sgf_bytes(data).endswith("GN[柯\ufffd];B[pd];W[dp])")
-    # Mostly is 95% of the non-ASCII bytes: 21 of 22 is UTF-8, 2 of 3 is not.
-    assert decode_sgf_bytes("PB[Müller Ångström 柯洁 신진서]".encode() + b"PW[Jos\xe9]") == \
-        "PB[Müller Ångström 柯洁 신진서]PW[Jos\ufffd]"
+    # A short header, two names cut: 15 of 18 non-ASCII bytes are valid.
+    data = ("(;GM[1]FF[4]SZ[19]DT[2017-05-07]PB[藤泽里".encode()[:-1] + b"]PW[" +
+            "유진".encode()[:-2] + "]BR[P3段]WR[P1段]KM[0]AP[foxwq];B[pd])".encode())
+    record = read_sgf(data)
+    assert (record.black, record.white, record.black_rank, record.white_rank) == \
+        ("藤泽\ufffd", "유\ufffd", "P3段", "P1段")
+    # Mostly is 80% of the non-ASCII bytes: 17 of 20 is UTF-8, 2 of 3 is not.
+    assert decode_sgf_bytes("PB[Müller Ångström 柯洁]".encode() + b"PW[Jos\xe9\xe8]") == \
+        "PB[Müller Ångström 柯洁]PW[Jos\ufffd\ufffd]"
     assert decode_sgf_bytes(b"(;PB[M\xc3\xbcller]PW[Jos\xe9])") == "(;PB[MÃ¼ller]PW[José])"
 
 
