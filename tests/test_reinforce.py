@@ -150,7 +150,8 @@ def test_a_run_without_its_state_is_refused_and_damage_is_named(tmp_path):
     assert str(error.value).startswith(
         f"{folder} holds earlier work (2 files: checkpoints/learner_00003.keras, "
         f"pool/member_00002.keras) but no readable state.json")
-    assert str(error.value).endswith("pass restart=True to Reinforce; to keep it, use another folder")
+    assert str(error.value).endswith("pass restart=True to Reinforce; to keep it, use another "
+                                     "folder")
     assert learner.exists()  # the trained policy is still there
     (folder / "state.json").write_bytes(state)
     learner.write_bytes(learner.read_bytes()[:2000])
@@ -277,6 +278,74 @@ def test_value_fit_resumes_where_it_stopped(tmp_path, monkeypatch):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)
     with pytest.raises(ValueError, match="other settings.*positions"):
         fit_value_network(fresh_value_net(), x[:40], z[:40], **options, checkpoint_dir=tmp_path / "b")
+
+
+def test_value_fit_crash_between_weights_and_state_applies_no_epoch_twice(tmp_path,
+                                                                         monkeypatch):
+    x, z = value_data()
+    options = dict(validation=value_data(16, 1), epochs=3, batch_size=16, patience=10)
+    whole_net = fresh_value_net()
+    whole = fit_value_network(whole_net, x, z, **options, checkpoint_dir=tmp_path / "a")
+    folder = tmp_path / "b"
+    real = value._FitCheckpoint._commit
+
+    def crash_at_epoch_2(self, state):
+        if state["epoch"] == 2:  # its weights are written already
+            raise Interrupted
+        real(self, state)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(value._FitCheckpoint, "_commit", crash_at_epoch_2)
+        with pytest.raises(Interrupted):
+            fit_value_network(fresh_value_net(), x, z, **options, checkpoint_dir=folder)
+    assert (folder / "model_00002.weights.h5").exists()
+    assert json.loads((folder / "state.json").read_text())["state"]["epoch"] == 1
+    resumed_net = fresh_value_net()
+    resumed = fit_value_network(resumed_net, x, z, **options, checkpoint_dir=folder)
+    np.testing.assert_allclose(resumed["loss"], whole["loss"], rtol=1e-4)
+    for a, b in zip(resumed_net.get_weights(), whole_net.get_weights()):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)
+    best = f"best_{int(np.argmin(whole['val_loss'])) + 1:05d}.weights.h5"
+    assert sorted(p.name for p in folder.iterdir()) == [best, "model_00003.weights.h5",
+                                                        "state.json"]
+    # Weights without their state are refused; a damaged weights file is named.
+    state = (folder / "state.json").read_bytes()
+    (folder / "state.json").unlink()
+    with pytest.raises(ValueError, match=rf"^{folder} holds earlier work \(2 files: {best}, "
+                                         r"model_00003\.weights\.h5\) but no readable "
+                                         r"state\.json.*pass restart=True to fit_value_network"):
+        fit_value_network(fresh_value_net(), x, z, **options, checkpoint_dir=folder)
+    (folder / "state.json").write_bytes(state)
+    weights = folder / "model_00003.weights.h5"
+    weights.write_bytes(weights.read_bytes()[:3000])
+    with pytest.raises(ValueError, match=rf"^{weights} is damaged: not readable weights"):
+        fit_value_network(fresh_value_net(), x, z, **options, checkpoint_dir=folder)
+    fresh = fit_value_network(fresh_value_net(), x, z, **options, checkpoint_dir=folder,
+                              restart=True)
+    np.testing.assert_allclose(fresh["loss"], whole["loss"], rtol=1e-4)
+
+
+def test_value_batches_without_their_record_are_refused(tmp_path):
+    sl = tiny_policy()
+    value_dataset(sl, 6, N, max_step=10, batch=4, rng=3, folder=tmp_path)
+    record = (tmp_path / "value_data.json").read_bytes()
+    (tmp_path / "value_data.json").unlink()
+    with pytest.raises(ValueError, match=rf"^{tmp_path} holds earlier work \(2 files: "
+                                         r"batch_00000\.npz, batch_00001\.npz\) but no "
+                                         r"readable value_data\.json.*pass restart=True to "
+                                         r"value_dataset"):
+        value_dataset(sl, 6, N, max_step=12, batch=4, rng=3, folder=tmp_path)
+    (tmp_path / "value_data.json").write_bytes(record[:10])
+    with pytest.raises(ValueError, match=rf"^{tmp_path / 'value_data.json'} is damaged"):
+        value_dataset(sl, 6, N, max_step=10, batch=4, rng=3, folder=tmp_path)
+    (tmp_path / "value_data.json").write_bytes(record)
+    batch = tmp_path / "batch_00001.npz"
+    batch.write_bytes(batch.read_bytes()[:100])
+    with pytest.raises(ValueError, match=rf"^{batch} is damaged: not a whole \.npz archive"):
+        value_dataset(sl, 6, N, max_step=10, batch=4, rng=3, folder=tmp_path)
+    data = value_dataset(sl, 6, N, max_step=12, batch=4, rng=3, folder=tmp_path, restart=True)
+    assert len(data) == 6
+    assert json.loads((tmp_path / "value_data.json").read_text())["max_step"] == 12
 
 
 def test_value_fit_stops_early_and_keeps_the_best_epoch():

@@ -30,7 +30,9 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from mockgo.data import records
-from mockgo.data.files import atomic_path, atomic_write_text, check_same_settings
+from mockgo.data.files import (CorruptFileError, atomic_path, atomic_write_text,
+                               check_same_settings, discard_work, list_work, read_json, read_npz,
+                               refuse_unrecorded_work)
 from mockgo.go import symmetries
 from mockgo.go.board import BLACK, WHITE
 from mockgo.go.features import ALPHAGO49, get_encoder
@@ -72,7 +74,7 @@ def add_colour_plane(planes48, to_play):
 
 
 def value_dataset(policy, games, size, komi=7.5, max_step=None, rl_policy=None, batch=256,
-                  rng=0, max_moves=None, folder=None, progress=False):
+                  rng=0, max_moves=None, folder=None, progress=False, restart=False):
     """AlphaGo's value-network data: ``games`` positions, one per game.
 
     ``policy`` (a :class:`~mockgo.play.players.PolicyPlayer`, a Keras model on
@@ -91,7 +93,9 @@ def value_dataset(policy, games, size, komi=7.5, max_step=None, rl_policy=None, 
     loads them and plays only the rest, so that an interrupted run loses
     at most one batch and gives the same data as one that was not. The
     folder's ``value_data.json`` records the arguments; other arguments
-    are an error (the policies themselves are not checked).
+    are an error (the policies themselves are not checked), and so are
+    batches in a folder without a readable ``value_data.json``, unless
+    ``restart=True``, which deletes the folder's batches and plays anew.
 
     Returns :class:`ValueData` (it unpacks as ``planes, outcomes``).
     """
@@ -104,7 +108,7 @@ def value_dataset(policy, games, size, komi=7.5, max_step=None, rl_policy=None, 
     encoder = get_encoder(ALPHAGO49, size)
     saved = _ValueBatches(folder, dict(games=games, size=size, komi=komi, max_step=max_step,
                                        batch=batch, seed=rng, max_moves=max_moves,
-                                       rl_policy=rl_policy is not None))
+                                       rl_policy=rl_policy is not None), restart)
     parts = []  # per batch: planes, outcomes, steps, games played, seconds
     bar = None
     if progress:
@@ -152,19 +156,31 @@ def _value_batch(policy, after, count, size, komi, max_step, max_moves, rng, enc
 
 class _ValueBatches:
     """The batches of :func:`value_dataset` saved in a folder (or nowhere,
-    for None)."""
+    for None); ``value_data.json``, written before the first batch, records
+    the arguments they were played with."""
 
-    def __init__(self, folder, arguments):
+    WORK = ("batch_*.npz",)
+    RESTART = "pass restart=True to value_dataset"
+
+    def __init__(self, folder, arguments, restart=False):
         self.folder = None if folder is None else Path(folder)
         if self.folder is None:
             return
-        self.folder.mkdir(parents=True, exist_ok=True)
         path = self.folder / "value_data.json"
-        if path.exists():
-            check_same_settings(self.folder, "value data", json.loads(path.read_text()),
-                                arguments)
+        stored = None
+        if restart:
+            discard_work(self.folder, path, list_work(self.folder, self.WORK))
         else:
+            stored = read_json(path, "the arguments of the value data's games", missing_ok=True,
+                               remedy=f"To delete the batches and play them again, "
+                                      f"{self.RESTART}")
+        if stored is None:
+            refuse_unrecorded_work(self.folder, path, list_work(self.folder, self.WORK),
+                                   self.RESTART)
+            self.folder.mkdir(parents=True, exist_ok=True)
             atomic_write_text(path, json.dumps(arguments, indent=1))
+        else:
+            check_same_settings(self.folder, "value data", stored, arguments)
 
     def _path(self, k):
         return self.folder / f"batch_{k:05d}.npz"
@@ -172,9 +188,9 @@ class _ValueBatches:
     def load(self, k):
         if self.folder is None or not self._path(k).exists():
             return None
-        with np.load(self._path(k)) as saved:
-            return (saved["planes"], saved["outcomes"], saved["steps"], int(saved["played"]),
-                    float(saved["seconds"]))
+        saved = read_npz(self._path(k))  # a damaged batch is named
+        return (saved["planes"], saved["outcomes"], saved["steps"], int(saved["played"]),
+                float(saved["seconds"]))
 
     def save(self, k, part):
         if self.folder is None:
@@ -225,7 +241,7 @@ def with_symmetries(planes, outcomes):
 
 def fit_value_network(model, planes, outcomes, validation=None, epochs=10, batch_size=64,
                       learning_rate=1e-3, symmetries=False, patience=None, seed=0,
-                      checkpoint_dir=None, progress=False):
+                      checkpoint_dir=None, progress=False, restart=False):
     """Train a value network (:func:`mockgo.nets.models.value_network`) to
     predict ``outcomes`` (+1 / -1 for the player to move) from ``planes``,
     by mean squared error with Adam; ``validation``: ``(planes, outcomes)``
@@ -237,7 +253,9 @@ def fit_value_network(model, planes, outcomes, validation=None, epochs=10, batch
     weights, the optimiser's state and the history are saved there, and a
     call with the same data and arguments goes on from the last epoch saved
     (each epoch's shuffle is seeded by ``seed`` and the epoch, so the result
-    is the same as without the interruption). ``progress``: a tqdm bar over
+    is the same as without the interruption); weights there without a
+    readable ``state.json`` are an error unless ``restart=True``, which
+    deletes them and trains anew. ``progress``: a tqdm bar over
     the epochs (True, or its description). Returns the history, a dict of
     lists (``loss``, and ``val_loss`` with validation data). Warns
     (RuntimeWarning) when the trained network gives the same value to every
@@ -256,8 +274,8 @@ def fit_value_network(model, planes, outcomes, validation=None, epochs=10, batch
         positions=len(y), shape=list(x.shape), outcomes_crc=zlib.crc32(y.tobytes()),
         validation=None if validation is None else len(validation[1]), epochs=epochs,
         batch_size=batch_size, learning_rate=learning_rate, patience=patience, seed=seed))
-    state = checkpoint.restore(model) or {"epoch": 0, "history": {}, "best": None,
-                                          "best_epoch": 0, "stopped": False}
+    state = checkpoint.restore(model, {"epoch": 0, "history": {}, "best": None,
+                                       "best_epoch": 0, "stopped": False}, restart)
     bar = None
     if progress:
 
@@ -295,48 +313,92 @@ def fit_value_network(model, planes, outcomes, validation=None, epochs=10, batch
 
 class _FitCheckpoint:
     """:func:`fit_value_network`'s saved state in a folder (or in memory,
-    for None): ``model.weights.h5`` after the last epoch (Keras saves the
+    for None): ``model_00003.weights.h5`` after epoch 3 (Keras saves the
     optimiser's state with the weights of a compiled model),
-    ``best.weights.h5`` (the best epoch's weights) and ``state.json``,
-    written last, naming the epoch."""
+    ``best_00002.weights.h5`` (the best epoch's weights) and ``state.json``
+    naming both. ``state.json`` is the commit point: it is written before
+    the first epoch, and after each epoch once its weights files are whole,
+    and the older files go after it, so a crash between the two leaves a
+    state and weights that agree, and the epoch is done again, not twice."""
+
+    STATE = "state.json"
+    # What a training writes besides its state; model.weights.h5 and
+    # best.weights.h5: the fixed names of an earlier mockgo.
+    WORK = ("model*.weights.h5", "best*.weights.h5")
+    RESTART = "pass restart=True to fit_value_network"
 
     def __init__(self, folder, arguments):
         self.folder = None if folder is None else Path(folder)
         self.arguments = arguments
         self.best = None  # in memory, without a folder
+        self.files = {"weights": "model.weights.h5", "best_weights": "best.weights.h5"}
 
-    def restore(self, model):
+    def restore(self, model, initial, restart=False):
         """The saved state, with ``model``'s weights and optimiser set from
-        it; None when nothing is saved."""
-        if self.folder is None or not (self.folder / "state.json").exists():
-            return None
-        saved = json.loads((self.folder / "state.json").read_text())
+        it; or ``initial``, saved now when there is a folder."""
+        if self.folder is None:
+            return initial
+        path = self.folder / self.STATE
+        saved = None
+        if restart:
+            discard_work(self.folder, path, list_work(self.folder, self.WORK))
+        else:
+            saved = read_json(path, "the value network's training progress", missing_ok=True,
+                              remedy=f"To delete its weights and train anew, {self.RESTART}")
+        if saved is None:
+            refuse_unrecorded_work(self.folder, path, list_work(self.folder, self.WORK),
+                                   self.RESTART)
+            self.files = {"weights": None, "best_weights": None}
+            self._commit(initial)
+            return initial
         check_same_settings(self.folder, "a training", saved["arguments"], self.arguments)
-        # Built first, the optimiser gets its saved state from the weights file too.
-        model.optimizer.build(model.trainable_variables)
-        model.load_weights(self.folder / "model.weights.h5")
+        self.files.update(saved.get("files", {}))
+        if saved["state"]["epoch"] > 0:
+            # Built first, the optimiser gets its saved state from the weights file too.
+            model.optimizer.build(model.trainable_variables)
+            _load_weights(model, self.folder / self.files["weights"])
         return saved["state"]
+
+    def _commit(self, state):
+        self.folder.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(self.folder / self.STATE, json.dumps(
+            {"arguments": self.arguments, "state": state, "files": self.files}, indent=1))
+        for old in list_work(self.folder, self.WORK):
+            if str(old) not in self.files.values():
+                (self.folder / old).unlink(missing_ok=True)
 
     def save(self, model, state, best_weights):
         if self.folder is None:
             if best_weights:
                 self.best = model.get_weights()
             return
-        self.folder.mkdir(parents=True, exist_ok=True)
+        files = dict(self.files, weights=f"model_{state['epoch']:05d}.weights.h5")
         if best_weights:
-            with atomic_path(self.folder / "best.weights.h5", suffix=".weights.h5") as temporary:
+            files["best_weights"] = f"best_{state['epoch']:05d}.weights.h5"
+            with atomic_path(self.folder / files["best_weights"],
+                             suffix=".weights.h5") as temporary:
                 model.save_weights(temporary)
-        with atomic_path(self.folder / "model.weights.h5", suffix=".weights.h5") as temporary:
+        with atomic_path(self.folder / files["weights"], suffix=".weights.h5") as temporary:
             model.save_weights(temporary)
-        atomic_write_text(self.folder / "state.json",
-                          json.dumps({"arguments": self.arguments, "state": state}, indent=1))
+        self.files = files
+        self._commit(state)
 
     def restore_best(self, model):
         if self.folder is None:
             if self.best is not None:
                 model.set_weights(self.best)
-        elif (self.folder / "best.weights.h5").exists():
-            model.load_weights(self.folder / "best.weights.h5")
+        elif self.files["best_weights"] and (self.folder / self.files["best_weights"]).exists():
+            _load_weights(model, self.folder / self.files["best_weights"])
+
+
+def _load_weights(model, path):
+    """``model.load_weights``, with a missing or damaged file named as such."""
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} is missing (its folder's state.json names it)")
+    try:
+        model.load_weights(path)
+    except (OSError, ValueError) as error:  # h5py: "Unable to open file (truncated file...)"
+        raise CorruptFileError(f"{path} is damaged: not readable weights ({error})") from None
 
 
 def value_curve(value_model, record):
