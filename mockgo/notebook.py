@@ -36,7 +36,7 @@ from mockgo.nets.io import NetworkInfo, as_float32, load_model
 from mockgo.zero.config import ZeroConfig
 
 __all__ = ["LoadedModel", "Notebook", "NOTEBOOKS", "ReinforcePreset", "SupervisedPreset",
-           "ValuePreset", "ZeroPreset", "kgs_archive", "kgs_archives", "load_sl_policy",
+           "ValuePreset", "ZeroPreset", "check", "kgs_archive", "kgs_archives", "load_sl_policy",
            "load_value_network", "preset", "quick_mode", "repo_root", "standin_policy",
            "standin_value_network", "start"]
 
@@ -71,6 +71,15 @@ def repo_root(start=None):
         if (folder / "pyproject.toml").is_file():
             return folder
     raise FileNotFoundError(f"no pyproject.toml in {here} or any folder above it")
+
+
+def check(condition, message):
+    """A notebook's check of its own result: ``message`` says what must hold,
+    with the measured values. Printed when ``condition`` holds; else an
+    AssertionError naming it, so that a broken notebook fails its test."""
+    if not condition:
+        raise AssertionError(f"notebook check failed: {message}")
+    print(f"check passed: {message}")
 
 
 def _mode(quick):
