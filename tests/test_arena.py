@@ -95,7 +95,7 @@ def test_player_specs():
         with pytest.raises(ValueError):
             parse_spec(bad)
     with pytest.raises(ValueError, match="unknown player kind"):
-        make_player("alphago")
+        make_player("alphago-zero")
     with pytest.raises(ValueError, match="unexpected keyword"):
         make_player("random:temperature=1")
     with pytest.raises(ValueError, match="path"):

@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 import mockgo
-from mockgo.arena.gtp import GTPServer, estimate_dead, free_handicap_points, preprocess
+from mockgo.arena.gtp import GTPServer, free_handicap_points, preprocess
 from mockgo.go import coords
 from mockgo.go.board import BLACK, WHITE, Board
+from mockgo.go.ownership import estimate_dead
 from mockgo.play.gtp_client import GTPEngine, GTPError, gnugo_command
 from mockgo.play.players import RESIGN, Choices, Player, RandomPlayer
 

@@ -43,22 +43,17 @@ captures, no suicide, area scoring with komi.
 
 Scoring (``final_score``, ``final_status_list``)
 ------------------------------------------------
-Dead stones are estimated by Monte Carlo ownership, the method of simple
-playout engines: from the current position, ``playouts`` (default 64)
-random games are played to the end by both sides, each choosing uniformly
-among its sensible moves (legal and not filling its own single-point eye)
-and passing only when it has none. At the end of each playout every point
-belongs to black, to white, or to no one (Tromp-Taylor: a stone's point is
-its colour's; an empty region belongs to the colour that alone surrounds
-it). A group is dead when, averaged over its stones and the playouts, its
-points end up its own colour's in fewer than half of the playouts. The
-score is then the Tromp-Taylor area score with those stones removed, minus
-komi. It is honest about what it is: stones that would die if both sides
-played at random. Groups with two eyes, and stones in an opponent's area
-that cannot live, are judged right; a seki usually breaks in random play
-and one side is called dead; ``final_status_list seki`` is always empty.
-The playouts use a fixed seed, so the same position always gets the same
-answer.
+Dead stones are estimated by Monte Carlo ownership
+(:func:`mockgo.go.ownership.estimate_dead`, the method of simple playout
+engines): from the current position, ``playouts`` (default 64) random games
+are played to the end, and a group is dead when its points end up its own
+colour's in fewer than half of them. The score is then the Tromp-Taylor area
+score with those stones removed, minus komi. It is honest about what it is:
+stones that would die if both sides played at random. Groups with two eyes,
+and stones in an opponent's area that cannot live, are judged right; a seki
+usually breaks in random play and one side is called dead;
+``final_status_list seki`` is always empty. The playouts use a fixed seed,
+so the same position always gets the same answer.
 
 ``kgs-genmove_cleanup`` is ``genmove``, except that it never passes or
 resigns while the player has a sensible move: if the player wants to pass,
@@ -80,8 +75,9 @@ import numpy as np
 import mockgo
 from mockgo.data.records import SGFError, load_sgf
 from mockgo.go import coords
-from mockgo.go.board import (BLACK, COLOR_NAMES, EMPTY, MAX_SIZE, WHITE, Board, IllegalMove,
+from mockgo.go.board import (COLOR_NAMES, EMPTY, MAX_SIZE, WHITE, Board, IllegalMove,
                              color_from_name, fixed_handicap_points)
+from mockgo.go.ownership import estimate_dead
 from mockgo.play.players import RESIGN, make_player, spec_help
 
 log = logging.getLogger("mockgo.arena.gtp")
@@ -113,73 +109,6 @@ def words_of(line):
 
 
 # -------------------------------------------------------------- dead stones
-
-
-def _ownership_map(board):
-    """Each point's owner by Tromp-Taylor: BLACK, WHITE or EMPTY (no one).
-    Empty points reach a colour through empty points; vectorised over the
-    board, iterating until the reach stops growing."""
-    stones = board.stones
-    neighbors = board.neighbors
-    padded = np.append(stones, EMPTY)  # neighbour -1 (off the board) reads as empty
-    empty = stones == EMPTY
-    reach = {}
-    for color in (BLACK, WHITE):
-        reached = empty & (padded[neighbors] == color).any(axis=1)
-        while True:
-            spread = np.append(reached, False)[neighbors].any(axis=1) & empty
-            grown = reached | spread
-            if (grown == reached).all():
-                break
-            reached = grown
-        reach[color] = reached
-    owner = stones.astype(np.int8).copy()
-    owner[empty & reach[BLACK] & ~reach[WHITE]] = BLACK
-    owner[empty & reach[WHITE] & ~reach[BLACK]] = WHITE
-    return owner
-
-
-def random_playout(board, rng, max_moves=None):
-    """Play ``board`` (changed in place) to the end at random: sensible moves
-    only, pass when there is none, stop at two passes or ``max_moves``."""
-    n = board.pass_index
-    max_moves = 3 * n if max_moves is None else max_moves
-    for _ in range(max_moves):
-        if board.passes >= 2:
-            break
-        points = np.flatnonzero(board.sensible_moves()[:-1])
-        board.play(int(rng.choice(points)) if len(points) else n)
-    return board
-
-
-def ownership(board, playouts=64, seed=0):
-    """For each point, the share of ``playouts`` random playouts from
-    ``board`` at whose end it belongs to black, and to white:
-    ``(black_share, white_share)``, arrays of ``size * size``."""
-    rng = np.random.default_rng(seed)
-    black = np.zeros(board.pass_index)
-    white = np.zeros(board.pass_index)
-    for _ in range(playouts):
-        end = random_playout(board.copy(), rng)
-        owner = _ownership_map(end)
-        black += owner == BLACK
-        white += owner == WHITE
-    return black / playouts, white / playouts
-
-
-def estimate_dead(board, playouts=64, seed=0):
-    """The stones judged dead (module docstring: Monte Carlo ownership), as
-    a sorted list of flat points."""
-    if not (board.stones != EMPTY).any():
-        return []
-    black, white = ownership(board, playouts, seed)
-    own = np.where(board.stones == BLACK, black, white)
-    dead = []
-    for head in np.unique(board.group[board.stones != EMPTY]):
-        members = np.flatnonzero(board.group == head)
-        if own[members].mean() < 0.5:
-            dead += members.tolist()
-    return sorted(dead)
 
 
 def groups_of(board, points):

@@ -18,7 +18,8 @@ cannot live, are judged right; a seki usually breaks in random play and one
 side is called dead. The playouts have a seed, so the same position always
 gets the same answer. The GTP engine's ``final_score`` and
 ``final_status_list`` (:mod:`mockgo.arena.gtp`) and the UCT search's end of
-game (:mod:`mockgo.search.uct`) use it.
+game (:mod:`mockgo.search.uct`) use it, and so do the players that answer
+a pass (:func:`should_pass`).
 """
 
 import numpy as np
@@ -26,7 +27,8 @@ from numba import njit
 
 from mockgo.go.board import BLACK, EMPTY, WHITE
 
-__all__ = ["area_score_without_dead", "estimate_dead", "ownership", "owner_map"]
+__all__ = ["area_score_without_dead", "estimate_dead", "ownership", "owner_map",
+           "should_pass"]
 
 
 @njit(cache=True)
@@ -90,12 +92,12 @@ def ownership(board, playouts=64, seed=0):
     return black / playouts, white / playouts
 
 
-def estimate_dead(board, playouts=64, seed=0):
+def estimate_dead(board, playouts=64, seed=0, shares=None):
     """The stones judged dead (module docstring), as a sorted list of flat
-    points."""
+    points. ``shares``: :func:`ownership`'s answer if already known."""
     if not (board.stones != EMPTY).any():
         return []
-    black, white = ownership(board, playouts, seed)
+    black, white = ownership(board, playouts, seed) if shares is None else shares
     own = np.where(board.stones == BLACK, black, white)
     dead = []
     for head in np.unique(board.group[board.stones != EMPTY]):
@@ -109,3 +111,26 @@ def area_score_without_dead(board, playouts=64, seed=0):
     """Black's area minus white's minus komi after removing the stones
     :func:`estimate_dead` calls dead: the score of a game that ended now."""
     return board.area_score(estimate_dead(board, playouts, seed))
+
+
+def should_pass(board, playouts=64, seed=0, settled=0.8):
+    """Whether the player to move should answer the opponent's pass with a
+    pass, ending the game: when playing on cannot gain. That is when the
+    game, ended now and scored with the dead stones removed (as GnuGo
+    scores it), is won; or when every sensible move left (legal, not
+    filling a single-point eye) lies in the player's own settled area, a
+    point that is the player's at the end of at least ``settled`` of the
+    playouts (filling one's own territory gains nothing under area scoring,
+    and filling a two-point eye can kill the group). False when the last
+    move was not a pass: a player that passes first gives the opponent the
+    last word."""
+    if board.passes < 1 or board.is_over:
+        return False
+    me = board.to_play
+    shares = ownership(board, playouts, seed)
+    score = board.area_score(estimate_dead(board, playouts, seed, shares=shares))
+    if (score > 0 and me == BLACK) or (score < 0 and me == WHITE):
+        return True
+    mine = shares[0] if me == BLACK else shares[1]
+    points = np.flatnonzero(board.sensible_moves()[:-1])
+    return bool(np.all(mine[points] >= settled))

@@ -66,6 +66,8 @@ Command lines and worker processes make players from strings
     gnugo:level=1,seed=0                GnuGo at level 1 (binary=PATH: another GnuGo)
     gtp:cmd=/usr/games/gnugo --mode gtp --level 3
     uct:playouts=10000,rave=1           classic Monte Carlo tree search, random playouts
+    alphago:policy_pretrained=sl-19,value_pretrained=value-19,readouts=800,mix=0
+                                        AlphaGo's search: policy priors, value network
     mcts:readouts=200,evaluator=uniform  tree search, uniform priors
     mcts:path=models/zero.keras,readouts=100,resign=-0.9   guided by a dual network
 
@@ -90,10 +92,11 @@ import numpy as np
 from mockgo import pretrained as shipped_networks
 from mockgo.go import coords
 from mockgo.go.board import BLACK, COLOR_NAMES, EMPTY, WHITE
+from mockgo.go.ownership import should_pass
 from mockgo.play.gtp_client import GTPEngine, GTPError, find_gnugo, gnugo_command
 from mockgo.play.sampling import check_temperature, sample_moves, temper
 from mockgo.search import evaluators
-from mockgo.search.games import GoGame
+from mockgo.search.games import GoGame, SensibleGoGame
 from mockgo.search.mcts import MCTSPlayer, ResignationCheck, search_many
 from mockgo.search.uct import UCTSearch
 
@@ -199,6 +202,14 @@ class Player:
         return f"<{type(self).__name__} {self.name}>"
 
 
+def _answers_pass(turns):
+    """For each turn, whether its player answers the opponent's pass with a
+    pass now (:func:`mockgo.go.ownership.should_pass`, for players with
+    ``answer_passes``)."""
+    return np.array([bool(getattr(t.player, "answer_passes", False)) and t.board.passes > 0
+                     and should_pass(t.board) for t in turns], bool)
+
+
 def _uniform_over_points(masks):
     """Rows of move probabilities: uniform over each mask's points, all on
     pass for a row with none."""
@@ -252,12 +263,16 @@ class PolicyPlayer(Player):
     ``p ** (1 / temperature)``, normalised; a network without a pass output
     therefore passes only when nothing else is sensible. ``keep_planes``:
     the runner keeps the planes of the positions this player moved in
-    (REINFORCE replays them for its update). TensorFlow is imported when the
-    first PolicyPlayer is made, not before.
+    (REINFORCE replays them for its update). ``answer_passes``: answer the
+    opponent's pass with a pass when playing on cannot gain
+    (:func:`mockgo.go.ownership.should_pass`; players made from specs do,
+    for matches and GTP; the learning loops' players keep playing until
+    nothing sensible is left). TensorFlow is imported when the first
+    PolicyPlayer is made, not before.
     """
 
     def __init__(self, model, encoder=None, temperature=0.0, seed=None, name=None,
-                 keep_planes=False, batch_size=1024):
+                 keep_planes=False, batch_size=1024, answer_passes=False):
         from mockgo.nets.inference import \
             network_input  # TensorFlow: imported only when a network is used
 
@@ -266,6 +281,7 @@ class PolicyPlayer(Player):
         self.size = self.encoder.size
         self.temperature = check_temperature(temperature)
         self.keep_planes = bool(keep_planes)
+        self.answer_passes = bool(answer_passes)
         self.seed = seed
         if isinstance(model, (str, bytes)) or hasattr(model, "__fspath__"):
             default_name = f"policy:{os.path.basename(str(model))}"
@@ -281,7 +297,8 @@ class PolicyPlayer(Player):
         """The same network (the same Predictor: no new graph) at another temperature."""
         return PolicyPlayer(self.predictor, self.encoder.name, temperature, seed=self.seed,
                             name=name or self.name,
-                            keep_planes=self.keep_planes if keep_planes is None else keep_planes)
+                            keep_planes=self.keep_planes if keep_planes is None else keep_planes,
+                            answer_passes=self.answer_passes)
 
     def probabilities(self, planes):
         """The network's raw policy for a batch of planes (one compiled call)."""
@@ -305,7 +322,7 @@ class PolicyPlayer(Player):
         masks = np.stack([turn.mask for turn in turns])
         moves = np.full(n, masks.shape[1] - 1, np.int64)  # pass unless decided otherwise
         log_probs = np.zeros(n)
-        rows = np.flatnonzero(masks[:, :-1].any(axis=1))
+        rows = np.flatnonzero(masks[:, :-1].any(axis=1) & ~_answers_pass(turns))
         evaluated = np.zeros(n, bool)
         if not len(rows):
             return Choices(moves, log_probs, evaluated)
@@ -465,13 +482,13 @@ class SearchPlayer(Player):
     ``evaluate``: an evaluator (:mod:`mockgo.search.evaluators`); ``size``:
     the one board size it plays (a network's), or None. ``game``: the search
     state's class, with ``from_board(board, max_moves)``
-    (:class:`mockgo.search.games.GoGame`, or Zero's ``ZeroGame`` that plays
+    (:class:`mockgo.search.games.GoGame`, or ``SensibleGoGame``, Zero's, that plays
     only sensible moves); ``max_moves``: the move cap the search sees
     (default: the board's move number plus 3 * N * N, beyond any match's cap).
     The other options are :class:`~mockgo.search.mcts.MCTSPlayer`'s.
     ``resign_disabled_share``: the share of games in which resigning is off
     (drawn from each game's generator; AlphaGo Zero's check of the
-    threshold). ``on_search(game, tree)``: called after each search that
+    threshold). ``answer_passes``: as :class:`PolicyPlayer`'s. ``on_search(game, tree)``: called after each search that
     does not end in a resignation, before the move is picked (self-play
     records its training examples there); ``on_end_game(game, tree)``: when
     a game ends, with its last tree (self-play reads whether resigning was on).
@@ -484,8 +501,10 @@ class SearchPlayer(Player):
     def __init__(self, evaluate, readouts=200, c_puct=1.5, dirichlet=False,
                  parallel_readouts=8, fpu_reduction=0.0, softpick_moves=None,
                  resign_threshold=None, resign_disabled_share=0.0, size=None, game=None,
-                 max_moves=None, on_search=None, on_end_game=None, name="mcts", seed=None):
+                 max_moves=None, on_search=None, on_end_game=None, name="mcts", seed=None,
+                 answer_passes=False):
         self.evaluate = evaluate
+        self.answer_passes = bool(answer_passes)
         self.options = dict(num_readouts=readouts, c_puct=c_puct, dirichlet=dirichlet,
                             parallel_readouts=parallel_readouts, fpu_reduction=fpu_reduction,
                             softpick_moves=softpick_moves, resign_threshold=resign_threshold)
@@ -526,10 +545,15 @@ class SearchPlayer(Player):
         return tree
 
     def choose(self, turns):
-        trees = [self._tree_for(turn) for turn in turns]
-        search_many(trees, self.evaluate)
         moves = np.empty(len(turns), np.int64)
-        for i, (turn, tree) in enumerate(zip(turns, trees)):
+        passing = _answers_pass(turns)
+        for i in np.flatnonzero(passing):
+            moves[i] = turns[i].board.pass_index
+        searching = np.flatnonzero(~passing)
+        trees = [self._tree_for(turns[i]) for i in searching]
+        search_many(trees, self.evaluate)
+        for i, tree in zip(searching, trees):
+            turn = turns[i]
             if tree.should_resign():
                 moves[i] = RESIGN
                 continue
@@ -565,10 +589,12 @@ class UCTPlayer(Player):
     board size. The options are the search's; each game's tree gets its seed
     from the game's generator.
 
-    It passes when the search says passing is best: in answer to a pass when
-    the game, ended now and scored with the dead stones removed, is won;
-    otherwise only when every move loses.
+    It answers a pass with a pass when playing on cannot gain
+    (:func:`mockgo.go.ownership.should_pass`); otherwise it passes when the
+    search says passing is best, which is when every move loses.
     """
+
+    answer_passes = True
 
     def __init__(self, playouts=10000, seconds=None, rave=False, exploration=None,
                  rave_equivalence=1000.0, resign=None, seed=None, name=None):
@@ -604,7 +630,11 @@ class UCTPlayer(Player):
 
     def choose(self, turns):
         moves = np.empty(len(turns), np.int64)
+        passing = _answers_pass(turns)
         for i, turn in enumerate(turns):
+            if passing[i]:
+                moves[i] = turn.board.pass_index
+                continue
             search, root = self._tree_for(turn)
             search.run(root, seconds=self.seconds)
             if self.resign is not None and root.win_rate() < self.resign:
@@ -650,7 +680,7 @@ def _make_policy(path=None, pretrained=None, encoder=None, temperature="0", seed
     if pretrained is not None:  # loaded after checking the file against its card
         model, name = shipped_networks.load(pretrained), name or f"policy:{pretrained}"
     return PolicyPlayer(model, encoder=encoder, temperature=float(temperature),
-                        seed=None if seed is None else int(seed), name=name)
+                        seed=None if seed is None else int(seed), name=name, answer_passes=True)
 
 
 def _make_uct(playouts="10000", seconds=None, rave="0", exploration=None, rave_k="1000",
@@ -662,6 +692,32 @@ def _make_uct(playouts="10000", seconds=None, rave="0", exploration=None, rave_k
                      rave_equivalence=float(rave_k),
                      resign=None if resign == "none" else float(resign),
                      seed=None if seed is None else int(seed), name=name)
+
+
+def _network(path, pretrained, what):
+    """A network from ``path=`` or ``pretrained=`` (checked against its card)."""
+    if (path is None) == (pretrained is None):
+        raise ValueError(f"alphago: give the {what} network as {what}=PATH or "
+                         f"{what}_pretrained=NAME (mockgo models lists the names)")
+    return path if pretrained is None else shipped_networks.load(pretrained)
+
+
+def _make_alphago(policy=None, policy_pretrained=None, value=None, value_pretrained=None,
+                  readouts="800", mix="0", c_puct="5", parallel="16", resign="none", seed=None,
+                  name=None):
+    mix = float(mix)
+    value_model = None
+    if mix < 1.0 or value is not None or value_pretrained is not None:
+        value_model = _network(value, value_pretrained, "value")
+    evaluate = evaluators.AlphaGoEvaluator(_network(policy, policy_pretrained, "policy"),
+                                           value_model, mix=mix,
+                                           seed=None if seed is None else int(seed))
+    return SearchPlayer(evaluate, readouts=int(readouts), c_puct=float(c_puct), dirichlet=False,
+                        parallel_readouts=int(parallel), softpick_moves=0,
+                        resign_threshold=None if resign == "none" else float(resign),
+                        size=evaluate.size, game=SensibleGoGame,
+                        name=name or f"alphago-{int(readouts)}-mix{mix:g}",
+                        seed=None if seed is None else int(seed), answer_passes=True)
 
 
 def _make_gtp(cmd=None, name=None):
@@ -693,7 +749,7 @@ def _make_mcts(readouts="200", evaluator="uniform", path=None, encoder=None, c_p
                         softpick_moves=None if softpick is None else int(softpick),
                         resign_threshold=None if resign == "none" else float(resign),
                         size=size, name=name or f"{default_name}-{int(readouts)}",
-                        seed=None if seed is None else int(seed))
+                        seed=None if seed is None else int(seed), answer_passes=True)
 
 
 PLAYER_KINDS = {
@@ -707,6 +763,13 @@ PLAYER_KINDS = {
                        "options: playouts (10000 a move) or seconds (a move), rave (0 or 1), "
                        "exploration (UCB1's c; default 1, 0 with RAVE), rave_k (1000), resign "
                        "(a win rate, or none), seed"),
+    "alphago": (_make_alphago, "AlphaGo's search (Silver et al. 2016): PUCT with a policy "
+                               "network's priors, leaves judged by a value network mixed with "
+                               "random rollouts, V = (1 - mix) v + mix z; options: policy "
+                               "(a path) or policy_pretrained (a name), value or "
+                               "value_pretrained (not needed at mix=1), readouts (800), mix "
+                               "(lambda, 0), c_puct (5), parallel (leaves per network call, "
+                               "16), resign (a value, or none), seed"),
     "mcts": (_make_mcts, "tree search (mockgo.search); options: readouts (200), evaluator "
                          "(uniform) or path (a dual network), c_puct (1.5), "
                          "softpick (moves sampled by visits), resign (a value threshold, or "

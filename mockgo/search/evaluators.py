@@ -6,8 +6,9 @@ positions it reaches::
 ``values[i]`` is the expected result for the player to move in ``states[i]``
 (+1 win, -1 loss). :func:`uniform_evaluator` knows nothing (the search is
 then plain PUCT on exact terminal values), :func:`random_rollout_evaluator`
-plays one random game from each position, and :class:`NetworkEvaluator` asks
-a dual network, many positions in one call.
+plays one random game from each position, :class:`NetworkEvaluator` asks
+a dual network (AlphaGo Zero), many positions in one call, and
+:class:`AlphaGoEvaluator` asks AlphaGo's two networks and fast rollouts.
 """
 
 import time
@@ -15,8 +16,10 @@ import time
 import numpy as np
 
 from mockgo.go import symmetries
+from mockgo.go.board import BLACK
 
-__all__ = ["NetworkEvaluator", "random_rollout_evaluator", "uniform_evaluator"]
+__all__ = ["AlphaGoEvaluator", "NetworkEvaluator", "random_rollout_evaluator",
+           "uniform_evaluator"]
 
 
 def uniform_evaluator(states):
@@ -101,4 +104,85 @@ class NetworkEvaluator:
                                                           self.size)
         self.calls += 1
         self.evaluations += n
+        return priors, values
+
+
+class AlphaGoEvaluator:
+    """AlphaGo's leaf evaluation (Silver et al. 2016, "Mastering the game of
+    Go with deep neural networks and tree search"): the priors are a policy
+    network's move probabilities (notebook 01's SL policy, or 03's RL one:
+    the paper found the SL policy the better prior, its moves more diverse),
+    and a leaf's value mixes the value network's v (notebook 02) with the
+    result z of one fast rollout to the end of the game::
+
+        V = (1 - mix) * v + mix * z        (the paper's lambda; it used 0.5)
+
+    ``mix=0``: the value network alone (no rollouts); ``mix=1``: rollouts
+    alone (no value network needed). AlphaGo's rollouts used a fast linear
+    policy of local patterns; here they are uniform over the sensible moves
+    (:meth:`mockgo.go.board.Board.random_playout`, compiled), scored by area.
+
+    ``policy``, ``value``: Keras models or paths (their encoders are the ones
+    they record: alphago48 and alphago49); the positions of one call go
+    through each network in one batch. A policy without a pass output gives
+    the pass a prior of 0 unless nothing else is legal (the player decides
+    when to pass: :func:`mockgo.go.ownership.passing_wins`). ``seed``: the
+    rollouts' generator. ``evaluations``, ``calls``, ``network_seconds`` and
+    ``rollout_seconds`` count the work.
+    """
+
+    def __init__(self, policy, value=None, mix=0.0, batch_size=256, seed=None):
+        from mockgo.nets.inference import \
+            network_input  # TensorFlow: imported only when a network is used
+
+        if not 0.0 <= mix <= 1.0:
+            raise ValueError(f"mix (lambda) must be in [0, 1], not {mix}")
+        if value is None and mix < 1.0:
+            raise ValueError("without a value network the leaf value is the rollout's "
+                             "alone: give value= or mix=1")
+        self.policy, self.policy_encoder = network_input(policy, None, batch_size)
+        if self.policy.is_dual:
+            raise ValueError(f"{self.policy.model.name} is a dual network: AlphaGo's search "
+                             f"takes a policy network (for a dual one use mcts:path=)")
+        self.size = self.policy_encoder.size
+        self.value = self.value_encoder = None
+        if value is not None and mix < 1.0:
+            self.value, self.value_encoder = network_input(value, None, batch_size)
+            if self.value_encoder.size != self.size:
+                raise ValueError(f"the value network plays {self.value_encoder.size}x"
+                                 f"{self.value_encoder.size}, the policy {self.size}x{self.size}")
+        self.mix = float(mix)
+        rng = np.random.default_rng(seed)
+        self._rollout_state = np.array([rng.integers(1, 2**63)], np.uint64)
+        self.calls = self.evaluations = 0
+        self.network_seconds = self.rollout_seconds = 0.0
+
+    def _encode(self, encoder, states):
+        planes = np.zeros((len(states), *encoder.shape), np.uint8)
+        for i, state in enumerate(states):
+            encoder.encode_into(state.board, planes[i])
+        return planes
+
+    def __call__(self, states):
+        from mockgo.nets.inference import masked_policy
+
+        legal = np.stack([np.asarray(state.legal_actions(), bool) for state in states])
+        start = time.perf_counter()
+        priors = masked_policy(self.policy.predict(self._encode(self.policy_encoder, states)),
+                               legal)
+        values = np.zeros(len(states))
+        if self.value is not None:
+            v = self.value.predict(self._encode(self.value_encoder, states))
+            values += (1.0 - self.mix) * np.asarray(v, np.float64).reshape(len(states))
+        self.network_seconds += time.perf_counter() - start
+        if self.mix > 0:
+            start = time.perf_counter()
+            for i, state in enumerate(states):
+                board = state.board
+                score = board.random_playout(self._rollout_state).score
+                z = 0.0 if score == 0 else 1.0 if (score > 0) == (board.to_play == BLACK) else -1.0
+                values[i] += self.mix * z
+            self.rollout_seconds += time.perf_counter() - start
+        self.calls += 1
+        self.evaluations += len(states)
         return priors, values

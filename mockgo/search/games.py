@@ -10,7 +10,7 @@ the game is over, its result. Two games follow it:
     3x3, nine actions. Perfect play is a draw, so it is the search's first
     test: a good search never loses at it.
 
-``GoGame``
+``GoGame`` (and ``SensibleGoGame``, its sensible moves only)
     Wraps a :class:`mockgo.go.board.Board` (kept as ``.board``, so an encoder can
     read the position). Actions are flat point indices ``row * size + col``,
     and ``size * size`` is pass, as in ``Board.legal_moves()``. The game ends
@@ -191,3 +191,28 @@ class GoGame:
 
     def __repr__(self):
         return f"GoGame({self.board!r})"
+
+
+class SensibleGoGame(GoGame):
+    """A Go game whose actions are the *sensible* moves: the legal ones that
+    do not fill the player's own single-point eye (``Board.sensible_moves``),
+    and the pass only when no such move is left.
+
+    AlphaGo Zero searched all the legal moves. On a CPU budget (tens of
+    readouts where it had 1600) and with a network that knows nothing yet,
+    that makes games that end early, by two passes on a half-empty board
+    (the side ahead on komi passes and wins), or that fill their own eyes: the
+    value head then learns little beyond "white wins". With this rule every
+    game goes on until the board is settled, so its Tromp-Taylor score is the
+    right result; it is the rule random playouts have always used. Zero's
+    self-play uses it (``ZeroConfig(sensible_moves=False)`` gives AlphaGo
+    Zero's legal moves), and so does AlphaGo's search, whose player decides
+    separately when to answer a pass (:func:`mockgo.go.ownership.should_pass`).
+    """
+
+    def legal_actions(self):
+        if self._legal is None:
+            mask = self.board.sensible_moves()
+            mask[-1] = not mask[:-1].any()
+            self._legal = mask
+        return self._legal

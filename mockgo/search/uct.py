@@ -376,17 +376,7 @@ class UCTSearch:
     # ----------------------------------------------------------- answers
 
     def best_action(self, root):
-        """The most simulated action (ties: the higher win rate, then at
-        random); except that after the opponent's pass, passing is chosen
-        when it ends the game won: playing on cannot gain more (under area
-        scoring it would not lose either, but the game would drag on)."""
-        if root.after_pass and root.pass_action is not None and root.legal[root.pass_action]:
-            child = self.advance(root, root.pass_action)
-            if child.terminal:
-                if child.value is None:
-                    child.value = self._terminal_value(child.state)
-                if child.value < 0:  # lost for the opponent, who would move next
-                    return int(root.pass_action)
+        """The most simulated action (ties: the higher win rate, then at random)."""
         if root.N.sum() == 0:
             legal = np.flatnonzero(root.legal)
             return int(self.rng.choice(legal))

@@ -8,7 +8,7 @@ import zlib
 import numpy as np
 
 from mockgo.go.features import AGZ17
-from mockgo.search.games import GoGame
+from mockgo.search.games import GoGame, SensibleGoGame
 
 __all__ = ["ENCODER", "ZeroConfig", "ZeroGame", "seed_of"]
 
@@ -109,27 +109,8 @@ class ZeroConfig:
         return cls(**values)
 
 
-class ZeroGame(GoGame):
-    """A Go game whose actions are the *sensible* moves: the legal ones that
-    do not fill the player's own single-point eye (``Board.sensible_moves``),
-    and the pass only when no such move is left.
-
-    AlphaGo Zero searched all the legal moves. On a CPU budget (tens of
-    readouts where it had 1600) and with a network that knows nothing yet,
-    that makes games that end early, by two passes on a half-empty board
-    (the side ahead on komi passes and wins), or that fill their own eyes: the
-    value head then learns little beyond "white wins". With this rule every
-    game goes on until the board is settled, so its Tromp-Taylor score is the
-    right result; it is the rule random playouts have always used.
-    ``ZeroConfig(sensible_moves=False)`` gives AlphaGo Zero's legal moves.
-    """
-
-    def legal_actions(self):
-        if self._legal is None:
-            mask = self.board.sensible_moves()
-            mask[-1] = not mask[:-1].any()
-            self._legal = mask
-        return self._legal
+# Zero's self-play game: the sensible moves (why: SensibleGoGame's docstring).
+ZeroGame = SensibleGoGame
 
 
 def seed_of(*parts):

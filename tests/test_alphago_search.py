@@ -1,0 +1,147 @@
+"""AlphaGo's search (search.evaluators.AlphaGoEvaluator in the PUCT search,
+the alphago: player spec) and players that answer a pass (ownership.should_pass)."""
+
+import keras
+import numpy as np
+import pytest
+
+from mockgo import Board
+from mockgo.go import coords
+from mockgo.go.board import BLACK, WHITE
+from mockgo.go.features import ALPHAGO48, ALPHAGO49
+from mockgo.go.ownership import should_pass
+from mockgo.nets.io import NetworkInfo, save_model
+from mockgo.nets.models import dual_network, policy_network, value_network
+from mockgo.play.players import PolicyPlayer, SearchPlayer, make_player
+from mockgo.search.evaluators import AlphaGoEvaluator
+from mockgo.search.games import GoGame, SensibleGoGame
+
+EYE_SPACE = """
+. . . . . . .
+. . . . . . .
+. . . . . . .
+X X X X X X X
+X O O O O O X
+X O . . . O X
+X O O O O O X
+"""
+
+
+@pytest.fixture(scope="module")
+def networks():
+    """Untrained 7x7 AlphaGo networks: what the search makes of them comes
+    from its rollouts and its tree, not from knowledge."""
+    keras.utils.set_random_seed(0)
+    policy = policy_network(7, 48, layers=2, filters=8)
+    policy.mockgo_info = NetworkInfo("policy", ALPHAGO48, 7)
+    value = value_network(7, 49, layers=2, filters=8, hidden=16)
+    value.mockgo_info = NetworkInfo("value", ALPHAGO49, 7)
+    return policy, value
+
+
+def test_evaluator_priors_and_values(networks):
+    policy, value = networks
+    states = [GoGame(7), GoGame(7).play(24)]
+    for mix in (0.0, 0.5, 1.0):
+        priors, values = AlphaGoEvaluator(policy, value, mix=mix, seed=0)(states)
+        assert priors.shape == (2, 50)
+        assert np.allclose(priors.sum(axis=1), 1.0)
+        assert priors[1, 24] == 0.0  # occupied
+        assert priors[0, 49] == 0.0  # the policy has no pass output
+        assert np.all(np.abs(values) <= 1.0)
+    # mix=1: the rollout's result alone, exactly +-1 (or 0 for a draw).
+    _, values = AlphaGoEvaluator(policy, None, mix=1.0, seed=0)(states)
+    assert set(np.abs(values)) <= {0.0, 1.0}
+    # mix=0: the value network alone, the same whatever the seed.
+    a = AlphaGoEvaluator(policy, value, mix=0.0, seed=0)(states)[1]
+    b = AlphaGoEvaluator(policy, value, mix=0.0, seed=1)(states)[1]
+    assert np.allclose(a, b)
+
+
+def test_evaluator_refuses_what_it_cannot_use(networks):
+    policy, value = networks
+    with pytest.raises(ValueError, match=r"give value= or mix=1"):
+        AlphaGoEvaluator(policy, None, mix=0.5)
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        AlphaGoEvaluator(policy, value, mix=1.5)
+    dual = dual_network(7, 17, blocks=1, filters=8)
+    with pytest.raises(ValueError, match="dual network"):
+        AlphaGoEvaluator(dual, value, mix=0.0)
+
+
+@pytest.mark.parametrize("mix", [1.0, 0.5])
+@pytest.mark.parametrize("to_play", [BLACK, WHITE], ids=["kill", "make-eyes"])
+def test_search_finds_the_vital_point(networks, mix, to_play):
+    """The straight three's middle point kills (black) or makes two eyes
+    (white), and decides the game (komi 20.5): found with untrained networks
+    by the search and its rollouts."""
+    policy, value = networks
+    for seed in range(3):
+        evaluate = AlphaGoEvaluator(policy, value, mix=mix, seed=seed)
+        player = SearchPlayer(evaluate, readouts=400, c_puct=5, parallel_readouts=8,
+                              softpick_moves=0, size=7, game=SensibleGoGame, seed=seed)
+        board = Board.from_diagram(EYE_SPACE, to_play=to_play, komi=20.5)
+        assert coords.to_gtp(player.select_move(board), 7) == "D2"
+        assert evaluate.evaluations >= 400 / 8  # leaves were batched
+
+
+def test_alphago_spec_from_files(networks, tmp_path):
+    policy, value = networks
+    save_model(policy, tmp_path / "policy.keras")
+    save_model(value, tmp_path / "value.keras")
+    player = make_player(f"alphago:policy={tmp_path / 'policy.keras'},"
+                         f"value={tmp_path / 'value.keras'},readouts=32,mix=0.5,seed=0")
+    assert player.size == 7 and player.answer_passes
+    move = player.select_move(Board(7))
+    assert Board(7).is_legal(move)
+    rollouts_only = make_player(f"alphago:policy={tmp_path / 'policy.keras'},readouts=16,mix=1")
+    assert rollouts_only.evaluate.value is None
+    with pytest.raises(ValueError, match="value=PATH"):
+        make_player(f"alphago:policy={tmp_path / 'policy.keras'},mix=0.5")
+
+
+# ---------------------------------------------------------- answering a pass
+
+SETTLED = """
+. X O . .
+X X O O .
+X . X O O
+X X X O .
+. X O O O
+"""
+
+
+def _after_pass(diagram, to_play, komi):
+    board = Board.from_diagram(diagram, komi=komi)
+    board.to_play = 3 - to_play
+    board.play(board.pass_index)
+    return board
+
+
+def test_should_pass_when_won_or_when_nothing_is_left_to_gain():
+    # White is ahead (13 to 12 with komi 7.5): white passes back.
+    assert should_pass(_after_pass(SETTLED, WHITE, 7.5))
+    # Black is behind, and has sensible moves in white's area: plays on.
+    assert not should_pass(_after_pass(SETTLED, BLACK, 7.5))
+    # Black behind, its only sensible moves in its own two-point eyes.
+    own_only = """
+        . X O O O
+        . X O . O
+        X X O O O
+        . X O . O
+        . X O O O"""
+    board = _after_pass(own_only, BLACK, 7.5)
+    assert board.sensible_moves()[:-1].any()
+    assert should_pass(board)
+    # No pass to answer: never.
+    assert not should_pass(Board.from_diagram(SETTLED, komi=7.5))
+
+
+def test_spec_players_answer_a_pass_and_learning_players_play_on():
+    board = _after_pass(SETTLED, WHITE, 7.5)  # white ahead, with moves left to play
+    keras.utils.set_random_seed(1)
+    policy = policy_network(5, 48, layers=2, filters=8)
+    policy.mockgo_info = NetworkInfo("policy", ALPHAGO48, 5)
+    assert PolicyPlayer(policy, answer_passes=True).select_move(board) == board.pass_index
+    assert PolicyPlayer(policy).select_move(board) != board.pass_index
+    assert make_player("uct:playouts=200,seed=0").select_move(board) == board.pass_index
