@@ -1,4 +1,6 @@
-"""Every tutorial notebook must run top to bottom in quick mode.
+"""Every tutorial notebook must run top to bottom in quick mode, and pass
+the checks of its own key results that it makes as it goes
+(``notebook.check`` cells: a failed one fails the notebook's cell).
 
 The notebooks are executed in memory with nbclient, so nothing is written back
 into notebooks/ (the repository keeps them without outputs).
@@ -11,6 +13,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
+
+from mockgo import notebook as notebook_helpers
 
 NOTEBOOKS_DIR = Path(__file__).resolve().parent.parent / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("*.ipynb"))
@@ -51,3 +55,18 @@ def test_notebook_executes(path, monkeypatch):
     # Failing outside the except block keeps nbclient's coloured copy out of the report.
     if failure:
         pytest.fail(f"{path.name}: {failure}", pytrace=False)
+
+
+def test_a_notebook_check_names_the_result_that_failed(capsys):
+    notebook_helpers.check(2 > 1, "two beats one")
+    assert capsys.readouterr().out == "check passed: two beats one\n"
+    with pytest.raises(AssertionError, match="notebook check failed: top-1 9% beats 10%"):
+        notebook_helpers.check(0.09 > 0.10, "top-1 9% beats 10%")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_notebook_checks_its_results_and_is_stored_without_outputs(path):
+    notebook = nbformat.read(path, as_version=4)
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    assert any("notebook.check(" in cell.source for cell in code), path.name
+    assert all(not cell.outputs and cell.execution_count is None for cell in code), path.name
