@@ -42,6 +42,16 @@ With ``out_dir``, every game is saved there as SGF (player names, result,
 and a comment with the specs and how it was scored); ``mockgo match`` saves
 them in ``matches/<time>-<A>-vs-<B>`` unless told otherwise.
 
+Resuming: a match with ``out_dir`` is a resumable job, since one against
+GnuGo at level 10 can take hours. The folder keeps ``match.json`` (the
+settings) and ``games.jsonl``, one line per finished game (number, how it
+ended, the dead stones, its SGF file), appended as each game ends. Run the
+same match into the same folder again and the finished games are read back
+(their SGF files replayed), and only the others are played; ``games`` may
+be raised to extend a match. Other settings are refused, naming the folder
+and each difference; a ``games.jsonl`` line whose SGF file is gone or
+unreadable is an error naming it, not a game silently played again.
+
 Statistics
 ----------
 A draw counts half a win. The win rate p = wins / games of player A has a
@@ -60,6 +70,7 @@ is finite, and says how large the gap is at least.
 import argparse
 import dataclasses
 import datetime
+import json
 import math
 import multiprocessing
 import multiprocessing.util
@@ -69,14 +80,18 @@ import statistics
 import sys
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
-from mockgo.data.records import save_sgf
+import numpy as np
+
+from mockgo.data.files import atomic_write_text, check_same_settings, read_json
+from mockgo.data.records import SGFError, final_board, load_sgf, save_sgf
 from mockgo.go import coords
 from mockgo.go.board import BLACK, EMPTY
 from mockgo.play.gtp_client import GTPEngine, find_gnugo, gnugo_command
 from mockgo.play.players import make_player, parse_spec, spec_help
-from mockgo.play.runner import game_seed, play_games
+from mockgo.play.runner import PlayedGame, game_seed, play_games
 
 # ------------------------------------------------------------- statistics
 
@@ -410,6 +425,80 @@ def _worker_play(task):
     return _SESSION.play(task)
 
 
+# ----------------------------------------------------------- resuming
+
+
+MATCH_SETTINGS = "match.json"
+FINISHED_GAMES = "games.jsonl"
+
+
+def _match_settings(specs, size, komi, max_moves, seed, scorer):
+    return dict(spec_a=specs[0], spec_b=specs[1], size=size, komi=float(komi),
+                max_moves=max_moves, seed=seed, scorer=scorer)
+
+
+def _open_folder(out_dir, settings):
+    """Check (or write) ``match.json``; the finished games of an earlier run
+    of this match, read back from ``games.jsonl`` and their SGF files."""
+    folder = Path(out_dir)
+    path = folder / MATCH_SETTINGS
+    if path.exists():
+        check_same_settings(folder, "a match", read_json(path, "the match's settings"), settings)
+    else:
+        atomic_write_text(path, json.dumps(settings, indent=1))
+    finished = {}
+    log = folder / FINISHED_GAMES
+    if not log.exists():
+        return finished
+    lines = log.read_text(encoding="utf-8").splitlines()
+    for number, line in enumerate(lines, 1):
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            if number == len(lines):  # a line cut short by a crash: that game is played again
+                warnings.warn(f"{log}: line {number} is incomplete (the match stopped while "
+                              f"writing it); that game is played again")
+                atomic_write_text(log, "".join(f"{kept}\n" for kept in lines[:-1]))
+                break
+            raise ValueError(f"{log}: line {number} is not JSON: {line[:80]!r}") from None
+        finished[entry["index"]] = _read_back(folder, entry, log, number)
+    return finished
+
+
+def _read_back(folder, entry, log, number):
+    """A finished game from its ``games.jsonl`` entry and its SGF file."""
+    path = folder / entry["sgf"]
+    try:
+        record = load_sgf(path)
+    except (OSError, SGFError) as error:
+        raise ValueError(f"{log}: line {number} names game {entry['index'] + 1}'s file "
+                         f"{path}, which cannot be read ({error}); delete the line to play "
+                         f"that game again") from None
+    board = final_board(record)
+    if entry["reason"] == "resign":
+        board.resign(entry["resigned"])
+    moves = np.array([move for _, move in board.history], np.int64)
+    empty = np.zeros(0)
+    return PlayedGame(board, None, tuple(entry["names"]), moves,
+                      np.array([color for color, _ in board.history], np.int8), empty, empty,
+                      empty, empty, empty, reason=entry["reason"], note=entry.get("note"),
+                      forfeited_by=entry.get("forfeited_by"), index=entry["index"],
+                      seconds=entry["seconds"], dead=entry["dead"], path=str(path))
+
+
+def _log_finished(out_dir, game):
+    """Append the game's line to ``games.jsonl`` (flushed to disk: the
+    commit point of a finished game, after its SGF file was written)."""
+    entry = dict(index=game.index, names=list(game.names), reason=game.reason,
+                 resigned=game.board.resigned, forfeited_by=game.forfeited_by, note=game.note,
+                 dead=[int(p) for p in game.dead], seconds=round(game.seconds, 3),
+                 sgf=Path(game.path).name, result=game.result)
+    with open(Path(out_dir) / FINISHED_GAMES, "a", encoding="utf-8") as file:
+        file.write(json.dumps(entry) + "\n")
+        file.flush()
+        os.fsync(file.fileno())
+
+
 def default_out_dir(spec_a, spec_b):
     def clean(spec):
         return re.sub(r"[^A-Za-z0-9._=-]+", "_", spec).strip("_")[:40]
@@ -440,7 +529,8 @@ def match(a, b, games=10, size=9, komi=7.5, max_moves=None, workers=1, concurren
       and play one game at a time: engines such as GnuGo in parallel.
 
     ``max_moves``: the move cap (default ``2 * size * size``). ``out_dir``:
-    save every game there as SGF (default: not saved). ``scorer``:
+    save every game there as SGF (default: not saved), and resume from the
+    games already finished there (module docstring). ``scorer``:
     ``"gnugo"`` (dead stones by GnuGo), ``"tromp-taylor"`` or None (every
     stone alive), or ``"auto"`` (GnuGo if installed). ``file``: where the
     table and the games' lines go (default stdout); ``progress``: a bar of
@@ -457,17 +547,29 @@ def match(a, b, games=10, size=9, komi=7.5, max_moves=None, workers=1, concurren
     scorer = scorer or "tromp-taylor"
     if scorer == "auto":
         scorer = "gnugo" if find_gnugo() else "tromp-taylor"
+    finished = {}
     if out_dir:
         Path(out_dir).mkdir(parents=True, exist_ok=True)
         out_dir = str(out_dir)
+        finished = _open_folder(out_dir, _match_settings(specs, size, komi, max_moves, seed,
+                                                         scorer))
+        if any(index >= games for index in finished):
+            raise ValueError(f"{out_dir} holds {max(finished) + 1} games of this match, more "
+                             f"than the {games} asked for: ask for at least as many")
+    todo = [i for i in range(games) if i not in finished]
     workers = workers or os.cpu_count() or 1
-    workers = max(1, min(workers, games))
+    workers = max(1, min(workers, max(len(todo), 1)))
     if workers > 1 and not all(isinstance(p, str) for p in (a, b)):
         raise ValueError("workers > 1 needs both players as specs (each process makes its own)")
     started = time.perf_counter()
-    results = []
+    results = list(finished.values())
+    if finished and verbose:
+        print(f"{len(finished)} of {games} games already played in {out_dir}: read back",
+              file=out, flush=True)
 
     def report(game):
+        if out_dir:
+            _log_finished(out_dir, game)
         results.append(game)
         if verbose:
             black, white = game.names
@@ -475,17 +577,23 @@ def match(a, b, games=10, size=9, komi=7.5, max_moves=None, workers=1, concurren
                   f"{game.result:>8}  {game.board.move_number:3d} moves  {game.seconds:5.1f} s",
                   file=out, flush=True)
 
-    if workers == 1:
+    if not todo:
+        pass
+    elif workers == 1:
         made = [make_player(p) if isinstance(p, str) else None for p in (a, b)]
         player_a, player_b = (m or p for m, p in zip(made, (a, b)))
         scoring = make_scorer(scorer)
         try:
-            blacks = [player_a if i % 2 == 0 else player_b for i in range(games)]
-            whites = [player_b if i % 2 == 0 else player_a for i in range(games)]
-            play_games(blacks, whites, games, size, komi=komi,
-                       seeds=[game_seed(seed, i) for i in range(games)], max_moves=max_moves,
-                       concurrent=concurrent, progress=progress, stats=stats,
-                       on_game=lambda game: report(_finish(game, scoring, out_dir, specs, games)))
+            blacks = [player_a if i % 2 == 0 else player_b for i in todo]
+            whites = [player_b if i % 2 == 0 else player_a for i in todo]
+
+            def on_game(game):
+                game.index = todo[game.index]  # the runner numbers the games it plays
+                report(_finish(game, scoring, out_dir, specs, games))
+
+            play_games(blacks, whites, len(todo), size, komi=komi,
+                       seeds=[game_seed(seed, i) for i in todo], max_moves=max_moves,
+                       concurrent=concurrent, progress=progress, stats=stats, on_game=on_game)
         finally:
             scoring.close()
             for player in made:
@@ -494,7 +602,7 @@ def match(a, b, games=10, size=9, komi=7.5, max_moves=None, workers=1, concurren
     else:
         tasks = [dict(index=i, spec_a=a, spec_b=b, scorer=scorer, seed=seed, size=size,
                       komi=komi, max_moves=max_moves, out_dir=out_dir, games=games)
-                 for i in range(games)]
+                 for i in todo]
         context = multiprocessing.get_context("spawn")
         with context.Pool(workers) as pool:
             for game in pool.imap_unordered(_worker_play, tasks):

@@ -1,0 +1,59 @@
+"""Matches with an out_dir are resumable jobs (mockgo.arena.matches)."""
+
+import json
+import warnings
+
+import pytest
+
+from mockgo.arena.matches import FINISHED_GAMES, match
+
+
+def _results(result):
+    return [(g.index, g.result, g.board.move_number, g.names) for g in result.games]
+
+
+def test_a_match_resumes_and_extends_in_its_folder(tmp_path, capsys):
+    folder = tmp_path / "m"
+    first = match("random:seed=1", "random:seed=2", games=4, size=5, seed=3, out_dir=folder)
+    assert len((folder / FINISHED_GAMES).read_text().splitlines()) == 4
+    # The same match again: nothing is played, the games are read back.
+    again = match("random:seed=1", "random:seed=2", games=4, size=5, seed=3, out_dir=folder,
+                  verbose=True)
+    assert "4 of 4 games already played" in capsys.readouterr().out
+    assert _results(again) == _results(first)
+    assert (again.wins_a, again.wins_b, again.draws) == (first.wins_a, first.wins_b, first.draws)
+    # Extended to 6: two more games, the same as in a fresh 6-game match.
+    extended = match("random:seed=1", "random:seed=2", games=6, size=5, seed=3, out_dir=folder)
+    fresh = match("random:seed=1", "random:seed=2", games=6, size=5, seed=3)
+    assert _results(extended) == _results(fresh)
+    assert len((folder / FINISHED_GAMES).read_text().splitlines()) == 6
+
+
+def test_a_resumed_match_refuses_other_settings_and_lost_files(tmp_path):
+    folder = tmp_path / "m"
+    match("random", "random:seed=2", games=2, size=5, out_dir=folder)
+    with pytest.raises(ValueError, match=r"holds a match made with other settings.*size"):
+        match("random", "random:seed=2", games=2, size=7, out_dir=folder)
+    with pytest.raises(ValueError, match="more than the 1 asked for"):
+        match("random", "random:seed=2", games=1, size=5, out_dir=folder)
+    log = folder / FINISHED_GAMES
+    lost = json.loads(log.read_text().splitlines()[0])["sgf"]
+    (folder / lost).unlink()
+    with pytest.raises(ValueError, match=f"line 1 names game 1's file .*{lost}"):
+        match("random", "random:seed=2", games=2, size=5, out_dir=folder)
+
+
+def test_a_line_cut_short_by_a_crash_means_that_game_is_played_again(tmp_path):
+    folder = tmp_path / "m"
+    match("random", "random:seed=2", games=3, size=5, out_dir=folder)
+    log = folder / FINISHED_GAMES
+    lines = log.read_text().splitlines()
+    log.write_text("\n".join(lines[:2]) + "\n" + lines[2][:15])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = match("random", "random:seed=2", games=3, size=5, out_dir=folder)
+    assert any("incomplete" in str(w.message) for w in caught)
+    assert result.n == 3
+    # The cut line is gone, so the log reads whole next time.
+    assert match("random", "random:seed=2", games=3, size=5, out_dir=folder).n == 3
+    assert len(log.read_text().splitlines()) == 3
