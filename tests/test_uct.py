@@ -73,6 +73,13 @@ def test_owner_map_and_a_dead_stone_inside_territory():
     assert estimate_dead(board) == [white_stone]
     # With it removed black owns the whole board.
     assert board.area_score(estimate_dead(board)) == 49 - 7.5
+    # After the two passes that end the game the answer is the same (the
+    # playouts used to stop at once, two passes having been played, and
+    # called every stone alive: our final_score gave W+6.5 where GnuGo's,
+    # and the truth, was W+88.5).
+    board.play(board.pass_index)
+    board.play(board.pass_index)
+    assert board.is_over and estimate_dead(board) == [white_stone]
 
 
 # ---------------------------------------------------------------- search

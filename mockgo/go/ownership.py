@@ -85,8 +85,12 @@ def ownership(board, playouts=64, seed=0):
     state = np.array([rng.integers(1, 2**63)], np.uint64)
     black = np.zeros(board.pass_index)
     white = np.zeros(board.pass_index)
+    # The question is asked when the game has ended (or is about to) by
+    # passes: the playouts play on as if no one had passed.
+    start = board.copy()
+    start.passes = 0
     for _ in range(playouts):
-        owner = _owners(board.random_playout(state).stones, board.neighbors)
+        owner = _owners(start.random_playout(state).stones, board.neighbors)
         black += owner == BLACK
         white += owner == WHITE
     return black / playouts, white / playouts
