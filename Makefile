@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 # dependencies changed and the venv must be brought up to date.
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test notebooks full data lab benchmark clean
+.PHONY: venv test notebooks full docs data lab benchmark clean
 
 venv: $(STAMP)
 
@@ -28,17 +28,25 @@ test: venv
 # state only (a full-mode notebook 01 is 11 MB of Keras progress updates without).
 EXECUTE := $(BIN)/jupyter nbconvert --to notebook --execute \
 	--ExecutePreprocessor.kernel_name=python3 \
-	--NotebookExporter.preprocessors=nbconvert.preprocessors.CoalesceStreamsPreprocessor \
-	--output-dir build/notebooks
+	--NotebookExporter.preprocessors=nbconvert.preprocessors.CoalesceStreamsPreprocessor
 
 notebooks: venv data
-	MOCKGO_QUICK=1 $(EXECUTE) notebooks/*.ipynb
+	MOCKGO_QUICK=1 $(EXECUTE) --output-dir build/notebooks notebooks/*.ipynb
 
 # One notebook in full mode, e.g. `make full NOTEBOOK=01_supervised`: hours;
 # run it again after an interruption and it goes on where it stopped.
 NOTEBOOK ?= 01_supervised
 full: venv data
-	MOCKGO_QUICK=0 $(EXECUTE) --ExecutePreprocessor.timeout=-1 notebooks/$(NOTEBOOK).ipynb
+	MOCKGO_QUICK=0 $(EXECUTE) --ExecutePreprocessor.timeout=-1 --output-dir build/notebooks \
+		notebooks/$(NOTEBOOK).ipynb
+
+# The executed full-mode notebooks to read without running them, with their
+# outputs and plots, in docs/notebooks/ (committed; each names the date and
+# machine it ran on). Hours the first time; once runs/ holds the full runs,
+# each notebook resumes from them and this takes minutes.
+docs: venv data
+	MOCKGO_QUICK=0 $(EXECUTE) --ExecutePreprocessor.timeout=-1 --output-dir docs/notebooks \
+		notebooks/*.ipynb
 
 data:
 	bash data/download.sh

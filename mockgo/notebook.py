@@ -21,9 +21,12 @@ mode (hours of work must not start from an untrained network).
 """
 
 import dataclasses
+import datetime
 import os
+import platform
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 from mockgo import pretrained
@@ -305,6 +308,51 @@ class Notebook:
     def folder(self):
         """``runs/<notebook>/<mode>`` under the repository root."""
         return run_folder(self.root, self.name, self.quick)
+
+    def describe(self):
+        """One line for the notebook's first output: its mode, run folder,
+        and when and on what it ran (:func:`machine_summary`), so an executed
+        notebook says where its numbers come from."""
+        return (f"{self.name}, {self.mode} mode, run folder {self.folder.relative_to(self.root)}"
+                f"\nran {machine_summary(self.root)}")
+
+
+def machine_summary(root=None):
+    """When and on what this runs: the date (UTC), the CPU and its cores,
+    memory, GPUs TensorFlow sees (if it is imported), the versions of Python,
+    TensorFlow and Keras, and the mockgo commit (``git`` in ``root``)."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as file:
+            names = [line.split(":", 1)[1].strip() for line in file if line.startswith("model name")]
+        cpu = names[0] if names else cpu
+    except OSError:
+        pass
+    memory = ""
+    try:
+        pages, page_size = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
+        memory = f", {pages * page_size / 2**30:.0f} GiB"
+    except (ValueError, OSError, AttributeError):
+        pass
+    versions = [f"Python {platform.python_version()}"]
+    gpus = "GPU: not checked"
+    if "tensorflow" in sys.modules:
+        tf = sys.modules["tensorflow"]
+        versions.append(f"TensorFlow {tf.__version__}")
+        found = tf.config.list_physical_devices("GPU")
+        gpus = f"{len(found)} GPU(s)" if found else "no GPU"
+    if "keras" in sys.modules:
+        versions.append(f"Keras {sys.modules['keras'].__version__}")
+    commit = "unknown"
+    try:
+        commit = subprocess.run(["git", "-C", str(root or repo_root()), "rev-parse", "--short",
+                                 "HEAD"], capture_output=True, text=True, timeout=10,
+                                check=True).stdout.strip() or commit
+    except (OSError, subprocess.SubprocessError):
+        pass
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return (f"{stamp} on {platform.system()} {platform.machine()}, {cpu} "
+            f"({os.cpu_count()} cores{memory}), {gpus}; {', '.join(versions)}; mockgo {commit}")
 
 
 def run_folder(root, notebook, quick):
