@@ -197,7 +197,7 @@ def test_shards_without_a_manifest_are_refused_unless_restarted(sgf_folder, tmp_
         build_dataset([sgf_folder], folder, SPEC, workers=1, shard_size=200, progress=False)
     message = str(error.value)
     assert message.startswith(f"{folder} holds earlier work ({len(shards) + 1} files: "
-                              f"games.tsv, {shards[0]}, ")
+                              f"{shards[0]}, {shards[1]}, ")
     assert "no readable dataset.json" in message and "pass restart=True to build_dataset" in message
     assert sorted(p.name for p in folder.glob("*.npz")) == shards  # nothing deleted
     manifest = build_dataset([sgf_folder], folder, SPEC, workers=1, shard_size=200,

@@ -90,17 +90,17 @@ def test_work_without_state_is_refused_then_discarded_on_request(tmp_path):
         (tmp_path / name).write_text("work")
     work = list_work(tmp_path, ["models/*.keras", "data/**/*.npz", "log.csv", "nothing*"],
                      keep={"models/000000.keras"})
-    assert [str(p) for p in work] == ["data/a/b.npz", "log.csv", "models/000001.keras",
-                                      "models/000002.keras"]
+    assert [str(p) for p in work] == ["models/000001.keras", "models/000002.keras",
+                                      "data/a/b.npz", "log.csv"]
     with pytest.raises(UnrecordedWorkError) as error:
         refuse_unrecorded_work(tmp_path, tmp_path / "state.json", work, "pass restart=True")
     assert str(error.value) == (
-        f"{tmp_path} holds earlier work (4 files: data/a/b.npz, log.csv, models/000001.keras, "
-        f"models/000002.keras) but no readable state.json to say what it is or how far it got, "
+        f"{tmp_path} holds earlier work (4 files: models/000001.keras, models/000002.keras, "
+        f"data/a/b.npz, log.csv) but no readable state.json to say what it is or how far it got, "
         f"so going on would start over and overwrite it. To delete it and start over, "
         f"pass restart=True; to keep it, use another folder")
     more = work + [f"x{i}" for i in range(3)]
-    with pytest.raises(UnrecordedWorkError, match=r"7 files: .*models/000002.keras, \.\.\. "
+    with pytest.raises(UnrecordedWorkError, match=r"7 files: .*data/a/b.npz, log.csv, \.\.\. "
                                                   r"\(3 more\)"):
         refuse_unrecorded_work(tmp_path, tmp_path / "state.json", more, "pass restart=True")
     refuse_unrecorded_work(tmp_path, tmp_path / "state.json", [], "pass restart=True")

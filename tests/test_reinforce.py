@@ -311,8 +311,8 @@ def test_value_fit_crash_between_weights_and_state_applies_no_epoch_twice(tmp_pa
     # Weights without their state are refused; a damaged weights file is named.
     state = (folder / "state.json").read_bytes()
     (folder / "state.json").unlink()
-    with pytest.raises(ValueError, match=rf"^{folder} holds earlier work \(2 files: {best}, "
-                                         r"model_00003\.weights\.h5\) but no readable "
+    with pytest.raises(ValueError, match=rf"^{folder} holds earlier work \(2 files: "
+                                         rf"model_00003\.weights\.h5, {best}\) but no readable "
                                          r"state\.json.*pass restart=True to fit_value_network"):
         fit_value_network(fresh_value_net(), x, z, **options, checkpoint_dir=folder)
     (folder / "state.json").write_bytes(state)

@@ -165,7 +165,8 @@ def test_a_run_without_its_state_is_refused_unless_restarted(loop_dir, tmp_path,
         bootstrap(base, config)
     message = str(error.value)
     assert message.startswith(f"{base} holds earlier work (")
-    assert "data/holdout/000000/gen000001-b0000.npz" in message and "more)" in message
+    assert ("files: models/000001.keras, models/000002.keras, "
+            "data/holdout/000000/gen000001-b0000.npz, ") in message and "more)" in message
     assert message.endswith("no readable state.json to say what it is or how far it got, so "
                             "going on would start over and overwrite it. To delete it and start "
                             "over, pass restart=True to bootstrap (mockgo zero --restart); to "

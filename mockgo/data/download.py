@@ -469,7 +469,8 @@ def fetch(archive, dest):
 def _disk_problem(error, part, dest):
     """What went wrong with the local disk: the path, the error, the free space."""
     try:
-        free = f"{_size(shutil.disk_usage(dest).free)} free on {dest}"
+        space = shutil.disk_usage(dest).free
+        free = (f"{space / 2**30:.1f} GiB" if space >= 2**30 else _size(space)) + f" free on {dest}"
     except OSError:
         free = f"free space on {dest} unknown"
     # A failed write names no file; the one being written is the .part.

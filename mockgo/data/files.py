@@ -136,19 +136,21 @@ class UnrecordedWorkError(ValueError):
 
 def list_work(folder, patterns, keep=()):
     """The files under ``folder`` matching the glob ``patterns`` (relative to
-    it; ``**`` for any depth), as sorted relative paths, leaving out the
+    it; ``**`` for any depth), as relative paths in the order of the
+    patterns (so that an error lists the weightiest work first), each
+    pattern's sorted, leaving out the
     temporaries of :func:`atomic_open` and :func:`atomic_path` (``.name.*.tmp...``,
     abandoned by a crash, never work) and the names in ``keep`` (files a job
     may leave before its state and can make again, e.g. a run's random
     initial model)."""
     folder = Path(folder)
-    found = set()
+    found = {}  # a dict: ordered, and a file matched by two patterns comes once
     for pattern in patterns:
-        for path in folder.glob(pattern):
+        for path in sorted(folder.glob(pattern)):
             relative = path.relative_to(folder)
             if path.is_file() and not _is_temporary(path) and str(relative) not in keep:
-                found.add(relative)
-    return sorted(found)
+                found.setdefault(relative, None)
+    return list(found)
 
 
 def _is_temporary(path):

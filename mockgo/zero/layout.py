@@ -54,8 +54,10 @@ class RunLayout:
     """The paths of the run in ``base_dir`` (module docstring)."""
 
     # What a run makes besides config.json and state.json (globs in base_dir).
-    WORK = ("models/*.keras", "models/.training/*.keras", "data/**/*.npz", "data/**/*.json",
-            "sgf/**/*.sgf", "strength.json")
+    # Every file under data/ and sgf/: games, examples, and the records
+    # that matches and jobs keep beside them.
+    WORK = ("models/*.keras", "models/.training/*.keras", "data/**/*", "sgf/**/*",
+            "strength.json")
 
     def __init__(self, base_dir):
         self.base_dir = Path(base_dir)
