@@ -341,3 +341,16 @@ def test_augment_turns_planes_and_pi_together():
     assert np.array_equal(flat.argmax(axis=1), turned_pi[:, :81].argmax(axis=1))
     assert np.all(turned_pi[:, 81] == 0.5)
     assert len({tuple(p) for p in flat.argmax(axis=1).reshape(-1, 1)}) > 1
+
+
+def test_a_damaged_example_file_is_named(tmp_path):
+    from mockgo.data.files import CorruptFileError
+    from mockgo.zero.selfplay import load_examples, save_npz
+    good = tmp_path / "gen000001-b0000.npz"
+    save_npz(good, dict(planes=np.zeros((2, 3), np.uint8), pi=np.zeros((2, 4)), z=np.ones(2),
+                        game=np.arange(2)))
+    assert load_examples([good])[2].tolist() == [1.0, 1.0]
+    cut = tmp_path / "gen000001-b0001.npz"
+    cut.write_bytes(good.read_bytes()[:40])
+    with pytest.raises(CorruptFileError, match="gen000001-b0001.npz is damaged"):
+        load_examples([good, cut])

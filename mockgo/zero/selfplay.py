@@ -9,7 +9,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from mockgo.data import records
-from mockgo.data.files import atomic_open
+from mockgo.data.files import atomic_open, read_npz
 from mockgo.go import coords
 from mockgo.go.board import BLACK, EMPTY
 from mockgo.go.features import get_encoder
@@ -163,9 +163,9 @@ def save_npz(path, arrays):
 def load_examples(paths):
     """Concatenate example files: ``(planes, pi, z, game)`` arrays."""
     parts = []
-    for path in paths:
-        with np.load(path) as data:
-            parts.append((data["planes"], data["pi"], data["z"], data["game"]))
+    for path in paths:  # a damaged file is an error naming it (files.read_npz)
+        data = read_npz(path, ("planes", "pi", "z", "game"))
+        parts.append((data["planes"], data["pi"], data["z"], data["game"]))
     if not parts:
         return None
     return tuple(np.concatenate(column) for column in zip(*parts))
