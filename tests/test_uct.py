@@ -18,8 +18,9 @@ from mockgo.search.uct import UCTSearch
 # ------------------------------------------------------------- playouts
 
 
+@pytest.mark.parametrize("heavy", [False, True], ids=["uniform", "heavy"])
 @pytest.mark.parametrize("size", [5, 9, 19])
-def test_random_playout_replays_as_sensible_moves_to_the_same_end(size):
+def test_random_playout_replays_as_sensible_moves_to_the_same_end(size, heavy):
     """Every move of a compiled playout is legal and sensible on a real
     Board (simple ko: playouts do not check superko), the game ends by two
     passes or at the cap, and its score is the final position's."""
@@ -28,19 +29,38 @@ def test_random_playout_replays_as_sensible_moves_to_the_same_end(size):
     for move in (coords.from_gtp("C3", size), coords.from_gtp("D4", size)):
         board.play(move)
     for _ in range(20):
-        result = board.random_playout(state)
+        result = board.random_playout(state, heavy=heavy)
         replay = board.copy()
         for move in result.moves:
             move = int(move)
             if move != replay.pass_index:
                 assert replay.sensible_moves()[move], coords.to_gtp(move, size)
-            else:  # a pass only when nothing sensible is left
+            elif not heavy:  # a pass only when nothing sensible is left
                 assert not replay.sensible_moves()[:-1].any()
             replay.play(move)
         assert replay.passes >= 2 or len(result.moves) == 3 * size * size
         assert np.array_equal(replay.stones, result.stones)
         assert result.score == replay.area_score()
     assert board.move_number == 2  # the board itself was not touched
+
+
+def test_heavy_playouts_capture_what_the_last_move_left_in_atari():
+    """Black's last move (C3) is a stone with one liberty (C2): a heavy
+    playout's first move, white's, takes it every time; a uniform one only
+    now and then."""
+    board = Board.from_diagram("""
+        . . . . .
+        . . O . .
+        . O . O .
+        . . . . .
+        . . . . .""", to_play=BLACK)
+    board.play(coords.from_gtp("C3", 5))
+    capture = coords.from_gtp("C2", 5)
+    state = np.array([7], np.uint64)
+    firsts = [int(board.random_playout(state, heavy=True).moves[0]) for _ in range(30)]
+    assert firsts == [capture] * 30
+    firsts = [int(board.random_playout(state).moves[0]) for _ in range(30)]
+    assert firsts.count(capture) < 15
 
 
 def test_random_playout_is_reproducible_from_its_state():
@@ -216,6 +236,7 @@ def test_uct_player_spec_seed_and_resignation():
     assert a == b
     with pytest.raises(ValueError, match="rave is 0 or 1"):
         make_player("uct:rave=yes")
+    assert make_player("uct:playouts=10,heavy=1").options["heavy"]
     # A hopeless position: white has one stone, black the rest of 5x5.
     hopeless = Board.from_diagram("""
         X X X X X

@@ -69,13 +69,14 @@ __all__ = ["UCTNode", "UCTSearch", "game_playout", "go_playout"]
 # ----------------------------------------------------------------- playouts
 
 
-def go_playout(state, rng_state, max_moves=None, first=None):
+def go_playout(state, rng_state, max_moves=None, first=None, heavy=False):
     """One compiled random game from a :class:`GoGame` state, beginning with
     the move ``first`` if given: returns ``(value, actions)``, the result for
     the player to move at ``state`` (+1 win, -1 loss, 0 draw) and the actions
-    played, in order, players alternating from the player to move."""
+    played, in order, players alternating from the player to move.
+    ``heavy``: MoGo's playout rules (``Board.random_playout``)."""
     board = state.board
-    score, moves, _ = board.random_playout(rng_state, max_moves, first)
+    score, moves, _ = board.random_playout(rng_state, max_moves, first, heavy)
     if score == 0:
         return 0.0, moves
     black_wins = score > 0
@@ -222,12 +223,14 @@ class UCTSearch:
     node of the tree at its ``expand_after``-th simulation (before, its
     playouts start with it from the parent: copying a board costs more than
     a playout, and most moves are never tried again). 1: every simulation
-    adds a node, as in the textbook.
+    adds a node, as in the textbook. ``heavy``: Go playouts follow MoGo's
+    rules (capture or escape after an atari, no self-atari of two or more
+    stones) before choosing at random: slower, and wiser.
     """
 
     def __init__(self, playouts=1000, exploration=None, rave=False, rave_equivalence=1000.0,
                  first_play_value=1.0, max_playout_moves=None, scoring_playouts=32,
-                 expand_after=3, seed=None):
+                 expand_after=3, heavy=False, seed=None):
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts}")
         self.playouts = int(playouts)
@@ -238,6 +241,7 @@ class UCTSearch:
         self.max_playout_moves = max_playout_moves
         self.scoring_playouts = int(scoring_playouts)
         self.expand_after = int(expand_after)
+        self.heavy = bool(heavy)
         self.rng = np.random.default_rng(seed)
         # The compiled playouts' own generator state (never 0 for xorshift).
         self._playout_state = np.array([self.rng.integers(1, 2**63)], np.uint64)
@@ -297,7 +301,8 @@ class UCTSearch:
                 if isinstance(node.state, GoGame) and node.N[action] + 1 < self.expand_after:
                     # Not yet worth a node: the playout plays the action first.
                     value, actions = go_playout(node.state, self._playout_state,
-                                                self.max_playout_moves, first=action)
+                                                self.max_playout_moves, first=action,
+                                                heavy=self.heavy)
                     # The rest of the playout begins with the opponent's move.
                     self._backup(path, 3 - node.to_play, -value, actions[1:], None)
                     return
@@ -313,7 +318,8 @@ class UCTSearch:
                 node.value = self._terminal_value(state)
             value, actions, players = node.value, (), ()
         elif isinstance(state, GoGame):
-            value, actions = go_playout(state, self._playout_state, self.max_playout_moves)
+            value, actions = go_playout(state, self._playout_state, self.max_playout_moves,
+                                        heavy=self.heavy)
             players = None  # Go's players alternate, passes included
         else:
             value, actions, players = game_playout(state, self.rng, self.max_playout_moves or 1000)
