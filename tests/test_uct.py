@@ -13,7 +13,7 @@ from mockgo.go.board import BLACK, EMPTY, WHITE
 from mockgo.go.ownership import estimate_dead, owner_map
 from mockgo.play.players import RESIGN, UCTPlayer, make_player
 from mockgo.search.games import GoGame, TicTacToe
-from mockgo.search.uct import UCTSearch
+from mockgo.search.uct import UCTSearch, score_value
 
 # ------------------------------------------------------------- playouts
 
@@ -194,6 +194,19 @@ def test_uct_finds_the_move_that_decides_the_game(rave, diagram, komi, to_play, 
         root = search.new_root(GoGame.from_board(board))
         search.run(root)
         assert coords.to_gtp(search.best_action(root), board.size) == answer
+
+
+def test_score_value_mixes_the_margin_in():
+    board = Board(9)  # black to move
+    assert score_value(3.5, board) == 1.0 and score_value(-0.5, board) == -1.0
+    assert score_value(0.0, board) == 0.0
+    big, small = score_value(40.5, board, 0.2), score_value(0.5, board, 0.2)
+    assert 1.0 > big > small > 0.8 - 1e-9  # a win is worth more than any loss
+    assert score_value(-40.5, board, 0.2) < score_value(-0.5, board, 0.2) < -0.8 + 1e-9
+    board.play(40)  # white to move: the same scores, the other way round
+    assert score_value(40.5, board, 0.2) == -big
+    with pytest.raises(ValueError, match="score_weight"):
+        UCTSearch(score_weight=1.0)
 
 
 def test_search_time_budget_and_bad_options():

@@ -597,9 +597,11 @@ class UCTPlayer(Player):
     answer_passes = True
 
     def __init__(self, playouts=10000, seconds=None, rave=False, exploration=None,
-                 rave_equivalence=1000.0, heavy=False, resign=None, seed=None, name=None):
+                 rave_equivalence=1000.0, heavy=False, score_weight=0.0, resign=None, seed=None,
+                 name=None):
         self.options = dict(playouts=playouts, rave=rave, exploration=exploration,
-                            rave_equivalence=rave_equivalence, heavy=heavy)
+                            rave_equivalence=rave_equivalence, heavy=heavy,
+                            score_weight=score_weight)
         UCTSearch(**self.options)  # checks the options now, not at the first move
         self.seconds = seconds
         self.resign = resign
@@ -684,13 +686,14 @@ def _make_policy(path=None, pretrained=None, encoder=None, temperature="0", seed
 
 
 def _make_uct(playouts="10000", seconds=None, rave="0", exploration=None, rave_k="1000",
-              heavy="0", resign="none", seed=None, name=None):
+              heavy="0", score="0", resign="none", seed=None, name=None):
     for key, flag in (("rave", rave), ("heavy", heavy)):
         if flag not in ("0", "1"):
             raise ValueError(f"uct: {key} is 0 or 1, not {flag!r}")
     return UCTPlayer(playouts=int(playouts), seconds=None if seconds is None else float(seconds),
                      rave=rave == "1", exploration=None if exploration is None else float(exploration),
                      rave_equivalence=float(rave_k), heavy=heavy == "1",
+                     score_weight=float(score),
                      resign=None if resign == "none" else float(resign),
                      seed=None if seed is None else int(seed), name=name)
 
@@ -763,7 +766,8 @@ PLAYER_KINDS = {
     "uct": (_make_uct, "classic Monte Carlo tree search with random playouts (mockgo.search.uct); "
                        "options: playouts (10000 a move) or seconds (a move), rave (0 or 1), "
                        "exploration (UCB1's c; default 1, 0 with RAVE), rave_k (1000), heavy (0 or 1: "
-                       "MoGo's playout rules), resign "
+                       "MoGo's playout rules), score (the share of a playout's value that is its "
+                       "margin, 0), resign "
                        "(a win rate, or none), seed"),
     "alphago": (_make_alphago, "AlphaGo's search (Silver et al. 2016): PUCT with a policy "
                                "network's priors, leaves judged by a value network mixed with "

@@ -63,24 +63,37 @@ from mockgo.go.board import BLACK
 from mockgo.go.ownership import estimate_dead
 from mockgo.search.games import GoGame
 
-__all__ = ["UCTNode", "UCTSearch", "game_playout", "go_playout"]
+__all__ = ["UCTNode", "UCTSearch", "game_playout", "go_playout", "score_value"]
 
 
 # ----------------------------------------------------------------- playouts
 
 
-def go_playout(state, rng_state, max_moves=None, first=None, heavy=False):
+def go_playout(state, rng_state, max_moves=None, first=None, heavy=False, score_weight=0.0):
     """One compiled random game from a :class:`GoGame` state, beginning with
     the move ``first`` if given: returns ``(value, actions)``, the result for
-    the player to move at ``state`` (+1 win, -1 loss, 0 draw) and the actions
+    the player to move at ``state`` (:func:`score_value`) and the actions
     played, in order, players alternating from the player to move.
     ``heavy``: MoGo's playout rules (``Board.random_playout``)."""
     board = state.board
     score, moves, _ = board.random_playout(rng_state, max_moves, first, heavy)
-    if score == 0:
-        return 0.0, moves
-    black_wins = score > 0
-    return (1.0 if black_wins == (board.to_play == 1) else -1.0), moves
+    return score_value(score, board, score_weight), moves
+
+
+def score_value(score, board, score_weight=0.0):
+    """A game's value for the player to move on ``board``, from its area
+    score (above 0: black won): +1 a win, -1 a loss, 0 a draw, and with
+    ``score_weight`` w, ``(1 - w) * that + w * tanh(margin / (N * N / 8))``,
+    so that among moves that all win (or all lose) the search prefers the
+    bigger margin: a won game is not given back by slack moves, and a lost
+    one is not thrown away group by group."""
+    sign = 1.0 if board.to_play == BLACK else -1.0
+    margin = sign * score
+    value = 0.0 if margin == 0 else (1.0 if margin > 0 else -1.0)
+    if score_weight:
+        value = (1.0 - score_weight) * value + score_weight * math.tanh(
+            margin / (board.pass_index / 8.0))
+    return value
 
 
 def game_playout(state, rng, max_moves=1000):
@@ -225,12 +238,14 @@ class UCTSearch:
     a playout, and most moves are never tried again). 1: every simulation
     adds a node, as in the textbook. ``heavy``: Go playouts follow MoGo's
     rules (capture or escape after an atari, no self-atari of two or more
-    stones) before choosing at random: slower, and wiser.
+    stones) before choosing at random: slower, and wiser. ``score_weight``:
+    the share of a Go playout's value that is its margin
+    (:func:`score_value`); 0 is pure win or loss, as in the textbook.
     """
 
     def __init__(self, playouts=1000, exploration=None, rave=False, rave_equivalence=1000.0,
                  first_play_value=1.0, max_playout_moves=None, scoring_playouts=32,
-                 expand_after=3, heavy=False, seed=None):
+                 expand_after=3, heavy=False, score_weight=0.0, seed=None):
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts}")
         self.playouts = int(playouts)
@@ -242,6 +257,9 @@ class UCTSearch:
         self.scoring_playouts = int(scoring_playouts)
         self.expand_after = int(expand_after)
         self.heavy = bool(heavy)
+        if not 0.0 <= score_weight < 1.0:
+            raise ValueError(f"score_weight must be in [0, 1), not {score_weight}")
+        self.score_weight = float(score_weight)
         self.rng = np.random.default_rng(seed)
         # The compiled playouts' own generator state (never 0 for xorshift).
         self._playout_state = np.array([self.rng.integers(1, 2**63)], np.uint64)
@@ -302,7 +320,7 @@ class UCTSearch:
                     # Not yet worth a node: the playout plays the action first.
                     value, actions = go_playout(node.state, self._playout_state,
                                                 self.max_playout_moves, first=action,
-                                                heavy=self.heavy)
+                                                heavy=self.heavy, score_weight=self.score_weight)
                     # The rest of the playout begins with the opponent's move.
                     self._backup(path, 3 - node.to_play, -value, actions[1:], None)
                     return
@@ -319,7 +337,7 @@ class UCTSearch:
             value, actions, players = node.value, (), ()
         elif isinstance(state, GoGame):
             value, actions = go_playout(state, self._playout_state, self.max_playout_moves,
-                                        heavy=self.heavy)
+                                        heavy=self.heavy, score_weight=self.score_weight)
             players = None  # Go's players alternate, passes included
         else:
             value, actions, players = game_playout(state, self.rng, self.max_playout_moves or 1000)
@@ -335,9 +353,7 @@ class UCTSearch:
         if isinstance(state, GoGame) and state.board.passes >= 2:
             board = state.board
             score = board.area_score(estimate_dead(board, self.scoring_playouts, seed=0))
-            if score == 0:
-                return 0.0
-            return 1.0 if (score > 0) == (board.to_play == BLACK) else -1.0
+            return score_value(score, board, self.score_weight)
         return state.terminal_value()
 
     def _select(self, node):
