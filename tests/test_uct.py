@@ -10,7 +10,7 @@ import pytest
 from mockgo import Board
 from mockgo.go import coords
 from mockgo.go.board import BLACK, EMPTY, WHITE
-from mockgo.go.ownership import estimate_dead, owner_map
+from mockgo.go.ownership import estimate_dead
 from mockgo.play.players import RESIGN, UCTPlayer, make_player
 from mockgo.search.games import GoGame, TicTacToe
 from mockgo.search.uct import UCTSearch, score_value
@@ -85,7 +85,7 @@ ALIVE_AND_DEAD = """
 
 def test_owner_map_and_a_dead_stone_inside_territory():
     board = Board.from_diagram(ALIVE_AND_DEAD)
-    owner = owner_map(board)
+    owner = board.owner_map()
     # The inside touches black and white: no one's by Tromp-Taylor.
     assert owner[coords.from_gtp("C5", 7)] == EMPTY
     assert owner[coords.from_gtp("A1", 7)] == BLACK and owner[coords.from_gtp("B2", 7)] == BLACK
@@ -219,27 +219,6 @@ def test_search_time_budget_and_bad_options():
 
 
 # ---------------------------------------------------------------- player
-
-SETTLED = """
-. X O . .
-X X O O .
-X . X O O
-X X X O .
-. X O O O
-"""
-
-
-def test_uct_player_answers_a_pass_with_a_pass_when_the_game_is_won():
-    """A settled 5x5 position, white (ahead on komi) to move after black's
-    pass: white passes. Black to move, behind, plays on instead of passing."""
-    for to_play, expect_pass in ((WHITE, True), (BLACK, False)):
-        board = Board.from_diagram(SETTLED, komi=7.5)
-        board.to_play = 3 - to_play
-        board.play(board.pass_index)
-        player = make_player("uct:playouts=2000,rave=1,seed=0")
-        move = player.select_move(board)
-        assert (move == board.pass_index) == expect_pass, coords.to_gtp(move, 5)
-
 
 def test_uct_player_spec_seed_and_resignation():
     assert isinstance(make_player("uct:playouts=100,rave=1"), UCTPlayer)

@@ -355,9 +355,15 @@ def _play(stones, group, next_stone, group_size, liberties, liberty_bits, group_
         return reason, 0, ko
     captured = _place_stone(stones, group, next_stone, group_size, liberties,
                             liberty_bits, group_hash, neighbors, zobrist, hash_box, p, color)
-    # Simple ko: one stone taken by a lone stone that now has that point as
-    # its only liberty; the opponent may not take back at once.
-    new_ko = -1
+    _seen_add(seen, hash_box[0])
+    return LEGAL, captured, _ko_after(stones, group, group_size, liberties, neighbors, p, captured)
+
+
+@njit(cache=True)
+def _ko_after(stones, group, group_size, liberties, neighbors, p, captured):
+    """Simple ko after a stone at ``p`` took ``captured`` stones: when it
+    took one stone, is a lone stone, and has that point as its only liberty,
+    the opponent may not take back at once: returns that point, else -1."""
     head = group[p]
     if captured == 1 and group_size[head] == 1 and liberties[head] == 1:
         for k in range(4):
@@ -365,9 +371,8 @@ def _play(stones, group, next_stone, group_size, liberties, liberty_bits, group_
             if n < 0:
                 break
             if stones[n] == EMPTY:
-                new_ko = n
-    _seen_add(seen, hash_box[0])
-    return LEGAL, captured, new_ko
+                return n
+    return -1
 
 
 @njit(cache=True)
@@ -458,44 +463,57 @@ def _legal_mask(stones, group, liberties, group_hash, seen, neighbors, diagonals
 
 
 @njit(cache=True)
+def _owners(stones, neighbors):
+    """Each point's Tromp-Taylor owner: its stone's colour, or for an empty
+    point the colour that alone borders its empty region (EMPTY if both or
+    neither do). One flood fill per empty region."""
+    n = len(stones)
+    owner = stones.astype(np.int8)
+    visited = np.zeros(n, np.bool_)
+    stack = np.empty(n, np.int32)
+    region = np.empty(n, np.int32)
+    for start in range(n):
+        if stones[start] != EMPTY or visited[start]:
+            continue
+        visited[start] = True
+        stack[0] = start
+        top = 1
+        size = 0
+        reaches = 0  # bit BLACK and bit WHITE
+        while top > 0:
+            top -= 1
+            p = stack[top]
+            region[size] = p
+            size += 1
+            for k in range(4):
+                q = neighbors[p, k]
+                if q < 0:
+                    break
+                if stones[q] == EMPTY:
+                    if not visited[q]:
+                        visited[q] = True
+                        stack[top] = q
+                        top += 1
+                else:
+                    reaches |= stones[q]
+        color = reaches if reaches == BLACK or reaches == WHITE else EMPTY
+        for i in range(size):
+            owner[region[i]] = color
+    return owner
+
+
+@njit(cache=True)
 def _area(stones, neighbors):
     """Tromp-Taylor area: each colour's stones plus the empty regions that
     reach only that colour. Returns (black area, white area)."""
-    n = len(stones)
-    visited = np.zeros(n, np.bool_)
-    stack = np.empty(n, np.int32)
+    owner = _owners(stones, neighbors)
     black = 0
     white = 0
-    for start in range(n):
-        if stones[start] == BLACK:
+    for p in range(len(owner)):
+        if owner[p] == BLACK:
             black += 1
-        elif stones[start] == WHITE:
+        elif owner[p] == WHITE:
             white += 1
-        elif not visited[start]:
-            visited[start] = True
-            stack[0] = start
-            top = 1
-            region = 0
-            reaches = 0  # bit BLACK and bit WHITE
-            while top > 0:
-                top -= 1
-                p = stack[top]
-                region += 1
-                for k in range(4):
-                    q = neighbors[p, k]
-                    if q < 0:
-                        break
-                    if stones[q] == EMPTY:
-                        if not visited[q]:
-                            visited[q] = True
-                            stack[top] = q
-                            top += 1
-                    else:
-                        reaches |= stones[q]
-            if reaches == BLACK:
-                black += region
-            elif reaches == WHITE:
-                white += region
     return black, white
 
 
@@ -674,16 +692,7 @@ def _random_playout(stones, group, next_stone, group_size, liberties, liberty_bi
             captured = _place_stone(stones, group, next_stone, group_size, liberties,
                                     liberty_bits, group_hash, neighbors, zobrist, hash_box,
                                     move, color)
-            new_ko = -1
-            head = group[move]
-            if captured == 1 and group_size[head] == 1 and liberties[head] == 1:
-                for k in range(4):
-                    q = neighbors[move, k]
-                    if q < 0:
-                        break
-                    if stones[q] == EMPTY:
-                        new_ko = q
-            ko = new_ko
+            ko = _ko_after(stones, group, group_size, liberties, neighbors, move, captured)
             if captured:  # rare: list the empty points again
                 count = 0
                 for q in range(n):
@@ -996,6 +1005,12 @@ class Board:
         return points
 
     # --------------------------------------------------------- scoring
+
+    def owner_map(self, stones=None):
+        """Each point's owner by Tromp-Taylor, BLACK, WHITE or EMPTY (no
+        one), in this position or in ``stones`` (another position of this
+        board's size, e.g. the end of a :meth:`random_playout`)."""
+        return _owners(self.stones if stones is None else stones, self.neighbors)
 
     def area(self, dead=()):
         """(black area, white area) by Tromp-Taylor rules, after taking the

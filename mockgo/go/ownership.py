@@ -7,9 +7,9 @@ position, ``playouts`` random games are played to the end by both sides
 (:meth:`mockgo.go.board.Board.random_playout`: each side chooses uniformly
 among its sensible moves, legal and not filling its own single-point eye,
 and passes when it has none). At the end of each playout every point
-belongs to black, to white, or to no one (Tromp-Taylor: a stone's point is
-its colour's; an empty region belongs to the colour that alone surrounds
-it). A group is *dead* when, averaged over its stones and the playouts, its
+belongs to black, to white, or to no one (Tromp-Taylor, ``Board.owner_map``:
+a stone's point is its colour's; an empty region belongs to the colour that
+alone surrounds it). A group is *dead* when, averaged over its stones and the playouts, its
 points end up its own colour's in fewer than half of the playouts.
 
 It is honest about what it is: stones that would die if both sides played
@@ -23,58 +23,10 @@ a pass (:func:`should_pass`).
 """
 
 import numpy as np
-from numba import njit
 
 from mockgo.go.board import BLACK, EMPTY, WHITE
 
-__all__ = ["area_score_without_dead", "estimate_dead", "ownership", "owner_map",
-           "should_pass"]
-
-
-@njit(cache=True)
-def _owners(stones, neighbors):
-    """Each point's Tromp-Taylor owner: its stone's colour, or for an empty
-    point the colour that alone borders its empty region (EMPTY if both or
-    neither do). A flood fill per empty region, as in ``board._area``."""
-    n = len(stones)
-    owner = stones.astype(np.int8)
-    visited = np.zeros(n, np.bool_)
-    stack = np.empty(n, np.int32)
-    region = np.empty(n, np.int32)
-    for start in range(n):
-        if stones[start] != EMPTY or visited[start]:
-            continue
-        visited[start] = True
-        stack[0] = start
-        top = 1
-        size = 0
-        reaches = 0  # bit BLACK and bit WHITE
-        while top > 0:
-            top -= 1
-            p = stack[top]
-            region[size] = p
-            size += 1
-            for k in range(4):
-                q = neighbors[p, k]
-                if q < 0:
-                    break
-                if stones[q] == EMPTY:
-                    if not visited[q]:
-                        visited[q] = True
-                        stack[top] = q
-                        top += 1
-                else:
-                    reaches |= stones[q]
-        color = reaches if reaches == BLACK or reaches == WHITE else EMPTY
-        for i in range(size):
-            owner[region[i]] = color
-    return owner
-
-
-def owner_map(board, stones=None):
-    """Each point's owner by Tromp-Taylor, BLACK, WHITE or EMPTY (no one), in
-    ``board``'s position or in ``stones`` (a position on the same board)."""
-    return _owners(board.stones if stones is None else stones, board.neighbors)
+__all__ = ["area_score_without_dead", "estimate_dead", "ownership", "should_pass"]
 
 
 def ownership(board, playouts=64, seed=0):
@@ -90,7 +42,7 @@ def ownership(board, playouts=64, seed=0):
     start = board.copy()
     start.passes = 0
     for _ in range(playouts):
-        owner = _owners(start.random_playout(state).stones, board.neighbors)
+        owner = board.owner_map(start.random_playout(state).stones)
         black += owner == BLACK
         white += owner == WHITE
     return black / playouts, white / playouts
