@@ -38,7 +38,7 @@ from mockgo.learn.value import fit_value_network, value_dataset
 from mockgo.nets.io import NetworkInfo, as_float32, load_model
 from mockgo.zero.config import ZeroConfig
 
-__all__ = ["LoadedModel", "Notebook", "NOTEBOOKS", "ReinforcePreset", "SupervisedPreset",
+__all__ = ["ArenaPreset", "LoadedModel", "Notebook", "NOTEBOOKS", "ReinforcePreset", "SupervisedPreset",
            "ValuePreset", "ZeroPreset", "check", "kgs_archive", "kgs_archives", "load_sl_policy",
            "load_value_network", "preset", "quick_mode", "repo_root", "standin_policy",
            "standin_value_network", "start"]
@@ -269,11 +269,84 @@ def _zero_presets():
     return quick, full
 
 
+# ------------------------------------------------------------ 05: arena
+
+
+@dataclasses.dataclass(frozen=True)
+class ArenaPreset:
+    """Notebook 05 in one mode: a ``size`` x ``size`` ladder of ``players``
+    (search players) and, with ``zero_readouts``, notebook 04's Zero agent,
+    each playing ``games`` games against every one of ``anchors`` (the
+    first fixed at 0 Elo), which play ``anchor_games`` games a pair; the
+    showcase game of ``showcase`` (a ``uct:`` spec) against
+    ``showcase_opponent`` with ``key_moves`` visit maps; and, unless
+    ``big_size`` is None, a ladder on that board of the policy networks
+    (with ``big_networks``: notebook 03's RL policy and an AlphaGo search
+    with notebook 02's value network) against ``big_anchors``. ``workers``:
+    processes playing a match's games side by side."""
+
+    size: int
+    anchors: tuple
+    players: tuple
+    games: int
+    anchor_games: int
+    zero_readouts: int | None  # None: no Zero agent
+    showcase: str
+    showcase_opponent: str
+    key_moves: int
+    big_size: int | None  # None: no 19x19 ladder
+    big_anchors: tuple
+    big_networks: bool
+    big_games: int
+    big_anchor_games: int
+    alphago_readouts: int
+    alphago_mix: float
+    workers: int = 2
+
+
+# Quick: 9x9, the random player and GnuGo level 1 as anchors (random
+# alone without GnuGo), three 200-playout UCT players (plain, RAVE,
+# heavy playouts), 8 games a pairing: 7 matches, 56 games of 1 to 3 s
+# each (measured on the 2 shared cores, load ~4: 1.3 s a game of UCT-200
+# against random, 2.5 to 3 s against GnuGo level 1, which won all of
+# them). Then a 19x19 taste: the shipped sl-19 against random, 2 games
+# (TensorFlow's start-up dominates). The whole notebook: a few minutes.
+_ARENA_QUICK = ArenaPreset(size=9, anchors=("random", "gnugo:level=1"),
+                           players=("uct:playouts=200", "uct:playouts=200,rave=1",
+                                    "uct:playouts=200,heavy=1"),
+                           games=8, anchor_games=8, zero_readouts=None,
+                           showcase="uct:playouts=200,rave=1", showcase_opponent="gnugo:level=1",
+                           key_moves=3, big_size=19, big_anchors=("random",), big_networks=False,
+                           big_games=2, big_anchor_games=0, alphago_readouts=0, alphago_mix=0.5,
+                           workers=2)
+# Full: hours on 2 cores; stopped, it resumes (every match keeps its games
+# in the run folder). Estimates from the quick runs' rates, not a measured
+# full run: a 9x9 UCT playout costs about 0.13 ms (0.18 heavy), so
+# UCT-5000 takes about 0.7 s a move, 30 s a game, and its 120 games
+# against the three anchors about 30 minutes on 2 workers; GnuGo level 10
+# adds about 0.3 s a move. The 9x9 ladder: about 1.5 hours (2 with the
+# Zero agent at 200 readouts). 19x19, 40 games a pairing: sl-19 played 40
+# games against GnuGo level 1 in 5.4 minutes on two cores (README);
+# level 10 takes several times longer; AlphaGo's search at 100 readouts
+# (about 200 network evaluations/s on 19x19: benchmarks/search.py) spends
+# about a minute of its own a game, 2 hours for its 120 games on 2 workers.
+_ARENA_FULL = ArenaPreset(size=9, anchors=("random", "gnugo:level=1", "gnugo:level=10"),
+                          players=("uct:playouts=1000", "uct:playouts=1000,rave=1",
+                                   "uct:playouts=5000,rave=1", "uct:playouts=5000,rave=1,heavy=1"),
+                          games=40, anchor_games=40, zero_readouts=200,
+                          showcase="uct:playouts=5000,rave=1,heavy=1",
+                          showcase_opponent="gnugo:level=1", key_moves=3, big_size=19,
+                          big_anchors=("random", "gnugo:level=1", "gnugo:level=10"),
+                          big_networks=True, big_games=40, big_anchor_games=10,
+                          alphago_readouts=100, alphago_mix=0.5, workers=2)
+
+
 _PRESETS = {
     "01_supervised": lambda: (_SUPERVISED_QUICK, _SUPERVISED_FULL),
     "02_value_net": lambda: (_VALUE_QUICK, _VALUE_FULL),
     "03_policy_gradient": _reinforce_presets,
     "04_zero_selfplay": _zero_presets,
+    "05_arena": lambda: (_ARENA_QUICK, _ARENA_FULL),
 }
 NOTEBOOKS = tuple(_PRESETS)
 # Where each notebook keeps its work, under runs/ (04's folder predates its name).
