@@ -156,15 +156,14 @@ class LadderResult:
         return "\n".join(lines)
 
 
-def plot_ratings(ratings, path, title="mockgo ladder"):
-    """A horizontal error-bar chart of the ratings, saved to ``path`` (PNG)."""
-    import matplotlib  # matplotlib: imported only for a plot
-
-    matplotlib.use("Agg")
+def draw_ratings(ratings, ax=None, title="mockgo ladder"):
+    """A horizontal error-bar chart of the ratings (best at the top, anchors
+    in grey) on ``ax`` (default: a new figure's); returns the axes."""
     import matplotlib.pyplot as plt  # matplotlib: imported only for a plot
 
     items = list(ratings.values())[::-1]  # best at the top
-    fig, ax = plt.subplots(figsize=(7, 0.5 * len(items) + 1.5))
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 0.5 * len(items) + 1.5))
     y = np.arange(len(items))
     elo = np.array([r.elo for r in items])
     low = np.array([r.elo - r.low for r in items])
@@ -176,6 +175,18 @@ def plot_ratings(ratings, path, title="mockgo ladder"):
     ax.axvline(0, color="lightgray", lw=1, zorder=0)
     ax.set_xlabel("Elo (random = 0), 95% interval")
     ax.set_title(title)
+    return ax
+
+
+def plot_ratings(ratings, path, title="mockgo ladder"):
+    """:func:`draw_ratings`, saved to ``path`` (PNG) with no display."""
+    import matplotlib  # matplotlib: imported only for a plot
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # matplotlib: imported only for a plot
+
+    ax = draw_ratings(ratings, title=title)
+    fig = ax.figure
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)

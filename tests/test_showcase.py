@@ -1,0 +1,152 @@
+"""Notebook 05's helpers (mockgo.arena.showcase): who takes part in the
+ladders, the recorded searches of the showcase game, and the key moves."""
+
+import json
+
+import numpy as np
+import pytest
+
+from mockgo import notebook
+from mockgo.arena.ladder import Rating, draw_ratings
+from mockgo.arena.showcase import (SearchRecord, SearchRecorder, arena_lineup, big_board_lineup,
+                                   key_moves, showcase_game, zero_network)
+from mockgo.go.board import Board
+from mockgo.play.players import RandomPlayer, make_player
+
+QUICK = notebook.preset("05_arena", True)
+FULL = notebook.preset("05_arena", False)
+
+
+def test_the_presets_are_registered_and_quick_is_small():
+    assert "05_arena" in notebook.NOTEBOOKS
+    assert QUICK.size == FULL.size == 9 and QUICK.anchors[0] == FULL.anchors[0] == "random"
+    assert QUICK.games <= 10 and QUICK.zero_readouts is None and not QUICK.big_networks
+    assert FULL.big_games == 40 and set(FULL.big_anchors) >= {"gnugo:level=1", "gnugo:level=10"}
+    for spec in QUICK.players + FULL.players + (QUICK.showcase, FULL.showcase):
+        make_player(spec).close()  # every spec makes a player
+
+
+def test_quick_lineup_with_and_without_gnugo(tmp_path):
+    lineup = arena_lineup(QUICK, tmp_path, gnugo=True)
+    assert lineup.anchors == list(QUICK.anchors) and lineup.players == list(QUICK.players)
+    assert any("Zero" in note for note in lineup.notes)
+    alone = arena_lineup(QUICK, tmp_path, gnugo=False)
+    assert alone.anchors == ["random"] and alone.players == list(QUICK.players)
+    assert any("GnuGo is not installed" in note and "gnugo:level=1" in note
+               for note in alone.notes)
+    assert "random = 0 Elo" in alone.describe()
+
+
+def _zero_run(root, best, model=True):
+    folder = root / "runs" / "04_zero" / "full"
+    (folder / "models").mkdir(parents=True)
+    (folder / "state.json").write_text(json.dumps({"best": best, "latest": best}))
+    if model:
+        (folder / "models" / f"{best:06d}.keras").write_bytes(b"")
+    return folder
+
+
+def test_the_zero_agent_joins_last_when_notebook_04_trained_one(tmp_path):
+    path, why = zero_network(tmp_path)
+    assert path is None and "has not started" in why
+    lineup = arena_lineup(FULL, tmp_path, gnugo=True)
+    assert lineup.players == list(FULL.players)
+    assert any("Zero agent is left out" in note for note in lineup.notes)
+
+    folder = _zero_run(tmp_path, best=25)
+    lineup = arena_lineup(FULL, tmp_path, gnugo=True)
+    assert lineup.players[:-1] == list(FULL.players)  # last: resumed ladders keep their numbers
+    zero = lineup.players[-1]
+    assert zero.startswith("mcts:path=") and str(folder / "models" / "000025.keras") in zero
+    assert f"readouts={FULL.zero_readouts}" in zero and not lineup.notes
+
+
+@pytest.mark.parametrize("best, model, reason", [(0, True, "generation 0"),
+                                                 (3, False, "is missing")])
+def test_no_zero_agent_from_an_untrained_or_broken_run(tmp_path, best, model, reason):
+    _zero_run(tmp_path, best, model)
+    path, why = zero_network(tmp_path)
+    assert path is None and reason in why
+
+
+def test_big_board_lineup_adds_the_networks_that_exist(tmp_path):
+    quick = big_board_lineup(QUICK, tmp_path, gnugo=True)
+    assert quick.size == 19 and quick.anchors == ["random"]
+    assert quick.players == ["policy:pretrained=sl-19"]
+
+    full = big_board_lineup(FULL, tmp_path, gnugo=True)
+    assert full.players == ["policy:pretrained=sl-19"] and len(full.notes) == 2
+    assert full.anchors == list(FULL.big_anchors)
+    rl = notebook.rl_policy_path(tmp_path, False)
+    value = notebook.value_path(tmp_path, False)
+    for path in (rl, value):
+        path.parent.mkdir(parents=True)
+        path.write_bytes(b"")
+    full = big_board_lineup(FULL, tmp_path, gnugo=False)
+    assert full.anchors == ["random"] and len(full.notes) == 1  # only GnuGo's
+    sl, rl_spec, alphago = full.players
+    assert rl_spec == f"policy:path={rl.resolve()},name=rl-policy"
+    assert alphago.startswith("alphago:policy_pretrained=sl-19,value=")
+    assert f"readouts={FULL.alphago_readouts}" in alphago
+
+
+def _record(visits, win_rate, move=None):
+    visits = np.asarray(visits, float)
+    move = int(np.argmax(visits)) if move is None else move
+    return SearchRecord(Board(2), visits, visits * win_rate, move, win_rate)
+
+
+def test_key_moves_opening_turning_point_and_hardest_choice():
+    records = [_record([10, 0, 0, 0, 0], 0.5),     # opening
+               _record([9, 1, 0, 0, 0], 0.55),
+               _record([5, 4, 1, 0, 0], 0.5),      # closest call while open
+               _record([9, 1, 0, 0, 0], 0.1),      # the biggest swing
+               _record([5, 5, 0, 0, 0], 0.0)]      # a tie, but the game is lost
+    assert key_moves(records, 3) == [0, 2, 3]
+    assert key_moves(records, 2) == [0, 3]
+    assert key_moves(records[:1], 3) == [0] and key_moves([], 3) == []
+    # Coinciding picks are filled with searches spread over the game.
+    flat = [_record([10, 0, 0, 0, 0], 0.95) for _ in range(9)]
+    assert len(key_moves(flat, 3)) == 3
+
+
+def test_a_search_record_reads_its_statistics():
+    record = _record([2, 6, 0, 0, 2], 0.25)
+    assert record.move == 1 and record.move_number == 1
+    assert record.visit_share.sum() == pytest.approx(1.0)
+    assert record.top(2) == [(1, 6, 0.25), (0, 2, 0.25)]
+
+
+def test_the_recorder_wants_a_uct_player():
+    with pytest.raises(TypeError):
+        SearchRecorder(RandomPlayer())
+
+
+def test_showcase_game_records_every_search_and_reads_them_back(tmp_path):
+    show = showcase_game("uct:playouts=30", "random", 5, tmp_path, seed=3, scorer="tromp-taylor")
+    game = show.game
+    searches = (game.board.move_number + 1) // 2  # black's moves
+    assert 0 < len(show.records) <= searches
+    for record in show.records:
+        assert record.board.to_play == 1 and record.visits.sum() >= 30
+        assert record.visits[record.move] == record.visits.max()  # the most visited is played
+        assert record.board.history == game.board.history[:record.board.move_number]
+    again = showcase_game("uct:playouts=30", "random", 5, tmp_path, seed=3,
+                          scorer="tromp-taylor")
+    assert again.game.result == game.result and len(again.records) == len(show.records)
+    for a, b in zip(show.records, again.records):
+        assert a.board.hash == b.board.hash and a.move == b.move
+        np.testing.assert_array_equal(a.visits, b.visits)
+
+
+def test_draw_ratings_on_given_axes():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ratings = {"uct": Rating("uct-200", 400, 100, 700),
+               "random": Rating("random", 0, 0, 0, anchor=True)}
+    fig, ax = plt.subplots()
+    assert draw_ratings(ratings, ax=ax, title="t") is ax
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["random", "uct-200"]
+    plt.close(fig)
