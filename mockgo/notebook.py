@@ -507,9 +507,6 @@ def kgs_archive(repo_root, download=True):
 
 
 @dataclasses.dataclass
-
-
-@dataclasses.dataclass
 class LoadedModel:
     """A model and where it came from: ``note`` says it in a sentence,
     ``stand_in`` is True when the saved model was missing and a small one
