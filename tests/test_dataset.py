@@ -126,6 +126,24 @@ def test_a_folder_with_another_build_is_refused(sgf_folder, tmp_path):
         build_dataset([sgf_folder / "game-01.sgf"], tmp_path / "ds", other, workers=1, progress=False)
 
 
+def test_a_dataset_is_reused_when_its_sources_are_found_under_another_path(sgf_folder,
+                                                                           tmp_path):
+    """A moved checkout (or another mirror) has the same archives under
+    another path: the finished dataset is reused, not refused; other files
+    are refused."""
+    built = build_dataset([sgf_folder / "game-01.sgf"], tmp_path / "ds", SPEC, workers=1,
+                          progress=False)
+    moved = tmp_path / "elsewhere"
+    moved.mkdir()
+    (moved / "game-01.sgf").write_bytes((sgf_folder / "game-01.sgf").read_bytes())
+    again = build_dataset([moved / "game-01.sgf"], tmp_path / "ds", SPEC, workers=1,
+                          progress=False)
+    assert again["games_kept"] == built["games_kept"]
+    with pytest.raises(ValueError, match="other settings.*sources"):
+        build_dataset([sgf_folder / "game-02.sgf"], tmp_path / "ds", SPEC, workers=1,
+                      progress=False)
+
+
 def test_symmetry_tables_move_planes_and_moves_together():
     size = 5
     gather, move_maps = symmetry_tables(size)

@@ -364,8 +364,13 @@ def _load_or_start(folder, spec, sources, max_games, restart):
         atomic_write_text(path, json.dumps(fresh, indent=1))
         return fresh
     settings = ("format", "spec", "sources", "max_games")
-    check_same_settings(folder, "a dataset", {key: manifest.get(key) for key in settings},
-                        {key: fresh[key] for key in settings})
+    # Sources are compared by file name: the same archives found under
+    # another path (a moved checkout, another mirror) are the same data.
+    stored = {key: manifest.get(key) for key in settings}
+    given = {key: fresh[key] for key in settings}
+    for both in (stored, given):
+        both["sources"] = [Path(source).name for source in both["sources"] or []]
+    check_same_settings(folder, "a dataset", stored, given)
     if manifest["complete"]:
         return manifest
     _check_sources(folder, sources)
