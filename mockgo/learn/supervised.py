@@ -84,6 +84,7 @@ import io
 import json
 import math
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -369,8 +370,26 @@ def _open_run(run_dir, record, restart):
     # More epochs train further; anything else would continue another run.
     stored = {key: value for key, value in state["settings"].items() if key != "epochs"}
     given = {key: value for key, value in record.items() if key != "epochs"}
+    if isinstance(stored.get("dataset"), str):
+        # Runs before datasets were recorded by content named a folder.
+        old = Path(stored["dataset"])
+        if (old / "dataset.json").exists():
+            stored["dataset"] = dataset_identity(old)
+        else:
+            warnings.warn(f"{run_dir} was trained on {old}, which is gone: cannot check that "
+                          f"it is the dataset given now")
+            stored["dataset"] = given["dataset"]
     check_same_settings(run_dir, "a training run", stored, given)
     return state
+
+
+def dataset_identity(dataset_dir):
+    """What a run is trained on, wherever the dataset's folder lies (a moved
+    checkout resumes): its spec, its sources' file names and its positions
+    per split, from its manifest."""
+    manifest = read_manifest(dataset_dir)
+    return {"spec": manifest["spec"], "sources": [Path(s).name for s in manifest["sources"]],
+            "positions": manifest["positions"]}
 
 
 def played_positions(dataset_dir, split):
@@ -440,7 +459,7 @@ def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
 
     if steps_per_epoch is None:
         steps_per_epoch = max(1, played_positions(dataset_dir, "train") // batch_size)
-    record = {"dataset": str(dataset_dir), "epochs": epochs, "batch_size": batch_size,
+    record = {"dataset": dataset_identity(dataset_dir), "epochs": epochs, "batch_size": batch_size,
               "learning_rate": learning_rate, "steps_per_epoch": steps_per_epoch,
               "validation_steps": validation_steps, "schedule": schedule,
               "optimizer": optimizer, "momentum": momentum, "seed": seed, "augment": augment}
