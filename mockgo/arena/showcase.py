@@ -222,7 +222,8 @@ class SearchRecorder(Player):
     def choose(self, turns):
         choices = self.player.choose(turns)
         for turn, move in zip(turns, choices.moves):
-            search, root = self.player.trees.get(turn.game, (None, None))
+            tree = self.player.trees.get(turn.game)
+            root = None if tree is None else tree.root
             # A pass answered without a search leaves the last tree behind.
             if root is None or move < 0 or root.state.board.history != turn.board.history:
                 continue  # (or a resignation)

@@ -473,7 +473,45 @@ def gnugo_player(level=10, seed=None, binary=None, name=None):
 # -------------------------------------------------------------------- search
 
 
-class SearchPlayer(Player):
+class _TreePerGame(Player):
+    """What the search players share: one tree per game, kept from move to
+    move. A tree has ``root.state.board`` (the position at its root) and
+    ``play(move)`` (go down to the subtree under the move); subclasses make
+    one with ``_new_tree(board, rng)``. When a turn's board is not the
+    position at the root of its game's tree (a new game, an undo, a loaded
+    position), the search starts afresh from it, with the game's generator."""
+
+    def __init__(self):
+        self.trees = {}  # game -> its tree
+        self._rngs = {}  # game -> the game's generator, for trees started later
+
+    def start_game(self, game, board, rng):
+        self._rngs[game] = rng
+        self.trees[game] = self._new_tree(board, rng)
+
+    def _tree_for(self, turn):
+        tree = self.trees.get(turn.game)
+        mine = None if tree is None else tree.root.state.board
+        board = turn.board
+        if mine is None or mine.hash != board.hash or mine.history != board.history \
+                or mine.to_play != board.to_play:
+            rng = self._rngs.setdefault(turn.game, turn.rng)
+            tree = self.trees[turn.game] = self._new_tree(board, rng)
+        return tree
+
+    def observe(self, game, board, move):
+        tree = self.trees.get(game)
+        if tree is not None and move != RESIGN \
+                and tree.root.state.board.history == board.history[:-1]:
+            tree.play(move)  # keeps the subtree under the move
+
+    def end_game(self, game):
+        """Frees the game's tree; returns it (None if there was none)."""
+        self._rngs.pop(game, None)
+        return self.trees.pop(game, None)
+
+
+class SearchPlayer(_TreePerGame):
     """Monte Carlo tree search as a player: one :class:`mockgo.search.mcts.MCTSPlayer`
     tree per game, searched in lockstep with the player's other games (one
     ``evaluate`` call per search step for all of them:
@@ -488,10 +526,11 @@ class SearchPlayer(Player):
     The other options are :class:`~mockgo.search.mcts.MCTSPlayer`'s.
     ``resign_disabled_share``: the share of games in which resigning is off
     (drawn from each game's generator; AlphaGo Zero's check of the
-    threshold). ``answer_passes``: as :class:`PolicyPlayer`'s. ``on_search(game, tree)``: called after each search that
-    does not end in a resignation, before the move is picked (self-play
-    records its training examples there); ``on_end_game(game, tree)``: when
-    a game ends, with its last tree (self-play reads whether resigning was on).
+    threshold). ``answer_passes``: as :class:`PolicyPlayer`'s.
+    ``on_search(game, tree)``: called after each search that does not end in
+    a resignation, before the move is picked (self-play records its training
+    examples there); ``on_end_game(game, tree)``: when a game ends, with its
+    last tree (self-play reads whether resigning was on).
 
     When a turn's board is not the position at the root of its game's tree
     (a new game, an undo, a loaded position), the search starts afresh
@@ -516,12 +555,7 @@ class SearchPlayer(Player):
         self.on_end_game = on_end_game
         self.name = name
         self.seed = seed
-        self.trees = {}  # game -> MCTSPlayer
-        self._rngs = {}  # game -> the game's generator, for trees started later
-
-    def start_game(self, game, board, rng):
-        self._rngs[game] = rng
-        self.trees[game] = self._new_tree(board, rng)
+        super().__init__()  # game -> its MCTSPlayer
 
     def _new_tree(self, board, rng):
         enabled = True
@@ -532,16 +566,6 @@ class SearchPlayer(Player):
         cap = self.max_moves or board.move_number + 3 * board.pass_index
         tree.initialize(self.game.from_board(board.copy(), max_moves=cap),
                         move_number=board.move_number)
-        return tree
-
-    def _tree_for(self, turn):
-        tree = self.trees.get(turn.game)
-        mine = None if tree is None else tree.root.state.board
-        board = turn.board
-        if mine is None or mine.hash != board.hash or mine.history != board.history \
-                or mine.to_play != board.to_play:
-            rng = self._rngs.setdefault(turn.game, turn.rng)
-            tree = self.trees[turn.game] = self._new_tree(board, rng)
         return tree
 
     def choose(self, turns):
@@ -562,15 +586,8 @@ class SearchPlayer(Player):
             moves[i] = tree.pick_action()
         return Choices(moves, np.zeros(len(turns)))
 
-    def observe(self, game, board, move):
-        tree = self.trees.get(game)
-        if tree is not None and move != RESIGN \
-                and tree.root.state.board.history == board.history[:-1]:
-            tree.play(move)  # keeps the subtree under the move
-
     def end_game(self, game):
-        tree = self.trees.pop(game, None)
-        self._rngs.pop(game, None)
+        tree = super().end_game(game)
         if self.on_end_game is not None and tree is not None:
             self.on_end_game(game, tree)
 
@@ -578,7 +595,21 @@ class SearchPlayer(Player):
 # --------------------------------------------------------------------- UCT
 
 
-class UCTPlayer(Player):
+class _UCTTree:
+    """One game's UCT search and the root of its tree (:class:`UCTPlayer`)."""
+
+    __slots__ = ("search", "root")
+
+    def __init__(self, search, root):
+        self.search, self.root = search, root
+
+    def play(self, move):
+        # A finished game's tree stays: the next turn's board starts a new one.
+        if not self.root.terminal:
+            self.root = self.search.advance(self.root, move)
+
+
+class UCTPlayer(_TreePerGame):
     """Classic Monte Carlo tree search with random playouts
     (:class:`mockgo.search.uct.UCTSearch`, RAVE with ``rave``) as a player:
     one tree per game, kept from move to move, searched ``playouts``
@@ -608,27 +639,12 @@ class UCTPlayer(Player):
         self.seed = seed
         self.name = name or f"uct{'-rave' if rave else ''}{'-heavy' if heavy else ''}-" + (
             f"{seconds:g}s" if seconds is not None else f"{playouts}")
-        self.trees = {}  # game -> (UCTSearch, its root)
-        self._rngs = {}
-
-    def start_game(self, game, board, rng):
-        self._rngs[game] = rng
-        self.trees[game] = self._new_tree(board, rng)
+        super().__init__()  # game -> its _UCTTree
 
     def _new_tree(self, board, rng):
         search = UCTSearch(seed=int(rng.integers(2**63)), **self.options)
         cap = board.move_number + 3 * board.pass_index
-        return search, search.new_root(GoGame.from_board(board.copy(), max_moves=cap))
-
-    def _tree_for(self, turn):
-        search, root = self.trees.get(turn.game, (None, None))
-        board = turn.board
-        mine = None if root is None else root.state.board
-        if mine is None or mine.hash != board.hash or mine.history != board.history \
-                or mine.to_play != board.to_play:
-            rng = self._rngs.setdefault(turn.game, turn.rng)
-            search, root = self.trees[turn.game] = self._new_tree(board, rng)
-        return search, root
+        return _UCTTree(search, search.new_root(GoGame.from_board(board.copy(), max_moves=cap)))
 
     def choose(self, turns):
         moves = np.empty(len(turns), np.int64)
@@ -637,23 +653,13 @@ class UCTPlayer(Player):
             if passing[i]:
                 moves[i] = turn.board.pass_index
                 continue
-            search, root = self._tree_for(turn)
-            search.run(root, seconds=self.seconds)
-            if self.resign is not None and root.win_rate() < self.resign:
+            tree = self._tree_for(turn)
+            tree.search.run(tree.root, seconds=self.seconds)
+            if self.resign is not None and tree.root.win_rate() < self.resign:
                 moves[i] = RESIGN
             else:
-                moves[i] = search.best_action(root)
+                moves[i] = tree.search.best_action(tree.root)
         return Choices(moves, np.zeros(len(turns)))
-
-    def observe(self, game, board, move):
-        search, root = self.trees.get(game, (None, None))
-        if root is not None and move != RESIGN and not root.terminal \
-                and root.state.board.history == board.history[:-1]:
-            self.trees[game] = (search, search.advance(root, move))
-
-    def end_game(self, game):
-        self.trees.pop(game, None)
-        self._rngs.pop(game, None)
 
 
 # ------------------------------------------------------------------- specs
