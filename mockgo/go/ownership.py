@@ -84,8 +84,7 @@ def should_pass(board, playouts=64, seed=0, settled=0.8):
         return False
     me = board.to_play
     shares = ownership(board, playouts, seed)
-    score = board.area_score(estimate_dead(board, playouts, seed, shares=shares))
-    if (score > 0 and me == BLACK) or (score < 0 and me == WHITE):
+    if board.winner(estimate_dead(board, playouts, seed, shares=shares)) == me:
         return True
     mine = shares[0] if me == BLACK else shares[1]
     points = np.flatnonzero(board.sensible_moves()[:-1])

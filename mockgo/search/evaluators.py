@@ -16,7 +16,7 @@ import time
 import numpy as np
 
 from mockgo.go import symmetries
-from mockgo.go.board import BLACK
+from mockgo.search.uct import go_playout
 
 __all__ = ["AlphaGoEvaluator", "NetworkEvaluator", "random_rollout_evaluator",
            "uniform_evaluator"]
@@ -178,9 +178,7 @@ class AlphaGoEvaluator:
         if self.mix > 0:
             start = time.perf_counter()
             for i, state in enumerate(states):
-                board = state.board
-                score = board.random_playout(self._rollout_state).score
-                z = 0.0 if score == 0 else 1.0 if (score > 0) == (board.to_play == BLACK) else -1.0
+                z, _ = go_playout(state, self._rollout_state)  # +1, -1 or 0
                 values[i] += self.mix * z
             self.rollout_seconds += time.perf_counter() - start
         self.calls += 1

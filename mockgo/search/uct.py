@@ -55,12 +55,13 @@ by area).
 """
 
 import math
+import time
 
 import numpy as np
 from numba import njit
 
 from mockgo.go.board import BLACK
-from mockgo.go.ownership import estimate_dead
+from mockgo.go.ownership import area_score_without_dead
 from mockgo.search.games import GoGame
 
 __all__ = ["UCTNode", "UCTSearch", "game_playout", "go_playout", "score_value"]
@@ -300,7 +301,6 @@ class UCTSearch:
             for _ in range(self.playouts if playouts is None else playouts):
                 self._simulate(root)
             return
-        import time  # a clock only when the budget is time
         deadline = time.perf_counter() + seconds
         while True:
             for _ in range(16):
@@ -347,13 +347,12 @@ class UCTSearch:
         """The result of a finished game for its player to move. A Go game
         that ended by two passes is scored as GnuGo scores it, after
         removing the dead stones, judged by random playouts
-        (:func:`mockgo.go.ownership.estimate_dead`): Tromp-Taylor's count of
+        (:func:`mockgo.go.ownership.area_score_without_dead`): Tromp-Taylor's count of
         every stone as alive would make the search pass too early, with the
         opponent's dead stones still spoiling its territory, or too late."""
         if isinstance(state, GoGame) and state.board.passes >= 2:
-            board = state.board
-            score = board.area_score(estimate_dead(board, self.scoring_playouts, seed=0))
-            return score_value(score, board, self.score_weight)
+            score = area_score_without_dead(state.board, self.scoring_playouts, seed=0)
+            return score_value(score, state.board, self.score_weight)
         return state.terminal_value()
 
     def _select(self, node):
