@@ -590,13 +590,14 @@ def _joins_friends(stones, neighbors, p, color):
 
 @njit(cache=True)
 def _answer_to(stones, group, liberties, liberty_bits, group_hash, neighbors, zobrist,
-               hash_box, last, color, ko, random_state, scratch, candidates):
+               hash_box, last, color, ko, random_state, no_seen, scratch, candidates):
     """A move that answers the opponent's move at ``last`` (the first of
     MoGo's playout rules): capture an opponent group in atari at or next to
     it, or save a friendly group it put in atari by playing that group's
     last liberty when this gives it two or more. One of them at random, or
-    -1 if there is none."""
-    no_seen = np.zeros(1, np.uint64)
+    -1 if there is none. ``no_seen``, ``scratch``, ``candidates``: the
+    playout's work arrays (superko's unused table, a liberty bitset, room for
+    five moves), made once per playout, not once per move."""
     count = 0
     for k in range(5):
         q = last if k == 4 else neighbors[last, k]
@@ -660,8 +661,8 @@ def _random_playout(stones, group, next_stone, group_size, liberties, liberty_bi
         move = first if played == 0 and first >= 0 else n
         if heavy and tries > 0 and last >= 0:
             answer = _answer_to(stones, group, liberties, liberty_bits, group_hash, neighbors,
-                                zobrist, hash_box, last, color, ko, random_state, scratch,
-                                candidates)
+                                zobrist, hash_box, last, color, ko, random_state, no_seen,
+                                scratch, candidates)
             if answer >= 0:
                 move = answer
                 tries = 0
