@@ -38,10 +38,10 @@ from mockgo.learn.value import fit_value_network, value_dataset
 from mockgo.nets.io import NetworkInfo, as_float32, load_model
 from mockgo.zero.config import ZeroConfig
 
-__all__ = ["ArenaPreset", "LoadedModel", "Notebook", "NOTEBOOKS", "ReinforcePreset", "SupervisedPreset",
-           "ValuePreset", "ZeroPreset", "check", "kgs_archive", "kgs_archives", "load_sl_policy",
-           "load_value_network", "preset", "quick_mode", "repo_root", "standin_policy",
-           "standin_value_network", "start"]
+__all__ = ["ArenaPreset", "LoadedModel", "Notebook", "NOTEBOOKS", "ReinforcePreset",
+           "SupervisedPreset", "ValuePreset", "ZeroPreset", "check", "kgs_archive",
+           "kgs_archives", "load_sl_policy", "load_value_network", "preset", "quick_mode",
+           "repo_root", "standin_policy", "standin_value_network", "start"]
 
 _TRUE = {"1", "true", "yes"}
 _FALSE = {"0", "false", "no", ""}

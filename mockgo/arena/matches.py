@@ -558,7 +558,7 @@ def match(a, b, games=10, size=9, komi=7.5, max_moves=None, workers=1, concurren
                              f"than the {games} asked for: ask for at least as many")
     todo = [i for i in range(games) if i not in finished]
     workers = workers or os.cpu_count() or 1
-    workers = max(1, min(workers, max(len(todo), 1)))
+    workers = max(1, min(workers, len(todo)))
     if workers > 1 and not all(isinstance(p, str) for p in (a, b)):
         raise ValueError("workers > 1 needs both players as specs (each process makes its own)")
     started = time.perf_counter()
@@ -577,9 +577,7 @@ def match(a, b, games=10, size=9, komi=7.5, max_moves=None, workers=1, concurren
                   f"{game.result:>8}  {game.board.move_number:3d} moves  {game.seconds:5.1f} s",
                   file=out, flush=True)
 
-    if not todo:
-        pass
-    elif workers == 1:
+    if todo and workers == 1:
         made = [make_player(p) if isinstance(p, str) else None for p in (a, b)]
         player_a, player_b = (m or p for m, p in zip(made, (a, b)))
         scoring = make_scorer(scorer)
@@ -599,7 +597,7 @@ def match(a, b, games=10, size=9, komi=7.5, max_moves=None, workers=1, concurren
             for player in made:
                 if player is not None:
                     player.close()
-    else:
+    elif todo:
         tasks = [dict(index=i, spec_a=a, spec_b=b, scorer=scorer, seed=seed, size=size,
                       komi=komi, max_moves=max_moves, out_dir=out_dir, games=games)
                  for i in todo]
