@@ -1,11 +1,14 @@
 """Matches with an out_dir are resumable jobs (mockgo.arena.matches)."""
 
 import json
+import time
 import warnings
 
 import pytest
 
 from mockgo.arena.matches import FINISHED_GAMES, match
+from mockgo.go.board import BLACK, WHITE
+from mockgo.play.players import RandomPlayer
 
 
 def _results(result):
@@ -57,3 +60,42 @@ def test_a_line_cut_short_by_a_crash_means_that_game_is_played_again(tmp_path):
     # The cut line is gone, so the log reads whole next time.
     assert match("random", "random:seed=2", games=3, size=5, out_dir=folder).n == 3
     assert len(log.read_text().splitlines()) == 3
+
+
+class _SlowRandom(RandomPlayer):
+    """A random player that takes ``delay`` seconds a move."""
+
+    def __init__(self, delay, **options):
+        super().__init__(**options)
+        self.delay = delay
+
+    def group_key(self):  # random players answer together; this one on its own
+        return ("slow", id(self))
+
+    def choose(self, turns):
+        time.sleep(self.delay)
+        return super().choose(turns)
+
+
+def test_a_match_times_each_players_moves_and_keeps_the_times_in_its_folder(tmp_path):
+    folder = tmp_path / "m"
+    slow, fast = _SlowRandom(0.03, seed=1, name="slow"), RandomPlayer(seed=2, name="fast")
+    result = match(slow, fast, games=2, size=5, out_dir=folder)
+    a, b = result.seconds_per_move()
+    assert a >= 0.03 and b < a
+    assert "seconds a move: A" in result.table()
+    # Each game's moves have one time each, and the slow player's are its own.
+    for game in result.games:
+        assert len(game.think_seconds) == len(game.moves)
+        slow_color = BLACK if game.index % 2 == 0 else WHITE
+        assert game.thinking(slow_color)[0] >= 0.03 * game.thinking(slow_color)[1]
+    again = match(slow, fast, games=2, size=5, out_dir=folder)
+    assert again.seconds_per_move() == pytest.approx((a, b), abs=2e-3)
+    # Lines written before matches timed moves read back without times.
+    log = folder / FINISHED_GAMES
+    entries = [json.loads(line) for line in log.read_text().splitlines()]
+    log.write_text("".join(json.dumps({k: v for k, v in e.items() if k != "think"}) + "\n"
+                           for e in entries))
+    untimed = match(slow, fast, games=2, size=5, out_dir=folder)
+    assert untimed.seconds_per_move() == (None, None)
+    assert "seconds a move" not in untimed.table()

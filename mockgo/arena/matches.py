@@ -45,7 +45,8 @@ them in ``matches/<time>-<A>-vs-<B>`` unless told otherwise.
 Resuming: a match with ``out_dir`` is a resumable job, since one against
 GnuGo at level 10 can take hours. The folder keeps ``match.json`` (the
 settings) and ``games.jsonl``, one line per finished game (number, how it
-ended, the dead stones, its SGF file), appended as each game ends. Run the
+ended, the dead stones, its SGF file, the seconds each move took its
+player), appended as each game ends. Run the
 same match into the same folder again and the finished games are read back
 (their SGF files replayed), and only the others are played; ``games`` may
 be raised to extend a match. Other settings are refused, naming the folder
@@ -88,7 +89,7 @@ import numpy as np
 from mockgo.data.files import atomic_write_text, check_same_settings, read_json
 from mockgo.data.records import SGFError, final_board, load_sgf, save_sgf
 from mockgo.go import coords
-from mockgo.go.board import BLACK, EMPTY
+from mockgo.go.board import BLACK, EMPTY, WHITE
 from mockgo.play.gtp_client import GTPEngine, find_gnugo, gnugo_command
 from mockgo.play.players import make_player, parse_spec, spec_help
 from mockgo.play.runner import PlayedGame, game_seed, play_games
@@ -220,6 +221,26 @@ class MatchResult:
             out[label] = (len(scores), scores.count(1.0), scores.count(0.0), scores.count(0.5))
         return out
 
+    def seconds_per_move(self):
+        """``(A's, B's)`` mean seconds to choose a move, over the games that
+        have timings (None for a side with none: games read back from a
+        folder written before matches timed the moves)."""
+        totals = {True: [0.0, 0], False: [0.0, 0]}
+        for game in self.games:
+            if getattr(game, "think_seconds", None) is None:
+                continue
+            for color in (BLACK, WHITE):
+                timed = game.thinking(color)
+                if timed is not None:
+                    is_a = (color == BLACK) == self.a_is_black(game)
+                    totals[is_a][0] += timed[0]
+                    totals[is_a][1] += timed[1]
+        return tuple(seconds / moves if moves else None
+                     for seconds, moves in (totals[True], totals[False]))
+
+    def timed_games(self):
+        return sum(getattr(game, "think_seconds", None) is not None for game in self.games)
+
     def reasons(self):
         counts = {}
         for g in self.games:
@@ -252,6 +273,11 @@ class MatchResult:
         moves = statistics.mean(g.board.move_number for g in self.games) if self.games else 0
         lines.append(f"games ended: {ends or 'none'}; {moves:.0f} moves a game on average; "
                      f"{self.seconds:.1f} s")
+        per_move = self.seconds_per_move()
+        if None not in per_move:
+            timed = self.timed_games()
+            lines.append(f"seconds a move: A {per_move[0]:.2f}, B {per_move[1]:.2f}"
+                         + ("" if timed == self.n else f" (the {timed} timed games)"))
         if self.out_dir:
             lines.append(f"SGF files in {self.out_dir}")
         return "\n".join(lines)
@@ -483,7 +509,21 @@ def _read_back(folder, entry, log, number):
                       np.array([color for color, _ in board.history], np.int8), empty, empty,
                       empty, empty, empty, reason=entry["reason"], note=entry.get("note"),
                       forfeited_by=entry.get("forfeited_by"), index=entry["index"],
-                      seconds=entry["seconds"], dead=entry["dead"], path=str(path))
+                      seconds=entry["seconds"], think_seconds=_think_back(entry, moves, log, number),
+                      dead=entry["dead"], path=str(path))
+
+
+def _think_back(entry, moves, log, number):
+    """The per-move thinking times of a ``games.jsonl`` entry (None for
+    entries written before matches recorded them)."""
+    think = entry.get("think")
+    if think is None:
+        return None
+    if len(think) != len(moves):
+        raise ValueError(f"{log}: line {number} has {len(think)} move times for the "
+                         f"{len(moves)} moves of its SGF file; delete the line to play that "
+                         f"game again")
+    return np.array(think, np.float64)
 
 
 def _log_finished(out_dir, game):
@@ -493,6 +533,8 @@ def _log_finished(out_dir, game):
                  resigned=game.board.resigned, forfeited_by=game.forfeited_by, note=game.note,
                  dead=[int(p) for p in game.dead], seconds=round(game.seconds, 3),
                  sgf=Path(game.path).name, result=game.result)
+    if game.think_seconds is not None:
+        entry["think"] = [round(float(s), 3) for s in game.think_seconds]
     with open(Path(out_dir) / FINISHED_GAMES, "a", encoding="utf-8") as file:
         file.write(json.dumps(entry) + "\n")
         file.flush()

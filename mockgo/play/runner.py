@@ -140,6 +140,11 @@ class PlayedGame:
     random_move_at: int = -1
     index: int = 0  # the game's number in its run or match
     seconds: float = 0.0  # from its first move to its last
+    # Seconds the mover's player took to choose each move: how long the
+    # choose() call that answered it ran (one call may answer several games
+    # in lockstep; each of them waited that long). 0 for a forced random
+    # move; None for a game read back without times.
+    think_seconds: np.ndarray | None = None
     dead: list = field(default_factory=list)
     path: str | None = None  # its SGF file, once saved by a match
 
@@ -150,6 +155,14 @@ class PlayedGame:
     @property
     def length(self):
         return len(self.moves)
+
+    def thinking(self, color):
+        """``(seconds, moves)``: how long ``color``'s player took over its
+        moves of this game (None when the game has no timings)."""
+        if self.think_seconds is None:
+            return None
+        mine = self.colors == color
+        return float(self.think_seconds[mine].sum()), int(mine.sum())
 
     @property
     def capped(self):
@@ -249,7 +262,7 @@ class _Running:
 
     __slots__ = ("index", "board", "players", "rngs", "rng", "start", "began", "moves", "colors",
                  "masks", "log_probs", "chosen_by", "evaluated", "plane_rows", "planes",
-                 "keep", "reason", "note", "forfeited_by")
+                 "think", "keep", "reason", "note", "forfeited_by")
 
     def __init__(self, index, board, players, rngs, rng, keep):
         self.index, self.board, self.players = index, board, players
@@ -258,6 +271,7 @@ class _Running:
         self.began = time.perf_counter()
         self.moves, self.colors, self.masks, self.log_probs = [], [], [], []
         self.chosen_by, self.evaluated, self.plane_rows, self.planes = [], [], [], []
+        self.think = []
         self.reason = self.note = self.forfeited_by = None
 
     def distinct(self):
@@ -285,7 +299,8 @@ class _Running:
             planes=planes, num_planes=num_planes, start_move=self.start,
             reason=self.reason, note=self.note, forfeited_by=self.forfeited_by,
             random_move_at=random_at, index=self.index,
-            seconds=time.perf_counter() - self.began)
+            seconds=time.perf_counter() - self.began,
+            think_seconds=np.array(self.think, np.float64))
 
 
 def _per_game(player, count, what):
@@ -422,6 +437,7 @@ def play_games(black, white, count, size, komi=7.5, rng=None, seeds=None, max_mo
         log_probs = np.zeros(n)
         who = np.array([0 if game.board.to_play == BLACK else 1 for game in running], np.int8)
         evaluated = np.zeros(n, bool)
+        think = np.zeros(n)
         plane_of = {}  # j -> packed planes, for players that keep them
         for j in forced:
             uniform = masks[j:j + 1].astype(np.float64)
@@ -431,7 +447,9 @@ def play_games(black, white, count, size, komi=7.5, rng=None, seeds=None, max_mo
         for members in groups.values():
             rows = np.array([j for j, _ in members])
             turns = [turn for _, turn in members]
+            began = time.perf_counter()
             choices = turns[0].player.choose(turns)
+            think[rows] = time.perf_counter() - began
             chosen[rows], log_probs[rows] = choices.moves, choices.log_probs
             stats["network_calls"] += choices.calls
             stats["encode_s"] += choices.encode_s
@@ -471,6 +489,7 @@ def play_games(black, white, count, size, komi=7.5, rng=None, seeds=None, max_mo
             game.log_probs.append(log_probs[j])
             game.chosen_by.append(who[j])
             game.evaluated.append(evaluated[j])
+            game.think.append(think[j])
             packed = plane_of.get(j)
             if packed is not None:
                 game.plane_rows.append(len(game.planes))
