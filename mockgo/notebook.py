@@ -550,11 +550,9 @@ def load_sl_policy(repo_root, quick, size, seed=0, stand_in=True):
     loaded, why = _load_if_it_fits(path, size, "01", "policy", "plays")
     if loaded is not None:
         return loaded
-    shipped = pretrained.card("sl-19") if "sl-19" in pretrained.names() else None
-    if not quick and shipped is not None and shipped["board_size"] == size:
-        return LoadedModel(pretrained.load("sl-19"),
-                           f"{why}: using the SL policy that ships with mockgo (sl-19: "
-                           f"{shipped['headline']})", False, pretrained.path("sl-19"))
+    shipped = None if quick else _shipped("sl-19", size, why, "SL policy")
+    if shipped is not None:
+        return shipped
     if not stand_in:
         raise FileNotFoundError(why)
     model = standin_policy(size, seed)
@@ -562,6 +560,20 @@ def load_sl_policy(repo_root, quick, size, seed=0, stand_in=True):
     return LoadedModel(model, f"{why}: using a stand-in, notebook 01's quick-mode network "
                               f"({quick_preset.layers} x {quick_preset.filters} filters) for "
                               f"{size}x{size}, untrained, seed {seed}", True, None)
+
+
+def _shipped(name, size, why, what):
+    """The network ``name`` that ships with mockgo (:mod:`mockgo.pretrained`)
+    as a :class:`LoadedModel`, when it ships and plays ``size`` x ``size``;
+    else None. ``why``: why the learner's own network is not used."""
+    if name not in pretrained.names():
+        return None
+    card = pretrained.card(name)
+    if card["board_size"] != size:
+        return None
+    return LoadedModel(pretrained.load(name), f"{why}: using the {what} that ships with "
+                                              f"mockgo ({name}: {card['headline']})",
+                       False, pretrained.path(name))
 
 
 def _load_if_it_fits(path, size, notebook, model_name, verb):
@@ -602,13 +614,17 @@ def standin_value_network(policy, size, games=300, epochs=8, seed=0, progress=Fa
 
 def load_value_network(repo_root, quick, policy, size, seed=0, progress=False, stand_in=True):
     """Notebook 02's value network (:func:`value_path`) if it exists and
-    fits ``size``, else :func:`standin_value_network` of ``policy`` (or,
-    with ``stand_in=False``, FileNotFoundError). Returns a
-    :class:`LoadedModel`."""
+    fits ``size``; else, in full mode, the pretrained ``value-19``
+    (notebook 02's full run) for 19x19 when it ships; else
+    :func:`standin_value_network` of ``policy`` (or, with
+    ``stand_in=False``, FileNotFoundError). Returns a :class:`LoadedModel`."""
     path = value_path(repo_root, quick)
     loaded, why = _load_if_it_fits(path, size, "02", "value network", "is for")
     if loaded is not None:
         return loaded
+    shipped = None if quick else _shipped("value-19", size, why, "value network")
+    if shipped is not None:
+        return shipped
     if not stand_in:
         raise FileNotFoundError(why)
     model = standin_value_network(policy, size, seed=seed, progress=progress)

@@ -78,3 +78,34 @@ def test_start_empties_quick_folders_and_keeps_full_ones(tmp_path):
 def test_missing_archives_name_the_command_that_fetches_them(tmp_path):
     with pytest.raises(FileNotFoundError, match="run bash data/download.sh --archives 2"):
         notebook.kgs_archives(tmp_path, 2)
+
+
+def test_full_mode_falls_back_to_the_networks_that_ship(tmp_path, monkeypatch):
+    """With no run folders, full mode takes the networks that ship (here a
+    tiny value net shipped into a scratch folder as value-19) and says so."""
+    import keras
+
+    from mockgo import pretrained
+    from mockgo.nets.io import save_for_play
+    from mockgo.nets.models import value_network
+
+    source = tmp_path / "value.keras"
+    save_for_play(value_network(19, 49, layers=2, filters=4, hidden=8), source,
+                  encoder="alphago49")
+    shelf = tmp_path / "shelf"
+    shelf.mkdir()
+    for name in ("sl-19.json", "sl-19.keras"):
+        (shelf / name).write_bytes((pretrained.FOLDER / name).read_bytes())
+    monkeypatch.setattr(pretrained, "FOLDER", shelf)
+    pretrained.ship("value-19", source, headline="a test network")
+    empty = tmp_path / "repo"
+
+    sl = notebook.load_sl_policy(empty, quick=False, size=19, stand_in=False)
+    assert not sl.stand_in and "ships with mockgo (sl-19" in sl.note
+    value = notebook.load_value_network(empty, quick=False, policy=None, size=19, stand_in=False)
+    assert not value.stand_in and "ships with mockgo (value-19: a test network)" in value.note
+    assert value.model.input_shape[1:] == (19, 19, 49)
+    # Other board sizes have nothing shipped: full mode refuses, rather than train on a stand-in.
+    with pytest.raises(FileNotFoundError, match="notebook 02's value network is missing"):
+        notebook.load_value_network(empty, quick=False, policy=None, size=9, stand_in=False)
+    keras.backend.clear_session()
