@@ -136,9 +136,9 @@ def big_board_lineup(preset, root, gnugo=None):
     """The 19x19 ladder's :class:`Lineup` (None when ``preset.big_size`` is
     None): ``preset.big_anchors``; the shipped SL policy ``sl-19``; with
     ``preset.big_networks``, notebook 03's RL policy and an AlphaGo search
-    (the SL policy's priors, notebook 02's value network, mixed with
-    rollouts at ``preset.alphago_mix``, ``preset.alphago_readouts`` a move),
-    each when its full-mode network exists."""
+    (the SL policy's priors, notebook 02's value network, or else the
+    shipped ``value-19``, mixed with rollouts at ``preset.alphago_mix``,
+    ``preset.alphago_readouts`` a move), each when its network exists."""
     from mockgo.notebook import rl_policy_path, value_path
 
     if preset.big_size is None:
@@ -161,10 +161,14 @@ def big_board_lineup(preset, root, gnugo=None):
         notes.append(f"no RL policy: {_shown(rl_policy, root)} does not exist (run notebook 03 "
                      f"in full mode)")
     value = value_path(root, quick=False)
+    search = (f"readouts={preset.alphago_readouts},mix={preset.alphago_mix:g},"
+              f"name=alphago-{preset.alphago_readouts}")
     if value.exists():
-        players.append(f"alphago:policy_pretrained=sl-19,value={value.resolve()},"
-                       f"readouts={preset.alphago_readouts},mix={preset.alphago_mix:g},"
-                       f"name=alphago-{preset.alphago_readouts}")
+        players.append(f"alphago:policy_pretrained=sl-19,value={value.resolve()},{search}")
+    elif "value-19" in pretrained.names():
+        notes.append(f"AlphaGo's search judges with the shipped value-19: notebook 02's value "
+                     f"network {_shown(value, root)} does not exist")
+        players.append(f"alphago:policy_pretrained=sl-19,value_pretrained=value-19,{search}")
     else:
         notes.append(f"no AlphaGo search: notebook 02's value network {_shown(value, root)} "
                      f"does not exist (run notebook 02 in full mode)")
