@@ -21,7 +21,7 @@ from mockgo.go.features import get_encoder
 from mockgo.zero import run as zero_run
 from mockgo.zero.cli import main as zero_main
 from mockgo.zero.config import ZeroConfig, ZeroGame
-from mockgo.zero.layout import is_holdout
+from mockgo.zero.layout import RunLayout, is_holdout, model_name
 from mockgo.zero.run import STEPS, bootstrap, generation_line
 from mockgo.zero.train import augment
 
@@ -154,6 +154,35 @@ def test_selfplay_only_command(loop_dir, tmp_path):
     assert len(list((base / "sgf" / "000001" / "full").glob("extra-*.sgf"))) == 3
     assert zero_main(args) == 0  # complete: nothing more is played
     assert len(list((base / "sgf" / "000001" / "clean").glob("extra-*.sgf"))) == 3
+
+
+def test_selfplay_only_games_feed_the_next_training_window(loop_dir, tmp_path, capsys):
+    """MiniGo's extra self-play workers: an extra job's finished batches join
+    the window of the generations its model's games are in, once each; a
+    batch its progress file does not name (a job stopped mid-batch) does not."""
+    base = tmp_path / "run"
+    shutil.copytree(loop_dir, base)
+    run = bootstrap(base, ZeroConfig.for_test())
+    best = model_name(run.best)
+    layout = RunLayout(base)
+    assert zero_main(["--base-dir", str(base), "--selfplay-only", "--games", "12", "--job",
+                      "extra", "--quiet"]) == 0  # two batches of 8 and 4 games
+    extra = layout.finished_examples(best, "extra")
+    assert [f.name for f in extra] == ["extra-b0000.npz", "extra-b0001.npz"]
+    # A batch file the progress file does not name is left out.
+    shutil.copy(extra[0], layout.examples(best, "extra", batch=2))
+    assert layout.finished_examples(best, "extra") == extra
+    assert layout.extra_jobs(best) == ["extra"]
+    assert zero_main(["--base-dir", str(base), "--generations", "3", "--quiet"]) == 0
+    after = bootstrap(base, ZeroConfig.for_test())
+    gathered = after.record(3)["gather"]
+    assert gathered["extra_jobs"] == [f"{best}/extra"]  # generation 3's games are best's too
+    own = sum(len(layout.examples(model, job)) for model, job in after._window(3))
+    assert gathered["files"] == own + 2
+    # The loop's own job names are refused for extra jobs.
+    assert zero_main(["--base-dir", str(base), "--selfplay-only", "--games", "2", "--job",
+                      "gen000009", "--quiet"]) == 2
+    assert "the loop's own self-play jobs" in capsys.readouterr().err
 
 
 def test_a_run_without_its_state_is_refused_unless_restarted(loop_dir, tmp_path, capsys):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from mockgo.data.files import read_json
 from mockgo.zero.config import ZeroConfig
-from mockgo.zero.layout import RunLayout, model_name
+from mockgo.zero.layout import RunLayout, is_loop_job, model_name
 from mockgo.zero.run import bootstrap, generation_line
 from mockgo.zero.selfplay import selfplay_job
 
@@ -49,7 +49,9 @@ def configure_parser(parser):
     parser.add_argument("--model", type=Path,
                         help="with --selfplay-only: the model (default: the run's best)")
     parser.add_argument("--job", default="selfplay",
-                        help="with --selfplay-only: the job's name (default selfplay)")
+                        help="with --selfplay-only: the job's name (default selfplay); its "
+                             "finished batches join the training window of every generation "
+                             "that the model's own games are in")
     parser.add_argument("--restart", action="store_true",
                         help="delete the run in --base-dir (its models, games and state) and "
                              "start over; needed where its state.json is missing or damaged")
@@ -125,6 +127,10 @@ def run_cli(args):
         print(f"error: {error}", file=sys.stderr)
         return 2
     if args.selfplay_only:
+        if is_loop_job(args.job):
+            print(f"error: --job {args.job}: names like gen000004 are the loop's own self-play "
+                  f"jobs; give the extra job another name", file=sys.stderr)
+            return 2
         model = args.model or run.model_path(run.best)
         games = args.games or config.games_per_generation
         summary = selfplay_job(args.base_dir, model, games, config, job=args.job,

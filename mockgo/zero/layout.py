@@ -15,7 +15,9 @@
     strength.json                        matches for the notebook (win rates by model)
 
 ``<model>`` is the model that played (``000003``), ``<job>`` names the
-self-play job (``gen000004``: the games generation 4 trains on).
+self-play job (``gen000004``: the games generation 4 trains on; any other
+name is an extra job of ``mockgo zero --selfplay-only``, whose finished
+batches join every training window that ``<model>``'s games are in).
 
 Everything but ``config.json`` and ``state.json`` is the run's *work*
 (:meth:`RunLayout.work`): a run refuses to go on over work that its state
@@ -24,11 +26,12 @@ does not describe (:func:`mockgo.data.files.refuse_unrecorded_work`).
 
 import json
 import math
+import re
 from pathlib import Path
 
 from mockgo.data.files import atomic_write_text, list_work
 
-__all__ = ["RunLayout", "is_holdout", "job_name", "model_name", "write_json"]
+__all__ = ["RunLayout", "is_holdout", "is_loop_job", "job_name", "model_name", "write_json"]
 
 
 def model_name(generation):
@@ -38,6 +41,11 @@ def model_name(generation):
 def job_name(generation):
     """The self-play job that produces generation ``generation``'s games."""
     return f"gen{generation:06d}"
+
+
+def is_loop_job(job):
+    """Whether ``job`` names one of the loop's own self-play jobs (``gen<g>``)."""
+    return re.fullmatch(r"gen\d{6}", job) is not None
 
 
 def is_holdout(game, share):
@@ -101,6 +109,24 @@ class RunLayout:
     def job_progress(self, model, job):
         """The self-play job's progress and statistics."""
         return self.examples_dir(model) / f"{job}.json"
+
+    def extra_jobs(self, model):
+        """The ``--selfplay-only`` jobs ``model`` has played (every job but
+        the loop's own ``gen<g>`` ones), sorted by name."""
+        return sorted(path.stem for path in self.examples_dir(model).glob("*.json")
+                      if not is_loop_job(path.stem))
+
+    def finished_examples(self, model, job, holdout=False):
+        """The example files of the batches ``job``'s progress file records
+        as done, sorted: a job that is still running, or was stopped, gives
+        its finished batches only (a batch's files are written before the
+        progress file names it)."""
+        progress = self.job_progress(model, job)
+        if not progress.exists():
+            return []
+        batches = sorted(int(b) for b in json.loads(progress.read_text())["batches"])
+        files = (self.examples(model, job, holdout, batch=b) for b in batches)
+        return [file for file in files if file.exists()]  # a batch may hold out no game
 
     def chunks(self, generation):
         """``data/training_chunks/<generation>``: the shuffled window."""

@@ -313,10 +313,21 @@ class ZeroRun:
         return [(model_name(self.record(g)["player"]), job_name(g)) for g in range(first, generation + 1)]
 
     def _files(self, kind, generation):
+        """The window's example files: the loop's own jobs, then the finished
+        batches of the extra (``--selfplay-only``) jobs of the models that
+        played them, each file once."""
+        holdout = kind == "holdout"
+        window = self._window(generation)
         files = []
-        for model, job in self._window(generation):
-            files += self.layout.examples(model, job, holdout=kind == "holdout")
+        for model, job in window:
+            files += self.layout.examples(model, job, holdout=holdout)
+        for model, job in self._extra_jobs(window):
+            files += self.layout.finished_examples(model, job, holdout=holdout)
         return files
+
+    def _extra_jobs(self, window):
+        models = dict.fromkeys(model for model, _ in window)  # in order, once each
+        return [(model, job) for model in models for job in self.layout.extra_jobs(model)]
 
     # ------------------------------------------------------ steps
 
@@ -345,7 +356,9 @@ class ZeroRun:
             summary = gather_examples(self._files("selfplay", g), self._chunks_dir(g),
                                       self.config.max_examples, self.config.chunk_size,
                                       seed_of(self.config.seed, "gather", g))
-            summary["window"] = [job for _, job in self._window(g)]
+            window = self._window(g)
+            summary["window"] = [job for _, job in window]
+            summary["extra_jobs"] = [f"{model}/{job}" for model, job in self._extra_jobs(window)]
             rec["gather"] = summary
             self._save_state()
         return rec["gather"]
