@@ -2,7 +2,8 @@
 # Download the KGS game archives (KGS-*.tar.gz) into data/kgs/: `make data` runs this.
 #
 # A thin wrapper around mockgo/data/download.py, which holds the logic and the
-# options (--list, --years, --archives, --games, --mirror, --dest, --verify;
+# options (--collection 6d|4d, --list, --years, --archives, --games, --mirror,
+# --dest, --verify;
 # see `bash data/download.sh --help`). All arguments are passed through.
 #
 # It runs on the repository's .venv/bin/python when there is one, else on

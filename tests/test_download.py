@@ -75,6 +75,7 @@ def leftovers(dest):
 def _offline(monkeypatch):
     # No test may reach the environment's mirror or wait on retry back-offs.
     monkeypatch.delenv("MOCKGO_KGS_MIRROR", raising=False)
+    monkeypatch.delenv("MOCKGO_KGS4D_MIRROR", raising=False)
     monkeypatch.setattr(download, "BACKOFF", 0)
 
 
@@ -115,6 +116,55 @@ def test_parse_name():
     for other in ("KGS-2017_01-19-733-.zip", "KGS-2017_01-19-733-.tar.bz2",
                   "KGS-2017_01-19-733-.tar.gz.part", "index.html", "KGS-03-19-1-.tar.gz"):
         assert download.parse_name(other) is None
+
+
+def test_the_4d_collection_has_its_own_names_page_and_folder():
+    four = download.COLLECTIONS["4d"]
+    assert download.parse_name("KGS4d-2007-19-150282-.tar.gz", four) == (2007, None, 150282)
+    assert download.parse_name("KGS4d-2018_03-19-9-.tar.gz", four) == (2018, 3, 9)
+    # Neither collection takes the other's archives (so data/kgs never picks up 4d games).
+    assert download.parse_name("KGS4d-2007-19-150282-.tar.gz") is None
+    assert download.parse_name("KGS-2003-19-7582-.tar.gz", four) is None
+    # A page in the 6d page's format (modelled on it and on the public download scripts'
+    # dl.u-go.net/gamerecords-4d/ links; not a capture of the live 4d page).
+    html = ('<table><tr><td>2007</td><td><a href="https://dl.u-go.net/gamerecords-4d/'
+            'KGS4d-2007-19-150282-.tar.gz">Download</a></td></tr><tr><td>2018-03</td><td>'
+            '<a href="https://dl.u-go.net/gamerecords-4d/KGS4d-2018_03-19-9-.tar.gz">'
+            'Download</a></td></tr><tr><td><a href="https://dl.u-go.net/gamerecords/'
+            'KGS-2001-19-1-.tar.gz">6d</a></td></tr></table>')
+    archives = download.parse_index(html, four.index, four)
+    assert [(a.name, a.period) for a in archives] == [
+        ("KGS4d-2007-19-150282-.tar.gz", "2007"), ("KGS4d-2018_03-19-9-.tar.gz", "2018-03")]
+    assert archives[0].url == "https://dl.u-go.net/gamerecords-4d/KGS4d-2007-19-150282-.tar.gz"
+    assert download.resolve_source(None, {}, "/nowhere/repo", four).location == \
+        "https://u-go.net/gamerecords-4d/"
+    assert download.resolve_source(None, {"MOCKGO_KGS4D_MIRROR": "/tmp"}, "/nowhere/repo",
+                                   four).origin == "$MOCKGO_KGS4D_MIRROR"
+
+
+def test_collection_4d_fetches_only_4d_archives_into_data_kgs4d(tmp_path, folder_mirror, capsys):
+    make_archive(folder_mirror / "KGS4d-2007-19-3-.tar.gz", 3)
+    make_archive(folder_mirror / "KGS4d-2016_12-19-2-.tar.gz", 2)
+    repo = tmp_path / "repo"
+    code = download.main(["--collection", "4d", "--mirror", str(folder_mirror), "--games", "3"],
+                         environ={}, repo_root=repo)
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert sorted(p.name for p in (repo / "data" / "kgs4d").iterdir()) == \
+        ["KGS4d-2007-19-3-.tar.gz"]
+    assert "KGS 4d+ source" in out and "holds 1 archive, 3 games" in out
+    # Resumes like the 6d download: the rest, and nothing twice.
+    assert download.main(["--collection", "4d", "--mirror", str(folder_mirror)], environ={},
+                         repo_root=repo) == 0
+    assert "1 fetched, 1 already present, 0 failed" in capsys.readouterr().out
+    # The default collection beside it never takes a 4d archive.
+    assert download.main(["--mirror", str(folder_mirror), "--archives", "1"], environ={},
+                         repo_root=repo) == 0
+    assert sorted(p.name for p in (repo / "data" / "kgs").iterdir()) == [NAMES[0]]
+    # A mirror without 4d archives says so by their names.
+    code = download.main(["--collection", "4d", "--mirror", str(tmp_path / "repo" / "data" / "kgs")],
+                         environ={}, repo_root=repo)
+    assert code == 1 and "no KGS4d-*-19-*-.tar.gz archives" in capsys.readouterr().err
 
 
 def test_parse_index_reads_the_u_go_net_table():

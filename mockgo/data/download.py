@@ -10,6 +10,15 @@ them; ``make data`` and ``bash data/download.sh`` run it::
     python -m mockgo.data.download --list                 # what would be fetched
     python -m mockgo.data.download --games 10000          # oldest archives up to 10,000 games
     python -m mockgo.data.download --years 2001,2003-2006 --dest /tmp/kgs
+    python -m mockgo.data.download --collection 4d --archives 1   # the 4d+ games, into data/kgs4d/
+
+Collections: u-go.net publishes two. The default, ``6d``, is the one above,
+what the notebooks train on. ``--collection 4d`` fetches the far larger 4d+
+collection (games with a player 4d or stronger; https://u-go.net/gamerecords-4d/,
+``KGS4d-YYYY-19-N-.tar.gz``) into ``data/kgs4d/``, with its own mirror
+variable (``$MOCKGO_KGS4D_MIRROR``, else ``../shared/data/kgs4d``), the same
+selection, verification and resumption. Each collection reads only its own
+archive names, so neither folder picks up the other's files.
 
 Where from: ``--mirror``, else ``$MOCKGO_KGS_MIRROR``, else ``../shared/data/kgs``
 beside the repository when that folder exists, else u-go.net itself. A mirror is
@@ -66,15 +75,49 @@ try:
 except ImportError:  # progress bars are a nicety, not a requirement
     tqdm = None
 
-OFFICIAL_INDEX = "https://u-go.net/gamerecords/"
 USER_AGENT = "mockgo-kgs-download/0.1 (Python urllib; tutorial data for mockgo)"
 TIMEOUT = 30  # seconds, for every network request
 RETRIES = 2  # extra attempts after a failed HTTP download
 BACKOFF = 2.0  # seconds before the first retry; doubled for the next
 CHUNK = 1 << 16
 
-# The u-go.net names: KGS-2003-19-7582-.tar.gz, KGS-2017_01-19-733-.tar.gz.
-ARCHIVE_NAME = re.compile(r"KGS-(\d{4})(?:_(\d{2}))?-19-(\d+)-\.tar\.gz")
+
+
+@dataclass(frozen=True)
+class Collection:
+    """One of u-go.net's KGS collections: its page, how its archives are
+    named (``PREFIX-2003-19-7582-.tar.gz``, ``PREFIX-2017_01-19-733-.tar.gz``),
+    the folder under ``data/`` it goes to, and the environment variable that
+    names a mirror of it."""
+
+    key: str
+    index: str
+    prefix: str
+    folder: str
+    mirror_env: str
+    players: str
+
+    @property
+    def archive_name(self):
+        return re.compile(rf"{re.escape(self.prefix)}-(\d{{4}})(?:_(\d{{2}}))?-19-(\d+)-\.tar\.gz")
+
+    @property
+    def pattern(self):
+        """The archives' names as a shell pattern, for messages."""
+        return f"{self.prefix}-*-19-*-.tar.gz"
+
+
+COLLECTIONS = {
+    "6d": Collection("6d", "https://u-go.net/gamerecords/", "KGS", "kgs", "MOCKGO_KGS_MIRROR",
+                     "a player 7d or stronger, or both 6d"),
+    # Its page and names as public download scripts give them (dl.u-go.net/gamerecords-4d/
+    # KGS4d-2007-19-150282-.tar.gz); unlike the 6d page, never read from here by a test.
+    "4d": Collection("4d", "https://u-go.net/gamerecords-4d/", "KGS4d", "kgs4d",
+                     "MOCKGO_KGS4D_MIRROR", "a player 4d or stronger"),
+}
+DEFAULT_COLLECTION = COLLECTIONS["6d"]  # what the notebooks train on
+OFFICIAL_INDEX = DEFAULT_COLLECTION.index
+ARCHIVE_NAME = DEFAULT_COLLECTION.archive_name
 
 
 class SourceError(Exception):
@@ -124,17 +167,18 @@ class Archive:
         return (self.year, self.month or 0, self.name)
 
 
-def parse_name(name):
-    """(year, month or None, games) for an archive name, or None for any other name."""
-    match = ARCHIVE_NAME.fullmatch(name)
+def parse_name(name, collection=DEFAULT_COLLECTION):
+    """(year, month or None, games) for an archive name of ``collection``,
+    or None for any other name (another collection's included)."""
+    match = collection.archive_name.fullmatch(name)
     if not match:
         return None
     year, month, games = match.groups()
     return int(year), (int(month) if month else None), int(games)
 
 
-def _archive(name, url):
-    parsed = parse_name(name)
+def _archive(name, url, collection=DEFAULT_COLLECTION):
+    parsed = parse_name(name, collection)
     return None if parsed is None else Archive(name, *parsed, url=url)
 
 
@@ -155,8 +199,9 @@ def is_official(url):
     return host == "u-go.net" or host.endswith(".u-go.net")
 
 
-def parse_index(html, index_url):
-    """The .tar.gz archives linked from a page in the u-go.net format, oldest first.
+def parse_index(html, index_url, collection=DEFAULT_COLLECTION):
+    """The .tar.gz archives of ``collection`` linked from a page in the
+    u-go.net format, oldest first.
 
     Links are resolved against `index_url`. On u-go.net itself they are used as
     they are; on a mirror, a link to another host is replaced by the file of the
@@ -171,19 +216,19 @@ def parse_index(html, index_url):
         url = urllib.parse.urljoin(index_url, href)
         parts = urllib.parse.urlsplit(url)
         name = urllib.parse.unquote(parts.path.rsplit("/", 1)[-1])
-        if parse_name(name) is None or name in found:
+        if parse_name(name, collection) is None or name in found:
             continue
         if not is_official(index_url) and (parts.scheme, parts.netloc) != (page.scheme, page.netloc):
             url = urllib.parse.urljoin(index_url, urllib.parse.quote(name))
-        found[name] = _archive(name, url)
+        found[name] = _archive(name, url, collection)
     return sorted(found.values(), key=lambda a: a.sort_key)
 
 
-def list_folder(folder):
-    """The archives in a local folder, oldest first."""
+def list_folder(folder, collection=DEFAULT_COLLECTION):
+    """The archives of ``collection`` in a local folder, oldest first."""
     archives = []
     for name in os.listdir(folder):
-        archive = _archive(name, os.path.join(folder, name))
+        archive = _archive(name, os.path.join(folder, name), collection)
         if archive is not None and os.path.isfile(archive.url):
             archives.append(archive)
     return sorted(archives, key=lambda a: a.sort_key)
@@ -221,16 +266,19 @@ def _source_from(value, origin):
     raise SourceError(f"{value} ({origin}) is neither a URL nor an existing folder or file")
 
 
-def resolve_source(mirror, environ, repo_root):
-    """--mirror, else $MOCKGO_KGS_MIRROR, else ../shared/data/kgs, else u-go.net."""
+def resolve_source(mirror, environ, repo_root, collection=DEFAULT_COLLECTION):
+    """--mirror, else the collection's $MOCKGO_KGS_MIRROR (6d) or
+    $MOCKGO_KGS4D_MIRROR (4d), else ../shared/data/kgs (or kgs4d), else u-go.net."""
     if mirror:
         return _source_from(mirror, "--mirror")
-    if environ.get("MOCKGO_KGS_MIRROR"):
-        return _source_from(environ["MOCKGO_KGS_MIRROR"], "$MOCKGO_KGS_MIRROR")
-    shared = Path(repo_root).parent / "shared" / "data" / "kgs"
+    variable = collection.mirror_env
+    if environ.get(variable):
+        return _source_from(environ[variable], f"${variable}")
+    shared = Path(repo_root).parent / "shared" / "data" / collection.folder
     if shared.is_dir():
-        return Source("folder", str(shared.resolve()), "../shared/data/kgs beside the repository")
-    return Source("url", OFFICIAL_INDEX, "u-go.net, no mirror configured")
+        return Source("folder", str(shared.resolve()),
+                      f"../shared/data/{collection.folder} beside the repository")
+    return Source("url", collection.index, "u-go.net, no mirror configured")
 
 
 def _is_http(url):
@@ -297,15 +345,15 @@ def read_index(url):
         raise SourceError(f"{url}: {_reason(first)}; {page}: {_reason(error)}") from error
 
 
-def list_archives(source):
-    """All archives the source offers, oldest first."""
+def list_archives(source, collection=DEFAULT_COLLECTION):
+    """All archives of ``collection`` the source offers, oldest first."""
     if source.kind == "folder":
         try:
-            return list_folder(source.location)
+            return list_folder(source.location, collection)
         except OSError as error:
             raise SourceError(f"{source.location}: {error.strerror or error}") from error
     page, html = read_index(source.location)
-    return parse_index(html, page)
+    return parse_index(html, page, collection)
 
 
 def source_size(archive):
@@ -495,11 +543,11 @@ def check_present(archive, final, verify=False):
     return None
 
 
-def archives_in(folder):
-    """The finished archives (final names only) in a folder."""
+def archives_in(folder, collection=DEFAULT_COLLECTION):
+    """The finished archives of ``collection`` (final names only) in a folder."""
     if not os.path.isdir(folder):
         return []
-    return list_folder(folder)
+    return list_folder(folder, collection)
 
 
 # --------------------------------------------------------------------------- command line
@@ -516,11 +564,17 @@ def build_parser(repo_root):
         prog="python -m mockgo.data.download",
         description="Download the KGS archives of games by strong players "
                     "(https://u-go.net/gamerecords/), oldest first, into data/kgs/.",
-        epilog="Source: --mirror, else $MOCKGO_KGS_MIRROR, else ../shared/data/kgs beside "
-               "the repository if it exists, else u-go.net. Exit status: 0 ok, "
-               "1 an archive failed, 2 bad arguments.")
-    parser.add_argument("--dest", metavar="DIR", default=str(Path(repo_root) / "data" / "kgs"),
-                        help="where the archives go (default: data/kgs/ in the repository)")
+        epilog="Source: --mirror, else $MOCKGO_KGS_MIRROR ($MOCKGO_KGS4D_MIRROR for --collection "
+               "4d), else ../shared/data/kgs (kgs4d) beside the repository if it exists, else "
+               "u-go.net. Exit status: 0 ok, 1 an archive failed, 2 bad arguments.")
+    parser.add_argument("--collection", choices=sorted(COLLECTIONS), default="6d",
+                        help="6d: games with a player 7d or stronger, or both 6d "
+                             "(https://u-go.net/gamerecords/, into data/kgs/; the default, what "
+                             "the notebooks use); 4d: games with a player 4d or stronger "
+                             "(https://u-go.net/gamerecords-4d/, KGS4d-*.tar.gz, into data/kgs4d/)")
+    parser.add_argument("--dest", metavar="DIR",
+                        help="where the archives go (default: data/kgs/, or data/kgs4d/ for "
+                             "--collection 4d, in the repository)")
     parser.add_argument("--mirror", metavar="URL_OR_DIR",
                         help="take the archives from here: a folder of archives, or an "
                              "http(s)/file URL of a page in the u-go.net format")
@@ -555,17 +609,18 @@ def main(argv=None, environ=None, repo_root=None):
     repo_root = default_repo_root() if repo_root is None else Path(repo_root)
     environ = os.environ if environ is None else environ
     args = build_parser(repo_root).parse_args(argv)
-    dest = Path(args.dest).expanduser().resolve()
+    collection = COLLECTIONS[args.collection]
+    dest = Path(args.dest or Path(repo_root) / "data" / collection.folder).expanduser().resolve()
 
     try:
-        source = resolve_source(args.mirror, environ, repo_root)
-        print(f"KGS source: {source.describe()}", flush=True)
-        available = list_archives(source)
+        source = resolve_source(args.mirror, environ, repo_root, collection)
+        print(f"KGS {collection.key}+ source: {source.describe()}", flush=True)
+        available = list_archives(source, collection)
     except SourceError as error:
         print(f"error: cannot read the list of KGS archives: {error}", file=sys.stderr)
         return 1
     if not available:
-        print(f"error: no KGS-*-19-*-.tar.gz archives at {source.location}", file=sys.stderr)
+        print(f"error: no {collection.pattern} archives at {source.location}", file=sys.stderr)
         return 1
     chosen = select(available, args.years, args.archives, args.games)
     if not chosen:
@@ -618,7 +673,7 @@ def main(argv=None, environ=None, repo_root=None):
         print("interrupted; run again to fetch the rest", file=sys.stderr)
         return 130
 
-    here = archives_in(dest)
+    here = archives_in(dest, collection)
     print(f"KGS archives: {fetched} fetched, {present} already present, {failed} failed; "
           f"{dest} holds {_count(len(here), 'archive')}, {_games(sum(a.games for a in here))}")
     return 1 if failed else 0
