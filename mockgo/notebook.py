@@ -207,13 +207,15 @@ _VALUE_FULL = ValuePreset(kgs_games=1000, kgs_positions=100_000, kgs_epochs=10,
 class ReinforcePreset:
     """Notebook 03 in one mode: the REINFORCE run's
     :class:`~mockgo.learn.reinforce.ReinforceConfig`, the iterations of its
-    two passes (baseline zero, then the value network) and the games of the
-    final match against the SL policy."""
+    two passes (baseline zero, then the value network), the games of the
+    final match against the SL policy, and which iterations' training games
+    are recorded (``record_every``)."""
 
     config: object
     first_pass: int
     second_pass: int
     final_games: int
+    record_every: int = 10  # the training games of every Nth iteration kept as SGF
 
     @property
     def size(self):
@@ -224,7 +226,7 @@ def _reinforce_presets():
     # Quick: a smoke run of about a minute on 9x9 with tiny nets.
     quick = ReinforcePreset(ReinforceConfig(size=9, games=16, learning_rate=0.01, pool_every=2,
                                             eval_games=32, eval_every=1, seed=0),
-                            first_pass=6, second_pass=4, final_games=64)
+                            first_pass=6, second_pass=4, final_games=64, record_every=1)
     # Full: 19x19 with notebook 01's policy (6 x 64): an iteration of 64 games
     # (about 430 moves each) took a median of 63 s on the 2-core machine with
     # little else running (100 s sharing it with notebook 02), and the 200

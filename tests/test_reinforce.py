@@ -164,6 +164,42 @@ def test_a_run_without_its_state_is_refused_and_damage_is_named(tmp_path):
         "checkpoints/learner_00000.keras", "pool/member_00000.keras"]
 
 
+def test_training_games_are_recorded_as_asked_once_each(tmp_path, monkeypatch):
+    from mockgo.data.records import final_board, load_sgf
+
+    config = dataclasses.replace(CONFIG, eval_every=0)
+    folder = tmp_path / "rl"
+    run = Reinforce(folder, tiny_policy(), config, record_every=2)
+    run.run(until=4, progress=False)
+    files = run.recorded_games()
+    # Iterations 2 and 4, all 4 games of each, named by the players, winner and date.
+    assert [f.name[:17] for f in files] == [f"iter{i:05d}-game{g:03d}" for i in (2, 4)
+                                            for g in range(4)]
+    first = files[0]
+    opponent = run.history[1]["opponent"]
+    pool = "sl" if opponent == 0 else f"pool{opponent}"
+    record = load_sgf(first)
+    assert (record.black, record.white) == ("rl1", pool)
+    assert first.name == f"iter00002-game000-rl1-vs-{pool}-{record.result}-{record.date}.sgf"
+    assert f"iteration 2, game 1 of 4" in record.game_comment
+    assert len(record.moves) > 0 and final_board(record).move_number == len(record.moves)
+    # Interrupted after writing iteration 5's games but before its checkpoint: the replay
+    # of iteration 5 leaves each game once (here a stale file from an earlier date).
+    stale = folder / "games" / "iter00005-game000-rl4-vs-sl-B+R-2020-01-01.sgf"
+    stale.write_text(first.read_text())
+    again = Reinforce(folder, None, config, record_every=1)  # the setting may change
+    again.run(until=5, progress=False)
+    fifth = [f for f in again.recorded_games() if f.name.startswith("iter00005")]
+    assert len(fifth) == 4 and not stale.exists()
+    # none: nothing more is written; the games are work that restart deletes.
+    Reinforce(folder, None, config).run(until=6, progress=False)
+    assert len(again.recorded_games()) == 12
+    with pytest.raises(ValueError, match="record_every must be 0"):
+        Reinforce(tmp_path / "other", tiny_policy(), config, record_every=-1)
+    Reinforce(folder, tiny_policy(), config, restart=True)
+    assert not list((folder / "games").glob("*.sgf"))
+
+
 def test_value_baseline_is_subtracted(tmp_path):
     sl = tiny_policy()
     config = ReinforceConfig(size=N, games=2, learning_rate=0.0, pool_every=5, eval_every=0,

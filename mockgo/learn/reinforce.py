@@ -35,11 +35,24 @@ checkpoints or pool members of a later iteration than 0 but no readable
 ``state.json`` (deleted, or damaged) is refused, naming what it holds,
 unless ``restart=True`` asks to delete them and start again.
 
+Recorded games: as the Mock AlphaGo notebook does, the training games can be
+kept as SGF (``record_every``: every iteration's with 1, every Nth
+iteration's with N, none with 0, the default) in ``games/``, one file per
+game named by the iteration, the game, the two players, the winner and the
+date (``iter00012-game003-pool10-vs-rl11-W+R-2026-11-23.sgf``: in iteration
+12 the learner, with its weights after 11 updates, played white and beat the
+pool's member of iteration 10 by resignation; ``sl`` is the pool's first
+member, the SL policy); the root comment says the same in words. They are written before the iteration's checkpoint, and an iteration
+that is played again after an interruption first deletes whatever files of
+it are there, so a resumed run records each game once. The setting only
+records: it may change between sittings.
+
 The value network it uses as the second pass's baseline comes from
 :mod:`mockgo.learn.value` (notebook 02).
 """
 
 import dataclasses
+import datetime
 import json
 import time
 from pathlib import Path
@@ -50,6 +63,7 @@ from tqdm.auto import tqdm
 from mockgo.arena.matches import match
 from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, list_work,
                                read_json, refuse_unrecorded_work)
+from mockgo.data.records import save_sgf
 from mockgo.go.board import BLACK, WHITE
 from mockgo.go.features import ALPHAGO48, ALPHAGO49, get_encoder
 from mockgo.learn.value import add_colour_plane
@@ -60,7 +74,7 @@ __all__ = ["OpponentPool", "PolicyGradient", "Reinforce", "ReinforceConfig"]
 
 # What a run writes besides its state.json; of it, iteration 0's files are
 # copies of the SL policy, made again by a new run.
-WORK = ("checkpoints/learner_*.keras", "pool/member_*.keras")
+WORK = ("checkpoints/learner_*.keras", "pool/member_*.keras", "games/iter*.sgf")
 REMADE = {"checkpoints/learner_00000.keras", "pool/member_00000.keras"}
 RESTART = "pass restart=True to Reinforce"
 
@@ -251,13 +265,17 @@ class Reinforce:
     ``positions``, ``mean_length``, ``objective``, ``seconds``.
     """
 
-    def __init__(self, folder, sl_policy, config, restart=False):
+    def __init__(self, folder, sl_policy, config, restart=False, record_every=0):
         import keras  # TensorFlow: imported only when a network is used
 
         import mockgo.nets.models  # noqa: F401
 
         self.folder = Path(folder)
         self.config = config
+        if record_every < 0:
+            raise ValueError(f"record_every must be 0 (none), 1 (all) or N (every Nth "
+                             f"iteration's games), not {record_every}")
+        self.record_every = int(record_every)
         state_file = self.folder / "state.json"
         state = None
         if restart:
@@ -349,6 +367,8 @@ class Reinforce:
         played = match(self.player, self.opponent_player, config.games, config.size,
                        komi=config.komi, seed=self._seed(), max_moves=config.max_moves)
         self.last_games = played.games
+        if self.record_every and iteration % self.record_every == 0:
+            self._record_games(iteration, member.iteration, played.games)
         packed, masks, moves, advantages = self._batch(played.games, baseline)
         objective = self.gradient.update(packed, masks, moves, advantages, config.games,
                                          num_planes=self.player.encoder.num_planes)
@@ -450,6 +470,31 @@ class Reinforce:
         for old in (self.folder / "checkpoints").glob("learner_*.keras"):
             if old.name != Path(learner).name:
                 old.unlink(missing_ok=True)
+
+    def _record_games(self, iteration, opponent, games):
+        """The iteration's games as SGF in ``games/`` (module docstring)."""
+        folder = self.folder / "games"
+        folder.mkdir(exist_ok=True)
+        for stale in folder.glob(f"iter{iteration:05d}-*.sgf"):  # an interrupted earlier try
+            stale.unlink()
+        # Each named by its weights: after iteration - 1 updates, and the pool member's.
+        learner, pool = f"rl{iteration - 1}", "sl" if opponent == 0 else f"pool{opponent}"
+        date = datetime.date.today().isoformat()
+        for i, game in enumerate(games):
+            black, white = (learner, pool) if i % 2 == 0 else (pool, learner)
+            record = game.record(black=black, white=white, date=date)
+            record.game_comment = (
+                f"mockgo REINFORCE, iteration {iteration}, game {i + 1} of {len(games)}: the "
+                f"learner ({learner}: its weights after {iteration - 1} updates) as "
+                f"{'black' if i % 2 == 0 else 'white'} against the pool's member of iteration "
+                f"{opponent}"
+                f"{' (the SL policy)' if opponent == 0 else ''} ({pool}); {game.result}.")
+            save_sgf(record, folder / f"iter{iteration:05d}-game{i:03d}-{black}-vs-{white}-"
+                                      f"{game.result}-{date}.sgf")
+
+    def recorded_games(self):
+        """The recorded training games' files (``games/``), in order."""
+        return sorted((self.folder / "games").glob("iter*.sgf"))
 
     def save_games(self, folder, count=4):
         """The last iteration's first ``count`` games as SGF files in
