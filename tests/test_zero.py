@@ -185,6 +185,30 @@ def test_selfplay_only_games_feed_the_next_training_window(loop_dir, tmp_path, c
     assert "the loop's own self-play jobs" in capsys.readouterr().err
 
 
+def test_validate_only_and_evaluate_only_report_and_change_nothing(loop_dir, tmp_path, capsys):
+    """MiniGo's --validation and --evaluation modes: figures about trained
+    models, printed as JSON; the run's state and models stay as they were."""
+    base = tmp_path / "run"
+    shutil.copytree(loop_dir, base)
+    state = (base / "state.json").read_text()
+    run = bootstrap(base, ZeroConfig.for_test())
+    assert zero_main(["--base-dir", str(base), "--validate-only", "--quiet"]) == 0
+    printed = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    # The latest generation's figures are the ones its own step 4 recorded.
+    recorded = run.record(2)["validate"]
+    assert printed["generation"] == 2 and printed["examples"] == recorded["examples"] > 0
+    assert printed["loss"] == pytest.approx(recorded["loss"], abs=1e-3)
+    assert zero_main(["--base-dir", str(base), "--evaluate-only", "--generation", "2",
+                      "--opponent", "0", "--games", "2", "--quiet"]) == 0
+    printed = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert (printed["generation"], printed["opponent"], printed["games"]) == (2, 0, 2)
+    assert 0 <= printed["wins"] <= 2 and len(printed["wilson_95"]) == 2
+    assert len(list((base / "sgf" / "evaluate" / "000002-vs-000000-extra").glob("*.sgf"))) == 2
+    assert (base / "state.json").read_text() == state
+    assert zero_main(["--base-dir", str(base), "--validate-only", "--generation", "7"]) == 2
+    assert "generations 0 to 2, not 7" in capsys.readouterr().err
+
+
 def test_a_run_without_its_state_is_refused_unless_restarted(loop_dir, tmp_path, capsys):
     base = tmp_path / "run"
     shutil.copytree(loop_dir, base)

@@ -52,6 +52,19 @@ def configure_parser(parser):
                         help="with --selfplay-only: the job's name (default selfplay); its "
                              "finished batches join the training window of every generation "
                              "that the model's own games are in")
+    parser.add_argument("--validate-only", action="store_true",
+                        help="only print the losses of --generation's model (default: the "
+                             "latest) on its window's held-out games (MiniGo's --validation)")
+    parser.add_argument("--evaluate-only", action="store_true",
+                        help="only play --games games (default eval_games) between --generation's "
+                             "model (default: the latest) and --opponent's (default: the best, "
+                             "or the one before when that is the same); promotes nothing "
+                             "(MiniGo's --evaluation)")
+    parser.add_argument("--generation", type=int,
+                        help="with --validate-only or --evaluate-only: the model (default: the "
+                             "latest)")
+    parser.add_argument("--opponent", type=int,
+                        help="with --evaluate-only: the other model (default: the best)")
     parser.add_argument("--restart", action="store_true",
                         help="delete the run in --base-dir (its models, games and state) and "
                              "start over; needed where its state.json is missing or damaged")
@@ -99,8 +112,8 @@ def config_from_args(args):
                            remedy="To delete the run and start over, add --restart")
     if stored is not None:
         config = ZeroConfig.from_dict(stored)
-        if args.selfplay_only and "games_per_generation" in changes:
-            del changes["games_per_generation"]  # --games is the job's size there
+        if (args.selfplay_only or args.evaluate_only) and "games_per_generation" in changes:
+            del changes["games_per_generation"]  # --games is the job's or the match's size there
         return dataclasses.replace(config, **changes)
     base = ZeroConfig.for_test() if args.test else ZeroConfig()
     return dataclasses.replace(base, **changes)
@@ -126,6 +139,8 @@ def run_cli(args):
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    if args.validate_only or args.evaluate_only:
+        return _inspect(run, args, config)
     if args.selfplay_only:
         if is_loop_job(args.job):
             print(f"error: --job {args.job}: names like gen000004 are the loop's own self-play "
@@ -144,6 +159,32 @@ def run_cli(args):
 
     run.run(args.generations, progress=not args.quiet, callback=report)
     print(f"{args.base_dir}: latest model {model_name(run.latest)}, best {model_name(run.best)}")
+    return 0
+
+
+def _inspect(run, args, config):
+    """--validate-only and --evaluate-only: figures about trained models,
+    printed as one JSON line; the run's state is left as it was."""
+    generation = run.latest if args.generation is None else args.generation
+    try:
+        if args.validate_only:
+            if not 0 <= generation <= run.latest:
+                raise ValueError(f"{args.base_dir} has models of generations 0 to {run.latest}, "
+                                 f"not {generation}")
+            result = {"generation": generation, **run.validation(generation)}
+        else:
+            opponent = args.opponent
+            if opponent is None:
+                opponent = run.best if run.best != generation else generation - 1
+            match = run.evaluation(generation, opponent, args.games, progress=not args.quiet)
+            low, high = match.interval()
+            result = {"generation": generation, "opponent": opponent, "games": match.n,
+                      "wins": match.wins_a, "win_rate": match.win_rate,
+                      "wilson_95": [round(low, 4), round(high, 4)]}
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps({k: round(v, 4) if isinstance(v, float) else v for k, v in result.items()}))
     return 0
 
 

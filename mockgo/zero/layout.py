@@ -12,6 +12,7 @@
     sgf/<model>/clean/<job>-00000.sgf    self-play games
     sgf/<model>/full/<job>-00000.sgf     the same, with root value and visits per move
     sgf/evaluate/<new>-vs-<best>/00000.sgf   evaluation games
+    sgf/evaluate/<new>-vs-<old>-extra/       games of mockgo zero --evaluate-only
     strength.json                        matches for the notebook (win rates by model)
 
 ``<model>`` is the model that played (``000003``), ``<job>`` names the
@@ -144,3 +145,8 @@ class RunLayout:
 
     def evaluation_sgf_dir(self, new, best):
         return self.base_dir / "sgf" / "evaluate" / f"{new}-vs-{best}"
+
+    def extra_evaluation_sgf_dir(self, new, old):
+        """``sgf/evaluate/<new>-vs-<old>-extra``: an ``--evaluate-only`` match
+        (apart from the loop's own, which has other seeds)."""
+        return self.base_dir / "sgf" / "evaluate" / f"{new}-vs-{old}-extra"

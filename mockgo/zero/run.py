@@ -435,20 +435,46 @@ class ZeroRun:
         rec = self.record()
         self._require(rec, "validate")
         if "validate" not in rec:
-            files = self._files("holdout", self.pending)
-            result = {"examples": 0}
-            if files:
-                planes, pi, z, _ = load_examples(files)
-                model = self.model(self.pending)
-                if not model.compiled:
-                    compile_dual(model, self.config)
-                losses = model.evaluate(planes, {"policy": pi, "value": z.reshape(-1, 1)},
-                                        batch_size=256, verbose=0, return_dict=True)
-                result = {key: float(value) for key, value in losses.items()}
-                result["examples"] = int(len(z))
-            rec["validate"] = result
+            rec["validate"] = self.validation(self.pending)
             self._save_state()
         return rec["validate"]
+
+    def validation(self, generation):
+        """The losses of generation ``generation``'s model on the held-out
+        games of the window it was trained on (step 4's figures, for any
+        trained generation; ``mockgo zero --validate-only``, MiniGo's
+        ``--validation``). Reads only: the run's state is not changed."""
+        files = self._files("holdout", generation)
+        result = {"examples": 0}
+        if files:
+            planes, pi, z, _ = load_examples(files)
+            model = self.model(generation)
+            if not model.compiled:
+                compile_dual(model, self.config)
+            losses = model.evaluate(planes, {"policy": pi, "value": z.reshape(-1, 1)},
+                                    batch_size=256, verbose=0, return_dict=True)
+            result = {key: float(value) for key, value in losses.items()}
+            result["examples"] = int(len(z))
+        return result
+
+    def evaluation(self, generation, opponent, games=None, progress=True):
+        """A match of ``games`` (default ``eval_games``) between two trained
+        generations' models, as step 5 plays it, its games saved beside step
+        5's (``mockgo zero --evaluate-only``, MiniGo's
+        ``--evaluation``). Promotes nothing: the run's state is not changed.
+        Returns the :class:`~mockgo.arena.matches.MatchResult`."""
+        for g in (generation, opponent):
+            if not 0 <= g <= self.latest:
+                raise ValueError(f"{self.base_dir} has models of generations 0 to "
+                                 f"{self.latest}, not {g}")
+        if generation == opponent:
+            raise ValueError(f"generation {generation} against itself: choose another opponent")
+        new, old = model_name(generation), model_name(opponent)
+        return play_match(self.evaluator(generation), self.evaluator(opponent),
+                          games or self.config.eval_games, self.config,
+                          seed=seed_of("evaluate-only", generation, opponent)[0], names=(new, old),
+                          sgf_dir=self.layout.extra_evaluation_sgf_dir(new, old),
+                          progress=progress)
 
     def evaluate(self, progress=True):
         """Step 5: the new model against the best; promoted at a win rate of
