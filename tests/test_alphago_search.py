@@ -121,8 +121,19 @@ def _after_pass(diagram, to_play, komi):
 def test_should_pass_when_won_or_when_nothing_is_left_to_gain():
     # White is ahead (13 to 12 with komi 7.5): white passes back.
     assert should_pass(_after_pass(SETTLED, WHITE, 7.5))
-    # Black is behind, and has sensible moves in white's area: plays on.
-    assert not should_pass(_after_pass(SETTLED, BLACK, 7.5))
+    # Black is behind by 8.5 with every point settled: its sensible moves
+    # (into white's area) cannot gain, so it passes back.
+    assert should_pass(_after_pass(SETTLED, BLACK, 7.5))
+    # Black is behind by 7.5 with seven open points between the two sides:
+    # taking them could win, so it plays on; white, ahead, passes.
+    open_middle = """
+        . X . O .
+        X X . O O
+        X . . . O
+        X X . O .
+        . X . O O"""
+    assert not should_pass(_after_pass(open_middle, BLACK, 7.5))
+    assert should_pass(_after_pass(open_middle, WHITE, 7.5))
     # Black behind, its only sensible moves in its own two-point eyes.
     own_only = """
         . X O O O

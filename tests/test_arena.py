@@ -347,6 +347,19 @@ def test_policy_player_greedy_sampled_and_sensible(tmp_path):
         X X X O O
         . X O O .""")
     assert greedy.select_move(eyes) == eyes.pass_index
+    # Nor a point of its two-point eye (A1-A2), in a real game: spec players
+    # (answer_passes) pass; REINFORCE's players keep the single-point rule.
+    two_point = Board.from_diagram("""
+        . X O . O
+        X X O O O
+        X X X O .
+        . X X O O
+        . X O O .""")
+    assert greedy.answer_passes and greedy.select_move(two_point) == two_point.pass_index
+    assert PolicyPlayer(model).select_move(two_point) in (
+        coords.from_gtp("A1", 5), coords.from_gtp("A2", 5))
+    for spec in ("mcts:readouts=16,seed=0", "uct:playouts=64,seed=0"):
+        assert make_player(spec).select_move(two_point) == two_point.pass_index, spec
     with pytest.raises(ValueError, match="5x5 only"):
         greedy.check_size(9)
     with pytest.raises(ValueError, match="planes"):

@@ -252,6 +252,52 @@ def test_eyes_in_the_corner_on_the_edge_and_in_the_middle():
     assert sensible[at(board, "A7")]
 
 
+def test_two_point_eye_spaces_are_left_out_at_eye_space_2():
+    board = Board.from_diagram("""
+        . . X . . . . . .
+        X X X . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . O O . . . . X X
+        O . . O . . X . .
+        O O O . . . X . .
+    """)
+    one, two = board.sensible_moves(BLACK), board.sensible_moves(BLACK, eye_space=2)
+    # Black's two-point eye A9-B9: sensible at eye_space=1 only.
+    for vertex in ("A9", "B9"):
+        assert one[at(board, vertex)] and not two[at(board, vertex)], vertex
+    # Black's four-point space H2-J2-H1-J1 is no two-point space.
+    for vertex in ("H2", "J2", "H1", "J1"):
+        assert two[at(board, vertex)], vertex
+    # White's two-point eye B2-C2 is white's to keep, black's to play into.
+    white = board.sensible_moves(WHITE, eye_space=2)
+    assert not white[at(board, "B2")] and not white[at(board, "C2")]
+    assert board.sensible_moves(WHITE)[at(board, "B2")]
+    assert two[at(board, "B2")] and board.sensible_moves(WHITE, eye_space=2)[at(board, "A9")]
+    with pytest.raises(ValueError, match="eye_space"):
+        board.sensible_moves(eye_space=3)
+
+
+def test_a_two_point_eye_point_that_saves_a_chain_in_atari_stays_sensible():
+    # C9 is in atari, its last liberty B9: playing B9 connects it to B8.
+    board = Board.from_diagram("""
+        . . X O . . . . .
+        X X O . . . . . .
+        . . O . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+    """)
+    assert board.liberties[board.group[at(board, "C9")]] == 1
+    two = board.sensible_moves(BLACK, eye_space=2)
+    assert two[at(board, "B9")] and not two[at(board, "A9")]
+
+
 # --------------------------------------------------------------- scoring
 
 

@@ -402,6 +402,44 @@ def _is_own_eye(stones, neighbors, diagonals, p, color):
 
 
 @njit(cache=True)
+def _two_point_eye_fills(stones, group, liberties, neighbors, color):
+    """The points of ``color``'s own two-point eye spaces: an empty point
+    whose neighbours are all ``color``'s stones but one, an empty point whose
+    other neighbours are all ``color``'s stones too. Filling either point
+    never gains: under area scoring the point is ``color``'s already, and it
+    takes a liberty and half of an eye. The exception is a neighbouring
+    chain in atari, whose last liberty is the point: playing there connects
+    it (a false eye, as a single-point eye with an opponent's diagonal is)."""
+    n = len(stones)
+    fills = np.zeros(n, np.bool_)
+    for p in range(n):
+        if stones[p] != EMPTY:
+            continue
+        other = -1
+        enclosed = True
+        for k in range(4):
+            q = neighbors[p, k]
+            if q < 0:
+                break
+            if stones[q] == EMPTY:
+                if other >= 0:
+                    enclosed = False  # two empty neighbours: a larger space
+                other = q
+            elif stones[q] != color or liberties[group[q]] < 2:
+                enclosed = False
+        if not enclosed or other < 0:
+            continue
+        for k in range(4):
+            q = neighbors[other, k]
+            if q < 0:
+                break
+            if q != p and stones[q] != color:
+                enclosed = False
+        fills[p] = enclosed
+    return fills
+
+
+@njit(cache=True)
 def _legal_mask(stones, group, liberties, group_hash, seen, neighbors, diagonals, zobrist,
                 position_hash, color, ko, superko, skip_own_eyes):
     """Legality of every point at once. The rule is _check_move's, written
@@ -889,14 +927,25 @@ class Board:
                            self._seen, self.neighbors, self.diagonals, self.zobrist,
                            self._hash_box[0], color, ko, self.superko, False)
 
-    def sensible_moves(self, color=None):
-        """Like legal_moves, without the moves that fill the player's own
-        single-point eyes: what a random playout chooses from."""
+    def sensible_moves(self, color=None, eye_space=1):
+        """Like legal_moves, without the moves that fill the player's own eye
+        spaces of up to ``eye_space`` points. 1 (the default): single-point
+        eyes (:meth:`is_eye`), what a random playout chooses from and what
+        the alphago48 "sensibleness" plane shows. 2: two-point eye spaces too
+        (``_two_point_eye_fills``), what the players of real games (matches,
+        GTP) and the tree searches choose from: filling one never gains and
+        can cost the group an eye."""
+        if eye_space not in (1, 2):
+            raise ValueError(f"eye_space is 1 or 2 points, not {eye_space!r}")
         color = self.to_play if color is None else color
         ko = self.ko if color == self.to_play else -1
-        return _legal_mask(self.stones, self.group, self.liberties, self.group_hash,
+        mask = _legal_mask(self.stones, self.group, self.liberties, self.group_hash,
                            self._seen, self.neighbors, self.diagonals, self.zobrist,
                            self._hash_box[0], color, ko, self.superko, True)
+        if eye_space == 2:
+            mask[:-1] &= ~_two_point_eye_fills(self.stones, self.group, self.liberties,
+                                               self.neighbors, color)
+        return mask
 
     def is_eye(self, point, color=None):
         """Whether ``point`` is a single-point eye of ``color`` (default: the

@@ -71,21 +71,37 @@ def area_score_without_dead(board, playouts=64, seed=0):
 
 def should_pass(board, playouts=64, seed=0, settled=0.8):
     """Whether the player to move should answer the opponent's pass with a
-    pass, ending the game: when playing on cannot gain. That is when the
-    game, ended now and scored with the dead stones removed (as GnuGo
-    scores it), is won; or when every sensible move left (legal, not
-    filling a single-point eye) lies in the player's own settled area, a
-    point that is the player's at the end of at least ``settled`` of the
-    playouts (filling one's own territory gains nothing under area scoring,
-    and filling a two-point eye can kill the group). False when the last
-    move was not a pass: a player that passes first gives the opponent the
-    last word."""
+    pass, ending the game: when playing on cannot gain. That is when
+
+    - the game, ended now and scored with the dead stones removed (as GnuGo
+      scores it), is won;
+    - or every sensible move left (legal, not filling its own one- or
+      two-point eye space) lies in the player's own settled area, a point
+      that is the player's at the end of at least ``settled`` of the
+      playouts (filling one's own territory gains nothing under area
+      scoring, and filling an eye can kill the group);
+    - or the game is lost by more than playing on could change: even if
+      every point not settled for either side (owned by neither in at least
+      ``settled`` of the playouts) turned the player's way, each moving the
+      margin by at most 2, the player would still lose. Playing on then
+      only fills its own area or throws stones into the opponent's, and the
+      game would drag on for nothing (issue 21: a lost search played 15
+      moves after GnuGo's pass).
+
+    False when the last move was not a pass: a player that passes first
+    gives the opponent the last word."""
     if board.passes < 1 or board.is_over:
         return False
     me = board.to_play
-    shares = ownership(board, playouts, seed)
-    if board.winner(estimate_dead(board, playouts, seed, shares=shares)) == me:
+    black, white = shares = ownership(board, playouts, seed)
+    margin = board.area_score(estimate_dead(board, playouts, seed, shares=shares))
+    if me != BLACK:
+        margin = -margin
+    if margin > 0:
         return True
-    mine = shares[0] if me == BLACK else shares[1]
-    points = np.flatnonzero(board.sensible_moves()[:-1])
-    return bool(np.all(mine[points] >= settled))
+    mine = black if me == BLACK else white
+    points = np.flatnonzero(board.sensible_moves(eye_space=2)[:-1])
+    if np.all(mine[points] >= settled):
+        return True
+    unsettled = np.count_nonzero((black < settled) & (white < settled))
+    return bool(margin + 2 * unsettled < 0)

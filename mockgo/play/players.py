@@ -96,7 +96,7 @@ from mockgo.go.ownership import should_pass
 from mockgo.play.gtp_client import GTPEngine, GTPError, find_gnugo, gnugo_command
 from mockgo.play.sampling import check_temperature, sample_moves, temper
 from mockgo.search import evaluators
-from mockgo.search.games import GoGame, SensibleGoGame
+from mockgo.search.games import CarefulGoGame, GoGame
 from mockgo.search.mcts import MCTSPlayer, ResignationCheck, search_many
 from mockgo.search.uct import UCTSearch
 
@@ -320,6 +320,9 @@ class PolicyPlayer(Player):
 
         n = len(turns)
         masks = np.stack([turn.mask for turn in turns])
+        if self.answer_passes:  # a real game: no filling its own two-point eyes either
+            for j, turn in enumerate(turns):
+                masks[j] &= turn.board.sensible_moves(eye_space=2)
         moves = np.full(n, masks.shape[1] - 1, np.int64)  # pass unless decided otherwise
         log_probs = np.zeros(n)
         rows = np.flatnonzero(masks[:, :-1].any(axis=1) & ~_answers_pass(turns))
@@ -520,8 +523,9 @@ class SearchPlayer(_TreePerGame):
     ``evaluate``: an evaluator (:mod:`mockgo.search.evaluators`); ``size``:
     the one board size it plays (a network's), or None. ``game``: the search
     state's class, with ``from_board(board, max_moves)``
-    (:class:`mockgo.search.games.GoGame`, or ``SensibleGoGame``, Zero's, that plays
-    only sensible moves); ``max_moves``: the move cap the search sees
+    (:class:`mockgo.search.games.GoGame`; ``SensibleGoGame``, Zero's, that plays
+    only sensible moves; or ``CarefulGoGame``, the spec players', that does
+    not fill its own two-point eyes either); ``max_moves``: the move cap the search sees
     (default: the board's move number plus 3 * N * N, beyond any match's cap).
     The other options are :class:`~mockgo.search.mcts.MCTSPlayer`'s.
     ``resign_disabled_share``: the share of games in which resigning is off
@@ -725,7 +729,7 @@ def _make_alphago(policy=None, policy_pretrained=None, value=None, value_pretrai
     return SearchPlayer(evaluate, readouts=int(readouts), c_puct=float(c_puct), dirichlet=False,
                         parallel_readouts=int(parallel), softpick_moves=0,
                         resign_threshold=None if resign == "none" else float(resign),
-                        size=evaluate.size, game=SensibleGoGame,
+                        size=evaluate.size, game=CarefulGoGame,
                         name=name or f"alphago-{int(readouts)}-mix{mix:g}",
                         seed=None if seed is None else int(seed), answer_passes=True)
 
@@ -758,7 +762,8 @@ def _make_mcts(readouts="200", evaluator="uniform", path=None, encoder=None, c_p
     return SearchPlayer(evaluate, readouts=int(readouts), c_puct=float(c_puct), dirichlet=False,
                         softpick_moves=None if softpick is None else int(softpick),
                         resign_threshold=None if resign == "none" else float(resign),
-                        size=size, name=name or f"{default_name}-{int(readouts)}",
+                        size=size, game=CarefulGoGame,
+                        name=name or f"{default_name}-{int(readouts)}",
                         seed=None if seed is None else int(seed), answer_passes=True)
 
 

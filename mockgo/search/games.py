@@ -210,9 +210,21 @@ class SensibleGoGame(GoGame):
     separately when to answer a pass (:func:`mockgo.go.ownership.should_pass`).
     """
 
+    eye_space = 1  # Board.sensible_moves's: the own eye spaces not filled
+
     def legal_actions(self):
         if self._legal is None:
-            mask = self.board.sensible_moves()
+            mask = self.board.sensible_moves(eye_space=self.eye_space)
             mask[-1] = not mask[:-1].any()
             self._legal = mask
         return self._legal
+
+
+class CarefulGoGame(SensibleGoGame):
+    """The sensible moves less those that fill the player's own two-point eye
+    spaces (``Board.sensible_moves(eye_space=2)``): what the search players
+    of real games (matches, GTP) choose from. Filling a two-point eye never
+    gains and can cost the group its life; Zero's self-play keeps the
+    single-point rule its runs were measured with."""
+
+    eye_space = 2

@@ -270,8 +270,9 @@ class UCTSearch:
 
     def _legal(self, state):
         if isinstance(state, GoGame):
-            # The sensible moves and, always, the pass.
-            mask = state.board.sensible_moves()
+            # The sensible moves (no filling its own one- or two-point eye
+            # spaces) and, always, the pass.
+            mask = state.board.sensible_moves(eye_space=2)
             mask[-1] = True
             return mask
         return np.asarray(state.legal_actions(), bool)
