@@ -143,7 +143,9 @@ def test_parameter_counts_follow_the_sizes():
         model = dual_network(N, 17, blocks, filters, value_hidden=16)
         assert model.count_params() == dual_params(N, 17, blocks, filters, 16)
 
-    dense = (162 * 81 + 81) + (81 * 81 + 81) + (81 * 82 + 82)
+    # Imago's: the two dense layers act on each point's planes (2 -> 81 -> 81),
+    # then flatten (81 points x 81) and dense to the 82 moves.
+    dense = (2 * 81 + 81) + (81 * 81 + 81) + (81 * 81 * 82 + 82)
     assert imago_dense_network().count_params() == dense
     conv = (9 * 2 * 32 + 32) + (9 * 32 * 64 + 64) + (3 * 3 * 64 * 82 + 82)
     assert imago_conv_network().count_params() == conv

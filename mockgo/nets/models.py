@@ -245,14 +245,18 @@ def dual_network(board_size=19, planes=17, blocks=6, filters=64, value_hidden=No
 
 def imago_dense_network(board_size=9, planes=2, hidden=81, input_dtype="uint8",
                         name="imago_dense_network"):
-    """The small dense move predictor: flatten, two dense layers of ``hidden``
-    (81) ReLU units, dense to N*N + 1 logits (``"logits"``), softmax
-    (``"policy"``). Output ``(N*N + 1,)``, pass last."""
+    """Imago's small dense move predictor: two dense layers of ``hidden`` (81)
+    ReLU units applied at every point (a Keras ``Dense`` on an ``(N, N,
+    planes)`` input acts on the last axis: the same weights read each
+    point's planes, like a 1x1 convolution), then flatten, dense to N*N + 1
+    logits (``"logits"``), softmax (``"policy"``). Only the last layer sees
+    the whole board, so it is where the network learns where moves go.
+    Output ``(N*N + 1,)``, pass last."""
     _check(board_size, planes, hidden=hidden)
     inputs, x = _input(board_size, planes, input_dtype)
-    x = keras.layers.Flatten(name="flatten")(x)
     x = keras.layers.Dense(hidden, activation="relu", name="dense_1")(x)
     x = keras.layers.Dense(hidden, activation="relu", name="dense_2")(x)
+    x = keras.layers.Flatten(name="flatten")(x)
     logits = keras.layers.Dense(board_size * board_size + 1, name="logits")(x)
     outputs = keras.layers.Activation("softmax", name="policy")(logits)
     return keras.Model(inputs, outputs, name=name)
