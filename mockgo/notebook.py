@@ -39,7 +39,7 @@ from mockgo.nets.io import NetworkInfo, as_float32, load_model
 from mockgo.zero.config import ZeroConfig
 
 __all__ = ["ArenaPreset", "LoadedModel", "Notebook", "NOTEBOOKS", "ReinforcePreset",
-           "SupervisedPreset", "ValuePreset", "ZeroPreset", "check", "kgs_archive",
+           "SupervisedPreset", "ValuePreset", "ZeroPreset", "check", "gnugo9_archive", "kgs_archive",
            "kgs_archives", "load_sl_policy", "load_value_network", "preset", "quick_mode",
            "repo_root", "standin_policy", "standin_value_network", "start"]
 
@@ -113,6 +113,10 @@ class SupervisedPreset:
     workers: int = 2  # processes building the dataset
     test_games: int | None = None  # held-out games scored (None: the whole test split)
     match_games: int = 4  # games against the random player
+    # The first networks: Imago's two small 9x9 networks on GnuGo's games.
+    small_games: int | None = None  # games of data/gnugo9's archive (None: all 5,000)
+    small_epochs: int = 4
+    small_steps_per_epoch: int | None = None  # None: the whole train split each epoch
 
     @property
     def download_args(self):
@@ -126,7 +130,8 @@ class SupervisedPreset:
 # every cell runs, the whole notebook in about a minute on 2 cores.
 _SUPERVISED_QUICK = SupervisedPreset(mode="quick", archives=1, max_games=300, layers=3, filters=16,
     batch_size=64, epochs=3, steps_per_epoch=120, validation_steps=20,
-                 optimizer="adam", learning_rate=0.003, schedule="cosine")
+                 optimizer="adam", learning_rate=0.003, schedule="cosine",
+                 small_games=1000, small_epochs=2, small_steps_per_epoch=150)
 
 # Full: all ten archives of the mirror (28,559 games, about 5.5 million
 # positions, 11 GB of shards), the default 6 x 64 network, Adam at 1e-3 with
@@ -205,15 +210,15 @@ _VALUE_FULL = ValuePreset(kgs_games=1000, kgs_positions=100_000, kgs_epochs=10,
 
 @dataclasses.dataclass(frozen=True)
 class ReinforcePreset:
-    """Notebook 03 in one mode: the REINFORCE run's
-    :class:`~mockgo.learn.reinforce.ReinforceConfig`, the iterations of its
-    two passes (baseline zero, then the value network), the games of the
-    final match against the SL policy, and which iterations' training games
-    are recorded (``record_every``)."""
+    """Notebook 03 in one mode: the REINFORCE runs'
+    :class:`~mockgo.learn.reinforce.ReinforceConfig`, the iterations of each
+    of the two runs from the SL policy (the value network as baseline, then
+    baseline zero, with the same seeds), the games of the final match
+    against the SL policy, and which iterations' training games are
+    recorded (``record_every``)."""
 
     config: object
-    first_pass: int
-    second_pass: int
+    iterations: int
     final_games: int
     record_every: int = 10  # the training games of every Nth iteration kept as SGF
 
@@ -223,19 +228,23 @@ class ReinforcePreset:
 
 
 def _reinforce_presets():
-    # Quick: a smoke run of about a minute on 9x9 with tiny nets.
+    # Quick: a smoke run of about a minute on 9x9 with tiny nets, each run 6
+    # iterations of 16 games.
     quick = ReinforcePreset(ReinforceConfig(size=9, games=16, learning_rate=0.01, pool_every=2,
                                             eval_games=32, eval_every=1, seed=0),
-                            first_pass=6, second_pass=4, final_games=64, record_every=1)
+                            iterations=6, final_games=64, record_every=1)
     # Full: 19x19 with notebook 01's policy (6 x 64): an iteration of 64 games
     # (about 430 moves each) took a median of 63 s on the 2-core machine with
-    # little else running (100 s sharing it with notebook 02), and the 200
+    # little else running (100 s sharing it with notebook 02), and 200
     # iterations with their evaluations took 4.7 hours; stopped, it resumes.
-    # AlphaGo ran 10,000 iterations of 128 games; here the RL policy then won
-    # 358 of 400 games against the SL policy (2026-11-23).
+    # AlphaGo ran 10,000 iterations of 128 games. Until 2026-11-24 the notebook
+    # ran one run, 100 iterations with baseline zero and then 100 with the
+    # value network (AlphaGo's two passes; the RL policy then won 358 of 400
+    # games against the SL policy, 2026-11-23); now two runs of 100 from the
+    # SL policy measure what the baseline buys (issue 18).
     full = ReinforcePreset(ReinforceConfig(size=19, games=64, learning_rate=0.001,
                                            pool_every=20, eval_games=64, eval_every=10, seed=0),
-                           first_pass=100, second_pass=100, final_games=400)
+                           iterations=100, final_games=400)
     return quick, full
 
 
@@ -466,9 +475,12 @@ def rl_policy_path(root, quick):
     return run_folder(root, "03_policy_gradient", quick) / "rl_policy.keras"
 
 
-def reinforce_dir(root, quick):
-    """Notebook 03's REINFORCE run folder: ``runs/03_policy_gradient/{quick,full}/run``."""
-    return run_folder(root, "03_policy_gradient", quick) / "run"
+def reinforce_dir(root, quick, baseline):
+    """Notebook 03's REINFORCE run with ``baseline`` ``"value"`` or ``"zero"``:
+    ``runs/03_policy_gradient/{quick,full}/run-{value,zero}``."""
+    if baseline not in ("value", "zero"):
+        raise ValueError(f"baseline is 'value' or 'zero', not {baseline!r}")
+    return run_folder(root, "03_policy_gradient", quick) / f"run-{baseline}"
 
 
 # =============================================================== KGS data
@@ -487,6 +499,18 @@ def kgs_archives(root, archives=None):
         raise FileNotFoundError(f"{folder} holds {len(present)} KGS archives, "
                                 f"{wanted or 'some'} are needed: run {fetch}")
     return [folder / archive.name for archive in present[:wanted]]
+
+
+def gnugo9_archive(root):
+    """``data/gnugo9/gnugo-l1-9x9.tar.gz``: 5,000 9x9 games of GnuGo 3.8 at
+    level 1 against itself, which ship with mockgo for notebook 01's first
+    networks. FileNotFoundError naming ``bash data/gnugo9.sh`` (which makes
+    it again) when it is missing."""
+    path = Path(root) / "data" / "gnugo9" / "gnugo-l1-9x9.tar.gz"
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} is missing: it comes with the repository "
+                                f"(git checkout data/gnugo9), or make it with bash data/gnugo9.sh")
+    return path
 
 
 def kgs_archive(repo_root, download=True):

@@ -127,5 +127,33 @@ def plot_curves(history, keys=None, ax=None, title=None, xlabel="epoch"):
     return ax
 
 
+def plot_reinforce_runs(histories, axes=None):
+    """REINFORCE runs side by side (``{label: Reinforce.history}``), on three
+    axes (new ones when None): the win rate against the SL policy at each
+    evaluation, the variance of one game's gradient (log scale: how noisy
+    each update is), and the mean |advantage| of the moves, |z - b(s)|.
+    Iterations whose entries lack a figure (runs of an older mockgo) are
+    left out. Returns the axes."""
+    if axes is None:
+        _, axes = plt.subplots(1, 3, figsize=(14, 3.6))
+    panels = (("eval_win_rate", "win rate against the SL policy"),
+              ("gradient_variance", "variance of one game's gradient"),
+              ("mean_abs_advantage", "mean |z - b(s)|"))
+    for ax, (key, title) in zip(axes, panels):
+        for label, history in histories.items():
+            points = [(h["iteration"], h[key]) for h in history if h.get(key) is not None]
+            if points:
+                ax.plot(*zip(*points), "o-" if key == "eval_win_rate" else "-", ms=3,
+                        label=label)
+        ax.set_title(title, fontsize=10)
+        ax.set_xlabel("iteration")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    axes[0].axhline(0.5, color="grey", lw=0.8)
+    axes[0].set_ylim(0, 1)
+    axes[1].set_yscale("log")
+    return axes
+
+
 def color_name(color):
     return {BLACK: "black", WHITE: "white"}.get(color, "nobody")

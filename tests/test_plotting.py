@@ -10,7 +10,8 @@ from matplotlib.patches import Circle
 
 from mockgo.go import coords
 from mockgo.go.board import BLACK, EMPTY, WHITE, Board, hoshi_points
-from mockgo.plotting import color_name, draw_board, draw_game, draw_planes, plot_curves
+from mockgo.plotting import (color_name, draw_board, draw_game, draw_planes, plot_curves,
+                             plot_reinforce_runs)
 
 plt.switch_backend("Agg")
 
@@ -157,3 +158,20 @@ def test_plot_curves_draws_each_key_and_its_validation_twin_dashed():
 
 def test_color_name():
     assert [color_name(c) for c in (BLACK, WHITE, EMPTY)] == ["black", "white", "nobody"]
+
+
+def test_plot_reinforce_runs_draws_each_run_on_three_panels_and_skips_missing_figures():
+    def entry(i, variance, evaluated):
+        return {"iteration": i, "eval_win_rate": 0.5 + i / 100 if evaluated else None,
+                "gradient_variance": variance, "mean_abs_advantage": 1.0 - i / 100}
+    value = [entry(i, 2.0, i % 2 == 0) for i in range(1, 7)]
+    older = [entry(i, None, i % 3 == 0) for i in range(1, 7)]  # no variance logged
+    axes = plot_reinforce_runs({"value": value, "zero": older})
+    wins, variance, advantage = axes
+    assert [line.get_label() for line in wins.get_lines()[:2]] == ["value", "zero"]
+    assert list(wins.get_lines()[0].get_xdata()) == [2, 4, 6]
+    assert list(wins.get_lines()[1].get_xdata()) == [3, 6]
+    assert [line.get_label() for line in variance.get_lines()] == ["value"]
+    assert variance.get_yscale() == "log"
+    assert list(advantage.get_lines()[1].get_ydata()) == [1.0 - i / 100 for i in range(1, 7)]
+    plt.close("all")

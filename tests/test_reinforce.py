@@ -208,8 +208,9 @@ def test_value_baseline_is_subtracted(tmp_path):
     run.step(baseline=None)
     keras.utils.set_random_seed(0)
     value = value_network(N, 49, layers=2, filters=4, hidden=8)
-    _, _, _, z = run._batch(run.last_games, None)
-    packed, _, moves, advantages = run._batch(run.last_games, value)
+    _, _, _, z, _ = run._batch(run.last_games, None)
+    packed, _, moves, advantages, halves = run._batch(run.last_games, value)
+    assert halves.tolist() == [0] * len(halves)  # games 0 and 1: the first half
     planes = np.unpackbits(packed, axis=-1, count=48)
     movers = np.concatenate([g.colors[g.evaluated & (g.colors == c)]
                              for g, c in zip(run.last_games, (1, 2))])
@@ -442,3 +443,41 @@ def test_value_fit_warns_when_the_network_has_died():
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
         fit_value_network(fresh_value_net(), x, z, epochs=1, batch_size=16)
+
+
+def test_halves_give_the_same_step_and_measure_the_gradients_spread():
+    board = position()
+    planes = get_encoder("alphago48", N).encode(board)[None].repeat(8, axis=0)
+    masks = board.sensible_moves()[None].repeat(8, axis=0)
+    moves = np.flatnonzero(board.sensible_moves()[:-1])[:8]
+    advantages = np.array([1.0, -1, 0.5, 1, -0.2, 1, 1, -1])
+    halves = np.array([0, 0, 1, 1, 0, 0, 1, 1])
+    weights, updates = [], []
+    for split in (None, halves):  # summing by halves takes the same step
+        model = tiny_policy()
+        step = PolicyGradient(model, learning_rate=0.1, chunk=3)
+        updates.append(step.update(planes, masks, moves, advantages, games=4, halves=split))
+        weights.append(model.get_weights())
+    for a, b in zip(*weights):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    assert updates[0].gradient_variance is None
+    assert updates[1].gradient_norm == pytest.approx(updates[0].gradient_norm, rel=1e-5)
+    assert updates[1].gradient_variance > 0
+
+    # The spread worked out by hand: a second half that repeats the first
+    # gives g1 = g0, so |g0 - g1|^2 = 0; one that negates its advantages
+    # gives g1 = -g0, so the step is 0 and |g0 - g1|^2 / n = 4 |g0|^2 / n.
+    first = np.array([0, 1, 4, 5])
+    twice = np.concatenate([first, first])
+    split = np.array([0, 0, 0, 0, 1, 1, 1, 1])
+    step = PolicyGradient(tiny_policy(), learning_rate=0.0)
+    g0 = step.update(planes[first], masks[first], moves[first], advantages[first], games=1)
+    same = step.update(planes[twice], masks[twice], moves[twice], advantages[twice], games=4,
+                       halves=split)
+    opposite = step.update(planes[twice], masks[twice], moves[twice],
+                           np.concatenate([advantages[first], -advantages[first]]), games=4,
+                           halves=split)
+    assert same.gradient_variance == pytest.approx(0.0, abs=1e-9)
+    assert same.gradient_norm == pytest.approx(2 * g0.gradient_norm / 4, rel=1e-5)
+    assert opposite.gradient_norm == pytest.approx(0.0, abs=1e-6)
+    assert opposite.gradient_variance == pytest.approx(4 * g0.gradient_norm ** 2 / 4, rel=1e-4)

@@ -55,6 +55,7 @@ import dataclasses
 import datetime
 import json
 import time
+import typing
 from pathlib import Path
 
 import numpy as np
@@ -70,7 +71,7 @@ from mockgo.learn.value import add_colour_plane
 from mockgo.nets.io import load_model, save_model
 from mockgo.play.players import PolicyPlayer
 
-__all__ = ["OpponentPool", "PolicyGradient", "Reinforce", "ReinforceConfig"]
+__all__ = ["OpponentPool", "PolicyGradient", "Reinforce", "ReinforceConfig", "Update"]
 
 # What a run writes besides its state.json; of it, iteration 0's files are
 # copies of the SL policy, made again by a new run.
@@ -191,32 +192,66 @@ class PolicyGradient:
     def learning_rate(self):
         return float(self.optimizer.learning_rate.numpy())
 
-    def update(self, planes, masks, moves, advantages, games, num_planes=None):
+    def update(self, planes, masks, moves, advantages, games, num_planes=None, halves=None):
         """One step (class docstring). ``planes`` may be bit-packed along the
         plane axis (as :class:`~mockgo.play.runner.PlayedGame` keeps them): then
-        pass ``num_planes``. Returns the objective (before the step)."""
+        pass ``num_planes``. Returns an :class:`Update`.
+
+        ``halves``: for each position, 0 or 1, the half of the ``games`` its
+        game is in (two halves of independent games, alike in colours).
+        The gradient is then summed over each half separately, g = g0 + g1
+        (the same step, at the cost of one more partial chunk), and their
+        difference measures the noise of the step: each half sums n/2
+        games' gradients G_i, so E|g0 - g1|^2 = n tr Cov(G), and
+        ``|g0 - g1|^2 / n`` estimates tr Cov(G), the variance of one game's
+        gradient, without bias. That is what a baseline is for: it leaves
+        the expected gradient as it is and makes this smaller."""
         import tensorflow as tf  # TensorFlow: imported only when a network is used
 
         masks = np.asarray(masks, bool)[:, :self.num_moves]
         moves = np.asarray(moves, np.int32)
         weights = np.asarray(advantages, np.float32)
         if len(moves) == 0:
-            return 0.0
+            return Update(0.0, 0.0, None)
         if moves.max() >= self.num_moves:
             raise ValueError("a move outside the policy's outputs (a pass, for a policy "
                              "without a pass output)")
-        total, objective = None, 0.0
-        for start in range(0, len(moves), self.chunk):
-            part = slice(start, start + self.chunk)
-            chunk = planes[part]
-            if num_planes is not None:
-                chunk = np.unpackbits(chunk, axis=-1, count=num_planes)
-            grads, value = self._gradients(tf.constant(chunk), tf.constant(masks[part]),
-                                           tf.constant(moves[part]), tf.constant(weights[part]))
-            total = list(grads) if total is None else [t + g for t, g in zip(total, grads)]
-            objective += float(value)
+        parts = [np.arange(len(moves))] if halves is None else \
+            [np.flatnonzero(np.asarray(halves) == h) for h in (0, 1)]
+        sums, objective = [], 0.0
+        for rows in parts:
+            total = None
+            for start in range(0, len(rows), self.chunk):
+                part = rows[start:start + self.chunk]
+                chunk = planes[part]
+                if num_planes is not None:
+                    chunk = np.unpackbits(chunk, axis=-1, count=num_planes)
+                grads, value = self._gradients(tf.constant(chunk), tf.constant(masks[part]),
+                                               tf.constant(moves[part]),
+                                               tf.constant(weights[part]))
+                total = list(grads) if total is None else [t + g for t, g in zip(total, grads)]
+                objective += float(value)
+            if total is not None:
+                sums.append(total)
+        total = sums[0] if len(sums) == 1 else [a + b for a, b in zip(*sums)]
+        norm = float(tf.linalg.global_norm(total)) / games
+        variance = None
+        if len(sums) == 2:
+            variance = float(tf.linalg.global_norm([a - b for a, b in zip(*sums)])) ** 2 / games
         self._apply(total, tf.constant(1.0 / games, tf.float32))
-        return objective / games
+        return Update(objective / games, norm, variance)
+
+
+class Update(typing.NamedTuple):
+    """What one :meth:`PolicyGradient.update` did: the ``objective`` before
+    the step, the norm of the step's gradient (the objective's, per game:
+    the step is the learning rate times it), and ``gradient_variance``, the
+    variance of one game's gradient, tr Cov(G) (None unless the games were
+    split into halves): the step's own variance is that over n."""
+
+    objective: float
+    gradient_norm: float
+    gradient_variance: float | None
 
 
 # --------------------------------------------------------------- the run
@@ -262,7 +297,9 @@ class Reinforce:
     ``history`` has one dict per iteration: ``iteration``, ``opponent``
     (the pool member's iteration), ``win_rate`` (against it), ``eval_win_rate``
     (against the SL policy, or None), ``pool_size``, ``baseline``,
-    ``positions``, ``mean_length``, ``objective``, ``seconds``.
+    ``positions``, ``mean_length``, ``mean_abs_advantage``, ``objective``,
+    ``gradient_norm`` and ``gradient_variance`` (:class:`Update`; older runs'
+    entries lack these two), ``seconds``.
     """
 
     def __init__(self, folder, sl_policy, config, restart=False, record_every=0):
@@ -369,9 +406,9 @@ class Reinforce:
         self.last_games = played.games
         if self.record_every and iteration % self.record_every == 0:
             self._record_games(iteration, member.iteration, played.games)
-        packed, masks, moves, advantages = self._batch(played.games, baseline)
-        objective = self.gradient.update(packed, masks, moves, advantages, config.games,
-                                         num_planes=self.player.encoder.num_planes)
+        packed, masks, moves, advantages, halves = self._batch(played.games, baseline)
+        update = self.gradient.update(packed, masks, moves, advantages, config.games,
+                                      num_planes=self.player.encoder.num_planes, halves=halves)
         if self.pool.due(iteration):
             file = f"pool/member_{iteration:05d}.keras"
             save_model(self.learner, self.folder / file, encoder=self.config.encoder)
@@ -391,7 +428,9 @@ class Reinforce:
             "positions": int(len(moves)),
             "mean_length": float(np.mean([g.length for g in played.games])),
             "mean_abs_advantage": float(np.mean(np.abs(advantages))) if len(moves) else 0.0,
-            "objective": float(objective),
+            "objective": update.objective,
+            "gradient_norm": update.gradient_norm,
+            "gradient_variance": update.gradient_variance,
             "seconds": round(time.perf_counter() - began, 2),
         }
         self.iteration = iteration
@@ -405,8 +444,10 @@ class Reinforce:
         return int(self.rng.integers(2**63))
 
     def _batch(self, games, baseline):
-        """The current policy's moves of the games, as arrays for the update."""
-        packed, masks, moves, outcomes, movers = [], [], [], [], []
+        """The current policy's moves of the games, as arrays for the update,
+        and the half of the games each comes from (games 0, 1, 4, 5, ... and
+        2, 3, 6, 7, ...: the learner is black in half of each half)."""
+        packed, masks, moves, outcomes, movers, halves = [], [], [], [], [], []
         for i, game in enumerate(games):
             color = BLACK if i % 2 == 0 else WHITE
             rows = np.flatnonzero(game.evaluated & (game.colors == color))
@@ -417,16 +458,17 @@ class Reinforce:
             moves.append(game.moves[rows])
             outcomes.append(np.full(len(rows), game.outcome(color), np.float32))
             movers.append(game.colors[rows])
+            halves.append(np.full(len(rows), (i // 2) % 2, np.int8))
         if not packed:
             size = self.config.size
             empty = np.zeros((0, size, size, (self.player.encoder.num_planes + 7) // 8), np.uint8)
             return empty, np.zeros((0, size * size + 1), bool), np.zeros(0, np.int32), \
-                np.zeros(0, np.float32)
+                np.zeros(0, np.float32), np.zeros(0, np.int8)
         packed, masks, moves = np.concatenate(packed), np.concatenate(masks), np.concatenate(moves)
-        z, movers = np.concatenate(outcomes), np.concatenate(movers)
-        if baseline is None:
-            return packed, masks, moves, z
-        return packed, masks, moves, z - self._baseline(baseline, packed, movers, games)
+        z, movers, halves = np.concatenate(outcomes), np.concatenate(movers), np.concatenate(halves)
+        if baseline is not None:
+            z = z - self._baseline(baseline, packed, movers, games)
+        return packed, masks, moves, z, halves
 
     def _baseline(self, value_model, packed, movers, games):
         """v(s) for the current policy's positions, on their alphago49 planes."""
