@@ -9,6 +9,8 @@ check relied on.
 """
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mockgo.data.sgf_syntax import (SGFSyntaxError, SyntaxNode, escape, first_game_end,
                                     line_and_column, main_line, parse_first_game, write_tree)
@@ -136,3 +138,34 @@ def test_long_sequences_break_their_lines():
     root = parse_first_game("(;GM[1]" + ";B[aa];W[bb]" * 15 + ")")
     lines = write_tree(root, nodes_per_line=10).splitlines()
     assert len(lines) == 4 and lines[0].count(";") == 10
+
+
+# Any tree of any property values: written, then read, it is the same tree.
+PROPERTIES = settings(max_examples=60, deadline=None, derandomize=True,
+                      suppress_health_check=[HealthCheck.too_slow])
+property_lists = st.dictionaries(st.from_regex(r"[A-Z]{1,3}", fullmatch=True),
+                                 st.lists(st.text(max_size=6), min_size=1, max_size=3),
+                                 max_size=3)
+
+
+@st.composite
+def trees(draw):
+    root = SyntaxNode(draw(property_lists))
+    nodes = [root]
+    for _ in range(draw(st.integers(0, 12))):
+        parent = draw(st.sampled_from(nodes))
+        child = SyntaxNode(draw(property_lists), parent)
+        parent.children.append(child)
+        nodes.append(child)
+    return root
+
+
+@PROPERTIES
+@given(trees())
+def test_any_tree_written_reads_back_the_same(root):
+    again = parse_first_game(write_tree(root, nodes_per_line=3))
+    stack = [(root, again)]
+    while stack:
+        a, b = stack.pop()
+        assert a.properties == b.properties and len(a.children) == len(b.children)
+        stack.extend(zip(a.children, b.children))

@@ -573,7 +573,7 @@ def _read_node(record, props, number, source):
         if player not in SGF_COLORS:
             raise SGFError(source, "bad property value", f"PL[{_value(props, 'PL')}]")
         record.to_play = SGF_COLORS[player]
-    move = _node_move(props, record.size, source, len(record.moves) + 1)
+    move = node_move(props, record.size, source, len(record.moves) + 1)
     comment = _value(props, "C")
     if move is not None:
         record.moves.append(move)
@@ -597,9 +597,9 @@ def _attach_comment(record, comment):
 
 
 def _apply_setup(record, props, source):
-    removed = set(_points(props.get("AE", []), record.size, source))
-    added_black = _points(props.get("AB", []), record.size, source)
-    added_white = _points(props.get("AW", []), record.size, source)
+    removed = set(setup_points(props.get("AE", []), record.size, source))
+    added_black = setup_points(props.get("AB", []), record.size, source)
+    added_white = setup_points(props.get("AW", []), record.size, source)
     # dict.fromkeys: points listed twice (AB[aa][aa:bb]) count once, in order.
     record.setup_black = list(dict.fromkeys(
         [p for p in record.setup_black if p not in removed] + added_black))
@@ -607,8 +607,9 @@ def _apply_setup(record, props, source):
         [p for p in record.setup_white if p not in removed] + added_white))
 
 
-def _points(values, size, source):
-    """Flat points from set-up values, expanding FF[4] rectangles ("aa:cc")."""
+def setup_points(values, size, source):
+    """Flat points from set-up values (``AB``, ``AW``, ``AE``), expanding
+    FF[4] rectangles ("aa:cc"); SGFError for a bad one."""
     points = []
     for value in values:
         corners = value.strip().split(":")
@@ -624,8 +625,9 @@ def _points(values, size, source):
     return points
 
 
-def _node_move(props, size, source, number):
-    """``(color, flat move)`` of a node, or None if it has no move."""
+def node_move(props, size, source, number):
+    """``(color, flat move)`` of a node's properties ``props``, or None if
+    it has no move; SGFError (naming move ``number``) for a bad one."""
     black, white = props.get("B"), props.get("W")
     if black is None and white is None:
         return None
