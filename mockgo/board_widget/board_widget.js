@@ -100,11 +100,17 @@ function render({ model, el }) {
     play[1].disabled = busy || !info.can_undo;
     boardArea.innerHTML = model.get("board_svg");
     boardArea.classList.toggle("mg-busy", busy);
-    const names = `● ${info.black}  ○ ${info.white}`;
     const turn = info.result ? `result ${info.result}` : `${info.to_play} to play`;
-    status.textContent = `${names} · move ${info.move_number} · ${turn}` +
-      ` · captures ● ${info.captures ? info.captures.black : 0}` +
-      ` ○ ${info.captures ? info.captures.white : 0} · komi ${info.komi}`;
+    const captures = info.captures || { black: 0, white: 0 };
+    status.replaceChildren(...[
+      `● ${info.black} (black)   ○ ${info.white} (white)`,
+      `move ${info.move_number} · ${turn} · komi ${info.komi}`,
+      `captured by black ${captures.black}, by white ${captures.white}`,
+    ].map((text) => {
+      const line = document.createElement("div");
+      line.textContent = text;
+      return line;
+    }));
     message.textContent = busy ? `${info.message}` : info.message || "";
     message.classList.toggle("mg-thinking", busy);
     comment.textContent = info.comment || "";
