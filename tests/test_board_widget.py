@@ -78,12 +78,8 @@ def test_suicide_ko_and_out_of_turn_are_refused():
     cursor = Cursor(tree)
     for vertex in ["E5", "B9", "E4", "A8"]:
         cursor.play(at(vertex))
-    session = GameSession("random", tree=tree)
-    session.engine = RandomPlayer(seed=0)  # a game from this position
-    session.you = BLACK
-    session.engine.start_game(0, session.board, np.random.default_rng(0))
-    session._rng = np.random.default_rng(0)
-    session.cursor.to_end()
+    session = GameSession("random:seed=0", tree=tree)  # a game going on from that position
+    assert session.board.move_number == 4 and session.board.to_play == BLACK
     assert not session.click(at("A9")) and "suicide" in session.message
     assert session.click(at("D5"))
     assert not session.click(at("D6")) and session.message == "it is random's turn"

@@ -130,7 +130,8 @@ class Analyst:
 
 class GameSession:
     """A game against ``opponent`` (a spec or a Player; None: a review),
-    or the review of ``tree`` (a GameTree, an SGF path, or SGF text).
+    or the review of ``tree`` (a GameTree, an SGF path, or SGF text); with
+    both, the game goes on from the end of the tree's main line.
 
     ``you``: the colour the learner plays (``"black"`` or ``"white"``); the
     engine plays the other. ``size``, ``komi``, ``handicap`` (black's
@@ -159,6 +160,9 @@ class GameSession:
             self.analyst = Analyst.from_player(self.engine)
         if tree is not None:
             self.load(tree)
+            if self.engine is not None:  # play on from the end of its main line
+                self.cursor.to_end()
+                self._start_engine()
         elif self.engine is None:
             raise ValueError("give an opponent to play, or a tree to review")
         else:
@@ -210,6 +214,10 @@ class GameSession:
                                  date=datetime.date.today().isoformat(),
                                  handicap_stones=[int(p) for p in stones])
         self.cursor = Cursor(self.tree)
+        self._start_engine()
+
+    def _start_engine(self):
+        self.engine.check_size(self.size)
         self.games += 1
         self._rng = self.engine.game_rng([self.seed, self.games])
         self.engine.start_game(0, self.board.copy(), self._rng)
