@@ -175,6 +175,9 @@ def test_a_network_gives_the_policy_heatmap_and_the_value_graph(tmp_path):
     viewer = GameSession(tree=session.sgf(), network=path)
     viewer.cursor.to_end()
     assert np.allclose(viewer.win_rates(), rates)
+    assert viewer.evaluation() == pytest.approx(rates[-1])
+    widget = BoardWidget(viewer)
+    assert widget.wait(30) and widget.info["evaluation"] == pytest.approx(rates[-1])
 
 
 # ------------------------------------------------------------ reviewing
@@ -284,3 +287,19 @@ def test_graph_svg_marks_gaps_and_the_current_move():
     board = Board(9)
     board.play(at("E5"))
     ElementTree.fromstring(board_svg(board, heatmap=np.full(82, 1 / 82)))
+
+
+def test_gnugo_plays_through_the_same_session(gnugo_path):
+    session = GameSession(f"gnugo:level=1,binary={gnugo_path}", size=9)
+    try:
+        session.click(at("E5"))
+        reply = session.engine_move()
+        assert session.board.stones[reply] == WHITE
+        click_empty(session)
+        session.undo()  # GnuGo is set up again from the position
+        point = click_empty(session, ("G3", "C7", "G7", "C3"))
+        second = session.engine_move()
+        assert session.board.history[:2] == [(BLACK, at("E5")), (WHITE, reply)]
+        assert session.board.history[2:] == [(BLACK, at(point)), (WHITE, second)]
+    finally:
+        session.close()

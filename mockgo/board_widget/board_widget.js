@@ -106,6 +106,8 @@ function render({ model, el }) {
       `● ${info.black} (black)   ○ ${info.white} (white)`,
       `move ${info.move_number} · ${turn} · komi ${info.komi}`,
       `captured by black ${captures.black}, by white ${captures.white}`,
+      ...(info.evaluation === null || info.evaluation === undefined ? [] :
+          [`the network: black wins ${Math.round(100 * info.evaluation)}%`]),
     ].map((text) => {
       const line = document.createElement("div");
       line.textContent = text;

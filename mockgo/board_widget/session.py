@@ -408,6 +408,16 @@ class GameSession:
         comment (the engine's, or Zero's self-play), or None."""
         return SearchSummary.parse(self.tree.comment(self.node), self.size)
 
+    def evaluation(self, compute=True):
+        """The value network's chance that black wins here (0 to 1), or
+        None without one; ``compute=False``: only if already known."""
+        analyst = self.analyst
+        if analyst is None or analyst.value_net is None or analyst.size != self.size:
+            return None
+        if compute and self.node not in self._win_rates:
+            self._win_rates[self.node] = float(analyst.black_win_rates([self.board])[0])
+        return self._win_rates.get(self.node)
+
     def line(self):
         """The nodes of the current line: to here, then the main continuation."""
         nodes = list(self.cursor.line)
@@ -492,6 +502,7 @@ class GameSession:
             "has_graph": self._searches() or (self.analyst is not None
                                               and self.analyst.value_net is not None
                                               and self.analyst.size == self.size),
+            "evaluation": self.evaluation(compute=False),
             "engine": None if self.engine is None else self.engine.name,
             "you": None if self.you is None else COLOR_NAMES[self.you],
             "last_move": None if board.last_move is None

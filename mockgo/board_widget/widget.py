@@ -114,7 +114,7 @@ class BoardWidget(anywidget.AnyWidget):
         analyst = self.session.analyst
         needs_network = analyst is not None and (
             (self.show_policy and analyst.policy_net is not None)
-            or (self.show_graph and analyst.value_net is not None))
+            or analyst.value_net is not None)  # the evaluation of every position
         if not self.session.engine_to_move() and not needs_network:
             self._refresh(compute=True)
             return
@@ -158,6 +158,8 @@ class BoardWidget(anywidget.AnyWidget):
         False, only what needs no network call (cached or read)."""
         session = self.session
         heatmap = search = rates = None
+        if compute:
+            session.evaluation()  # shown beside the board (info)
         if self.show_policy and (compute or session.node in session._policies):
             heatmap = session.policy()
         if self.show_search:
