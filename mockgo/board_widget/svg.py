@@ -37,7 +37,8 @@ def board_svg(board, heatmap=None, search=None, marks=None, clickable=True, titl
     and its percentage when it is 1% or more. ``search``: a
     :class:`~mockgo.data.gametree.SearchSummary` of the search that chose
     the last move: its moves get their win rate for the player who was to
-    move and their visits, on a disc or on the stone since played there. ``marks``: flat point to a short label. ``clickable``: an
+    move and their visits, on a disc or on the stone since played there
+    (in red on the last move, which then needs no ring). ``marks``: flat point to a short label. ``clickable``: an
     invisible target, and a ghost stone shown on hover, on every empty
     point (``data-point`` is its flat index).
     """
@@ -70,13 +71,14 @@ def board_svg(board, heatmap=None, search=None, marks=None, clickable=True, titl
                      f'cy="{y}" r="{CELL * 0.47:.1f}" fill="{"#111" if color == "black" else "#f7f7f2"}" '
                      f'stroke="#111" stroke-width="{0.6 if color == "black" else 1}"/>')
     last = board.last_move
-    if last is not None and last != board.pass_index and stones[last]:
+    labelled = {move for move, _, _ in search.moves} if search is not None else set()
+    if last is not None and last != board.pass_index and stones[last] and last not in labelled:
         x, y = _xy(last, size)
         ring = "#f7f7f2" if stones[last] == BLACK else "#111"
         parts.append(f'<circle class="mg-last-move" data-point="{last}" cx="{x}" cy="{y}" '
                      f'r="{CELL * 0.22:.1f}" fill="none" stroke="{ring}" stroke-width="2"/>')
     if search is not None:
-        parts.extend(_search(search, stones, size))
+        parts.extend(_search(search, stones, size, last))
     for point, label in (marks or {}).items():
         x, y = _xy(point, size)
         color = "#f7f7f2" if stones[point] == BLACK else "#1a4db3"
@@ -127,10 +129,11 @@ def _heatmap(values, stones, size):
     return parts + ["</g>"]
 
 
-def _search(summary, stones, size):
+def _search(summary, stones, size, last=None):
     """The search's moves: a disc with the win rate (for the player who was
     to move) and the visits on each empty point, the same two numbers on
-    the stone of a move since played (the one the search chose)."""
+    the stone of a move since played (the one the search chose); on the
+    ``last`` move, in red, in place of its ring."""
     parts = ['<g class="mg-search">']
     best = summary.moves[0][1] if summary.moves else 0
     for rank, (move, visits, q) in enumerate(summary.moves):
@@ -139,7 +142,9 @@ def _search(summary, stones, size):
         x, y = _xy(move, size)
         ink = "#fff"
         if stones[move]:
-            ink = "#fff" if stones[move] == BLACK else "#111"
+            ink = "#ff6b57" if move == last else "#fff" if stones[move] == BLACK else "#111"
+            if move == last and stones[move] == WHITE:
+                ink = "#d7301f"
         else:
             color = "#1a7f37" if rank == 0 else "#1a4db3"
             parts.append(f'<circle class="mg-candidate" data-point="{move}" cx="{x}" cy="{y}" '
