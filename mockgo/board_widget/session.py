@@ -228,7 +228,8 @@ class GameSession:
         """Review ``tree`` (a GameTree, a path, or SGF text), from its start."""
         if isinstance(tree, GameTree):
             self.tree = tree
-        elif isinstance(tree, Path) or (isinstance(tree, str) and "(" not in tree):
+        elif isinstance(tree, Path) or (isinstance(tree, str) and not tree.lstrip().startswith("(")
+                                        and "\n" not in tree):
             self.tree = load_tree(tree)
         else:
             self.tree = read_tree(tree)

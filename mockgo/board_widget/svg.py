@@ -33,8 +33,8 @@ def board_svg(board, heatmap=None, search=None, marks=None, clickable=True, titl
     """The position on ``board`` as SVG text.
 
     ``heatmap``: N*N (+ pass) values, e.g. a policy's probabilities: each
-    empty point gets a red square as strong as its share of the largest,
-    and its percentage when it is 1% or more. ``search``: a
+    empty point gets a red square as strong as its share of the largest
+    (none under 3% of it), and its percentage when it is 1% or more. ``search``: a
     :class:`~mockgo.data.gametree.SearchSummary` of the search that chose
     the last move: its moves get their win rate for the player who was to
     move and their visits, on a disc or on the stone since played there
@@ -117,12 +117,13 @@ def _heatmap(values, stones, size):
     points = values[:size * size]
     top = points.max() if len(points) and points.max() > 0 else 1.0
     parts = ['<g class="mg-heatmap">']
-    for point in np.flatnonzero((points > 0) & (stones == 0)):
+    # Points under 3% of the largest are left bare, so the likely moves stand out.
+    for point in np.flatnonzero((points >= 0.03 * top) & (points > 0) & (stones == 0)):
         x, y = _xy(point, size)
         share = points[point] / top
         parts.append(f'<rect x="{x - CELL / 2 + 1}" y="{y - CELL / 2 + 1}" width="{CELL - 2}" '
                      f'height="{CELL - 2}" rx="4" fill="#d7301f" '
-                     f'fill-opacity="{0.08 + 0.72 * share:.2f}" data-p="{points[point]:.4f}"/>')
+                     f'fill-opacity="{0.05 + 0.75 * share:.2f}" data-p="{points[point]:.4f}"/>')
         if points[point] >= 0.01:
             parts.append(f'<text x="{x}" y="{y + 4}" text-anchor="middle" font-size="11" '
                          f'fill="#fff" font-weight="bold">{100 * points[point]:.0f}</text>')

@@ -94,9 +94,9 @@ class BoardWidget(anywidget.AnyWidget):
             session.message = f"unknown action {action!r}"
         # The engine's move is refused; the overlays' numbers take a moment: wait.
         elif self.busy or not self._lock.acquire(timeout=30):
-            session.message = f"{session.engine.name if session.engine else 'the analysis'} " \
-                              f"is thinking: wait for it"
-            self._refresh(compute=False)
+            # Only the message changes: the thread owns the session until it is done.
+            who = session.engine.name if session.engine else "the analysis"
+            self.info = dict(self.info, message=f"{who} is thinking: wait for it")
             return
         else:
             try:
@@ -115,11 +115,14 @@ class BoardWidget(anywidget.AnyWidget):
         needs_network = analyst is not None and (
             (self.show_policy and analyst.policy_net is not None)
             or analyst.value_net is not None)  # the evaluation of every position
-        if not self.session.engine_to_move() and not needs_network:
-            self._refresh(compute=True)
-            return
         if not self._lock.acquire(blocking=False):
-            return  # the running thread refreshes when it ends
+            return  # the running thread draws the state when it ends
+        if not self.session.engine_to_move() and not needs_network:
+            try:
+                self._refresh(compute=True)
+            finally:
+                self._lock.release()
+            return
         self.busy = self.session.engine_to_move()
         if self.busy:
             self.session.message = f"{self.session.engine.name} is thinking…"
@@ -185,7 +188,12 @@ class BoardWidget(anywidget.AnyWidget):
         """The board (and the graph, if it is shown) as one SVG: what a
         notebook keeps when nothing draws the widget."""
         session = self.session
-        heatmap, search, rates = self._overlays(compute=True)
+        if not self._lock.acquire(timeout=60):  # the thread is done with the session
+            raise TimeoutError("the board widget's thread is still busy after 60 s")
+        try:
+            heatmap, search, rates = self._overlays(compute=True)
+        finally:
+            self._lock.release()
         board = board_svg(session.board, heatmap=heatmap, search=search, clickable=False,
                           title=self._caption())
         if rates is None:
