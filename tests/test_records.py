@@ -272,6 +272,11 @@ def test_bad_files_raise_sgf_error_naming_source_and_reason(name):
     ("(;GM[3]SZ[9])", "not a game of Go", "GM[3]"),
     ("(;GM[1]SZ[9]AB[ee]AW[ee])", "bad set-up stones", "occupied"),
     ("(;GM[1]SZ[9];B[ee];AB[cc])", "set-up stones mid-game", "node 2"),
+    ("(;GM[1]SZ[9]\n;B[ee]\n;W[ez])", "move off the board", "move 2 W[ez]: SGF point 'ez' is off "
+                                                              "a 9x9 board (line 3)"),
+    ("(;GM[1]SZ[9]\n;B[ee]\n;W[cc]]\n)", "does not parse", "unexpected ']' where a property, "
+                                                           "';', '(' or ')' should be (line 3, "
+                                                           "column 7)"),
     ("(;GM[1]SZ[9];B[ee]", "does not parse", "ends in the middle"),
     ("(;GM[1]SZ[9];B[ee]]", "does not parse", "unexpected ']'"),
     ("", "does not parse", "no game tree"),
