@@ -35,7 +35,8 @@ import numpy as np
 from mockgo.data import records
 from mockgo.data.gametree import Cursor, GameTree, SearchSummary, load_tree, read_tree, save_tree
 from mockgo.go import coords
-from mockgo.go.board import BLACK, COLOR_NAMES, ILLEGAL_REASONS, WHITE, IllegalMove
+from mockgo.go.board import (BLACK, COLOR_NAMES, ILLEGAL_REASONS, WHITE, IllegalMove,
+                             fixed_handicap_points)
 from mockgo.go.ownership import estimate_dead
 from mockgo.play.players import RESIGN, Player, make_player
 
@@ -205,15 +206,14 @@ class GameSession:
             raise ValueError("a review has no games to start: give an opponent")
         if you is not None:
             self.you = _color(you)
-        self.engine.check_size(self.size)
-        from mockgo.go.board import fixed_handicap_points
-
         stones = fixed_handicap_points(self.size, self.handicap) if self.handicap else []
         names = {self.you: self.name, 3 - self.you: self.engine.name}
         self.tree = GameTree.new(self.size, self.komi, black=names[BLACK], white=names[WHITE],
                                  date=datetime.date.today().isoformat(),
                                  handicap_stones=[int(p) for p in stones])
         self.cursor = Cursor(self.tree)
+        self._policies.clear()
+        self._win_rates.clear()
         self._start_engine()
 
     def _start_engine(self):
@@ -274,7 +274,7 @@ class GameSession:
             return False
         color = self.board.to_play
         self.cursor.play(move)
-        self.message = f"{COLOR_NAMES[color]} {where}"
+        self.message = f"{COLOR_NAMES[color]} {'passes' if move == self.board.pass_index else where}"
         if self.mode == "play":
             self.engine.observe(0, self.board, move)
             self._end_if_two_passes()
@@ -299,8 +299,8 @@ class GameSession:
         if summary is not None:
             self.tree.set_property(self.node, "C", summary.comment(self.size))
         self.engine.observe(0, self.board, move)
-        self.message = f"{self.engine.name} ({COLOR_NAMES[color]}) plays " \
-                       f"{coords.to_gtp(move, self.size)}"
+        self.message = f"{self.engine.name} ({COLOR_NAMES[color]}) " + (
+            "passes" if move == board.pass_index else f"plays {coords.to_gtp(move, self.size)}")
         self._end_if_two_passes()
         return move
 
