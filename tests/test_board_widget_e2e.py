@@ -68,8 +68,12 @@ def get_json(url, timeout=5):
         return json.loads(answer.read())
 
 
+LOGS = []  # the files whose ends a failure shows: JupyterLab's log
+
+
 def wait_for(what, check, timeout, interval=0.25):
-    """Poll ``check()`` until it returns something true; fail after ``timeout`` s."""
+    """Poll ``check()`` until it returns something true; fail after
+    ``timeout`` s, with the end of JupyterLab's log."""
     deadline = time.monotonic() + timeout
     while True:
         try:
@@ -79,7 +83,9 @@ def wait_for(what, check, timeout, interval=0.25):
         if value:
             return value
         if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout} s waiting for {what}", pytrace=False)
+            tails = "".join(f"\n--- the end of {log}:\n" + log.read_text(errors="replace")[-3000:]
+                            for log in LOGS if log.exists())
+            pytest.fail(f"timed out after {timeout} s waiting for {what}{tails}", pytrace=False)
         time.sleep(interval)
 
 
@@ -95,7 +101,8 @@ def start_jupyterlab(folder, work, port, token):
                JUPYTER_RUNTIME_DIR=str(home / "runtime"), IPYTHONDIR=str(home / "ipython"),
                JUPYTERLAB_SETTINGS_DIR=str(home / "lab-settings"),
                JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"), MPLBACKEND="Agg")
-    log = open(work / "jupyterlab.log", "wb")
+    LOGS[:] = [work / "jupyterlab.log"]
+    log = open(LOGS[0], "wb")
     command = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1",
                f"--port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
                f"--ServerApp.root_dir={folder}", "--LabApp.news_url=",
