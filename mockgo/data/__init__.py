@@ -1,4 +1,6 @@
-"""Stage 2, the data: SGF game records (:mod:`~mockgo.data.records`), the KGS
-download (:mod:`~mockgo.data.download`), training datasets of encoded positions
+"""Stage 2, the data: SGF's grammar (:mod:`~mockgo.data.sgf_syntax`), game
+records and their main lines (:mod:`~mockgo.data.records`), whole game trees
+with their variations (:mod:`~mockgo.data.gametree`), the KGS download
+(:mod:`~mockgo.data.download`), training datasets of encoded positions
 (:mod:`~mockgo.data.dataset`) and atomic, resumable files
 (:mod:`~mockgo.data.files`)."""

@@ -4,16 +4,18 @@ The supervised-learning notebooks learn from tens of thousands of KGS games,
 and the self-play notebooks save the games they play; both go through this
 module. A game is a :class:`GameRecord`: the game information (size, komi,
 players, result...), the set-up stones and the moves of the main line as flat
-indices (see :mod:`mockgo.go.coords`). The SGF syntax itself is parsed by the
-``sgf`` package; what this module adds is making sense of real files, which
-are messy:
+indices (see :mod:`mockgo.go.coords`). The SGF syntax itself is parsed by
+:mod:`mockgo.data.sgf_syntax` (the whole tree, variations included, is kept by
+:mod:`mockgo.data.gametree`); what this module adds is making sense of real
+files, which are messy:
 
 - text in many encodings (see :func:`decode_sgf_bytes`);
 - komi written as ``KM[650]`` for 6.5 (see :func:`parse_komi`);
 - missing ``RE``, ``KM`` or ``SZ``; variations; boards that are not 19x19;
 - collections of many games in one file: only the first game is parsed;
 - files that are broken: those raise :class:`SGFError` (a ValueError) naming
-  the file and the reason, and :func:`iter_sgf_files` skips them with a
+  the file and the reason (and the line, where it is one node's fault),
+  and :func:`iter_sgf_files` skips them with a
   warning, so that one bad file cannot stop a long job. Whatever the input,
   :func:`read_sgf` gives a record or raises SGFError, nothing else (the
   tests fuzz it to hold it to that);
@@ -47,8 +49,7 @@ import zipfile
 import zlib
 from pathlib import Path
 
-import sgf
-
+from mockgo.data import sgf_syntax
 from mockgo.data.files import atomic_write_text
 from mockgo.go import coords
 from mockgo.go.board import BLACK, EMPTY, ILLEGAL_REASONS, MAX_SIZE, WHITE, Board
@@ -58,8 +59,8 @@ COLOR_LETTERS = {BLACK: "B", WHITE: "W"}
 ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar.bz2", ".tar", ".zip")
 # The most load_sgf reads of a file. A long game with comments is some
 # 100 kB, a commented collection a few MB; a larger file is refused, without
-# reading it whole, rather than filling the memory (the SGF parser reads some
-# 0.5 MB a second, so this also bounds the time a bad file can take).
+# reading it whole, rather than filling the memory (and the time a bad file
+# can take to parse stays bounded).
 MAX_SGF_BYTES = 4 * 2**20
 
 
@@ -397,11 +398,30 @@ def read_sgf(data, source="<string>"):
     makes no sense as a game of Go, and nothing else whatever the input.
     """
     text = data if isinstance(data, str) else decode_sgf_bytes(data)
-    nodes = _main_line(text, source)
-    root = nodes[0]
+    return record_from_nodes(sgf_syntax.main_line(parse_first_game(text, source)), source, text)
+
+
+def parse_first_game(text, source):
+    """The root :class:`~mockgo.data.sgf_syntax.SyntaxNode` of the first
+    game tree of ``text``; SGFError (``"does not parse"``, with the line and
+    column) for text that is not SGF."""
+    if "(" not in text:
+        raise SGFError(source, "does not parse", "no game tree")
+    try:
+        return sgf_syntax.parse_first_game(text)
+    except sgf_syntax.SGFSyntaxError as error:
+        raise SGFError(source, "does not parse", str(error)) from None
+
+
+def record_from_nodes(nodes, source, text=None):
+    """The :class:`GameRecord` of a line of play: ``nodes``, SyntaxNodes
+    from the root down (the main line for :func:`read_sgf`, any line of the
+    tree for :mod:`mockgo.data.gametree`). ``text``: the text they were
+    read from, so that an error caused by one node names its line."""
+    root = nodes[0].properties
     size = _board_size(root, source)
     record = GameRecord(size=size, source=source, **_game_info(root, source))
-    _read_nodes(record, nodes, source)
+    _read_nodes(record, nodes, source, text)
     try:
         record.board()  # set-up stones on the same point, or without liberties
     except ValueError as error:
@@ -447,67 +467,6 @@ def _file_kind(mode):
              (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
              (stat.S_ISSOCK, "a socket")]
     return next((kind for test, kind in kinds if test(mode)), "a special file")
-
-
-def _main_line(text, source):
-    """The property dicts of the main line's nodes, root first."""
-    if "(" not in text:
-        raise SGFError(source, "does not parse", "no game tree")
-    end = _first_game_end(text)
-    if end is None:
-        # The first game does not end: parse what there is for the error.
-        # The parser rejects anything after the last ")"; old files may end
-        # with NULs, a ^Z or a signature.
-        end = text.rfind(")")
-        text = text[:end + 1] if end > text.find("(") else text
-    else:
-        # The games after the first, and whatever follows (NULs, a ^Z, a
-        # signature in old files), are not parsed.
-        text = text[:end + 1]
-    try:
-        collection = sgf.parse(text)
-    except sgf.ParseException:
-        raise SGFError(source, "does not parse", _parse_error(text)) from None
-    if not collection.children or not collection[0].nodes:
-        raise SGFError(source, "does not parse", "no game tree")
-    # Node.next links each node to the first node of its first variation.
-    return [node.properties for node in collection[0]]
-
-
-# What can hold the parentheses of a game tree: a property value ("[",
-# anything, "]", a backslash escaping the next character; unended, it runs
-# to the end of the text), or a parenthesis. Linear: no backtracking.
-_VALUE_OR_PARENTHESIS = re.compile(r"\[[^\\\]]*+(?:\\.[^\\\]]*+)*+\\?+(?:\]|\Z)|[()]",
-                                   re.DOTALL)
-
-
-def _first_game_end(text):
-    """Where the ")" that closes the first game tree of ``text`` is, or None
-    if it has none. Parentheses are counted from the first "(", skipping
-    property values, as the SGF parser reads them."""
-    depth = 0
-    for token in _VALUE_OR_PARENTHESIS.finditer(text, text.find("(")):
-        char = token.group()
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                return token.start()
-    return None
-
-
-def _parse_error(text):
-    """What is wrong with text that sgf.parse rejects. Its exception gives
-    only the character where it stopped, which is the last one when the file
-    ends early; parsing again with a NUL appended tells the two apart."""
-    try:
-        sgf.parse(text + "\x00")
-    except sgf.ParseException as error:
-        char = error.args[0]
-        if char != "\x00":
-            return f"unexpected {char!r}"
-    return "the file ends in the middle of the game"
 
 
 def _value(props, name):
@@ -590,26 +549,37 @@ def _number(props, name, convert, source):
                        f"{name}[{_clip(text)}] is not a number") from None
 
 
-def _read_nodes(record, nodes, source):
-    """Fill in set-up stones, moves and comments from the main line."""
-    for number, props in enumerate(nodes):
-        if not _SETUP_PROPERTIES.isdisjoint(props):
-            if record.moves:
-                # Setting up stones mid-game is an edited diagram, not a game.
-                raise SGFError(source, "set-up stones mid-game", f"node {number}")
-            _apply_setup(record, props, source)
-        if "PL" in props and not record.moves:
-            player = (_value(props, "PL") or "").upper()[:1]
-            if player not in SGF_COLORS:
-                raise SGFError(source, "bad property value", f"PL[{_value(props, 'PL')}]")
-            record.to_play = SGF_COLORS[player]
-        move = _node_move(props, record.size, source, len(record.moves) + 1)
-        comment = _value(props, "C")
-        if move is not None:
-            record.moves.append(move)
-            record.comments.append(comment)
-        elif comment is not None:
-            _attach_comment(record, comment)
+def _read_nodes(record, nodes, source, text=None):
+    """Fill in set-up stones, moves and comments from a line of nodes."""
+    for number, node in enumerate(nodes):
+        try:
+            _read_node(record, node.properties, number, source)
+        except SGFError as error:
+            if text is None or node.offset < 0:
+                raise
+            line, _ = sgf_syntax.line_and_column(text, node.offset)
+            detail = f"{error.detail} (line {line})" if error.detail else f"line {line}"
+            raise SGFError(source, error.reason, detail) from None
+
+
+def _read_node(record, props, number, source):
+    if not _SETUP_PROPERTIES.isdisjoint(props):
+        if record.moves:
+            # Setting up stones mid-game is an edited diagram, not a game.
+            raise SGFError(source, "set-up stones mid-game", f"node {number}")
+        _apply_setup(record, props, source)
+    if "PL" in props and not record.moves:
+        player = (_value(props, "PL") or "").upper()[:1]
+        if player not in SGF_COLORS:
+            raise SGFError(source, "bad property value", f"PL[{_value(props, 'PL')}]")
+        record.to_play = SGF_COLORS[player]
+    move = node_move(props, record.size, source, len(record.moves) + 1)
+    comment = _value(props, "C")
+    if move is not None:
+        record.moves.append(move)
+        record.comments.append(comment)
+    elif comment is not None:
+        _attach_comment(record, comment)
 
 
 _SETUP_PROPERTIES = frozenset(("AB", "AW", "AE"))
@@ -627,9 +597,9 @@ def _attach_comment(record, comment):
 
 
 def _apply_setup(record, props, source):
-    removed = set(_points(props.get("AE", []), record.size, source))
-    added_black = _points(props.get("AB", []), record.size, source)
-    added_white = _points(props.get("AW", []), record.size, source)
+    removed = set(setup_points(props.get("AE", []), record.size, source))
+    added_black = setup_points(props.get("AB", []), record.size, source)
+    added_white = setup_points(props.get("AW", []), record.size, source)
     # dict.fromkeys: points listed twice (AB[aa][aa:bb]) count once, in order.
     record.setup_black = list(dict.fromkeys(
         [p for p in record.setup_black if p not in removed] + added_black))
@@ -637,8 +607,9 @@ def _apply_setup(record, props, source):
         [p for p in record.setup_white if p not in removed] + added_white))
 
 
-def _points(values, size, source):
-    """Flat points from set-up values, expanding FF[4] rectangles ("aa:cc")."""
+def setup_points(values, size, source):
+    """Flat points from set-up values (``AB``, ``AW``, ``AE``), expanding
+    FF[4] rectangles ("aa:cc"); SGFError for a bad one."""
     points = []
     for value in values:
         corners = value.strip().split(":")
@@ -654,8 +625,9 @@ def _points(values, size, source):
     return points
 
 
-def _node_move(props, size, source, number):
-    """``(color, flat move)`` of a node, or None if it has no move."""
+def node_move(props, size, source, number):
+    """``(color, flat move)`` of a node's properties ``props``, or None if
+    it has no move; SGFError (naming move ``number``) for a bad one."""
     black, white = props.get("B"), props.get("W")
     if black is None and white is None:
         return None
@@ -857,9 +829,7 @@ def _zip_members(path):
 # --------------------------------------------------------------- writing
 
 
-def sgf_escape(text):
-    """A property value as SGF writes it: ``\\`` and ``]`` escaped."""
-    return text.replace("\\", "\\\\").replace("]", "\\]")
+sgf_escape = sgf_syntax.escape  # a property value as SGF writes it
 
 
 def format_komi(komi):

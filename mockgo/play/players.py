@@ -90,6 +90,7 @@ import time
 import numpy as np
 
 from mockgo import pretrained as shipped_networks
+from mockgo.data.gametree import SearchSummary
 from mockgo.go import coords
 from mockgo.go.board import BLACK, COLOR_NAMES, EMPTY, WHITE
 from mockgo.go.ownership import should_pass
@@ -513,6 +514,22 @@ class _TreePerGame(Player):
         self._rngs.pop(game, None)
         return self.trees.pop(game, None)
 
+    def search_summary(self, game, board, top=5):
+        """What the search of game ``game`` thought of ``board``, the position
+        it has just answered (:class:`mockgo.data.gametree.SearchSummary`:
+        the root's value for the player to move, its visits, the ``top``
+        most visited moves with their values); None if its tree is not at
+        ``board`` (a pass answered without searching)."""
+        tree = self.trees.get(game)
+        mine = None if tree is None else tree.root.state.board
+        if mine is None or mine.history != board.history or mine.hash != board.hash:
+            return None
+        visits, values, value = self._root_statistics(tree)
+        order = np.argsort(-visits, kind="stable")[:top]
+        return SearchSummary(value, int(visits.sum()),
+                             [(int(a), int(visits[a]), float(values[a]))
+                              for a in order if visits[a] > 0])
+
 
 class SearchPlayer(_TreePerGame):
     """Monte Carlo tree search as a player: one :class:`mockgo.search.mcts.MCTSPlayer`
@@ -595,6 +612,13 @@ class SearchPlayer(_TreePerGame):
         if self.on_end_game is not None and tree is not None:
             self.on_end_game(game, tree)
 
+    @staticmethod
+    def _root_statistics(tree):
+        root = tree.root
+        if root.child_N is None:  # not searched
+            return np.zeros(1), np.zeros(1), tree.root_value
+        return root.child_N, np.where(root.child_N > 0, root.child_Q, 0.0), tree.root_value
+
 
 # --------------------------------------------------------------------- UCT
 
@@ -664,6 +688,12 @@ class UCTPlayer(_TreePerGame):
             else:
                 moves[i] = tree.search.best_action(tree.root)
         return Choices(moves, np.zeros(len(turns)))
+
+    @staticmethod
+    def _root_statistics(tree):
+        # Win rates (0 to 1) as values (-1 to +1), as the other searches give them.
+        root = tree.root
+        return root.N, 2 * root.W / np.maximum(root.N, 1) - 1, 2 * root.win_rate() - 1
 
 
 # ------------------------------------------------------------------- specs

@@ -10,7 +10,7 @@ from tqdm.auto import tqdm
 
 from mockgo.data import records
 from mockgo.data.files import atomic_open, read_npz
-from mockgo.go import coords
+from mockgo.data.gametree import SearchSummary
 from mockgo.go.board import BLACK, EMPTY
 from mockgo.go.features import get_encoder
 from mockgo.play.players import SearchPlayer
@@ -63,15 +63,14 @@ class SelfPlayGame:
 
 
 def search_comment(player, top=5):
-    """The root's statistics as an SGF comment: its value for the player to
-    move, the readouts, and the most visited moves with their visits and Q."""
+    """The root's statistics as an SGF comment
+    (:class:`mockgo.data.gametree.SearchSummary`): its value for the player
+    to move, the readouts, and the most visited moves with their visits and Q."""
     root = player.root
-    size = root.state.size
     counts = root.child_N
     order = np.argsort(-counts, kind="stable")[:top]
-    moves = ", ".join(f"{coords.to_gtp(int(a), size)} {int(counts[a])} ({root.child_Q[a]:+.2f})"
-                      for a in order if counts[a] > 0)
-    return f"value {player.root_value:+.3f}, visits {int(counts.sum())}: {moves}"
+    moves = [(int(a), int(counts[a]), float(root.child_Q[a])) for a in order if counts[a] > 0]
+    return SearchSummary(player.root_value, int(counts.sum()), moves).comment(root.state.size)
 
 
 def play_selfplay_games(evaluate, config, numbers, seed_parts=(), callback=None, on_game=None):
