@@ -15,7 +15,7 @@ from mockgo.go import coords
 from mockgo.search.evaluators import random_rollout_evaluator, uniform_evaluator
 from mockgo.search.games import Game, GoGame, TicTacToe
 from mockgo.search.mcts import (MCTSPlayer, Node, ResignationCheck, default_softpick_moves,
-                                pick_action, search_many)
+                                pick_action, prune_forced_playouts, search_many)
 
 
 class Counting:
@@ -412,3 +412,105 @@ def test_resignation_and_its_false_positive_record():
     drawn.initialize(TicTacToe())
     drawn.search()
     assert abs(drawn.root_value) < 0.5 and not drawn.should_resign()
+
+
+# ------------------------------------------- KataGo's self-play search options
+
+
+def test_playout_cap_randomization_bookkeeping():
+    """Each search draws full (num_readouts, with noise) or fast
+    (fast_readouts, no noise); the share of full ones follows
+    full_search_share; without the option nothing is drawn."""
+    player = MCTSPlayer(uniform_evaluator, num_readouts=24, fast_readouts=4,
+                        full_search_share=0.3, parallel_readouts=4, seed=1)
+    player.initialize(GoGame(5))
+    full = 0
+    for _ in range(40):
+        if player.state.is_terminal():
+            break
+        before = player.root.child_N.sum() if player.root.is_expanded else 0
+        player.search()
+        added = player.root.child_N.sum() - before
+        assert added == (24 if player.full_search else 4)
+        assert player.root.noised == player.full_search  # noise on full searches only
+        full += player.full_search
+        player.play(player.pick_action())
+    assert 4 <= full <= 22  # 40 draws at 0.3: 12 expected
+    plain = MCTSPlayer(uniform_evaluator, num_readouts=8, seed=1)
+    plain.initialize(GoGame(5))
+    state = plain.rng.bit_generator.state
+    assert plain.plan_search() == 8 and plain.full_search
+    assert plain.rng.bit_generator.state == state
+    with pytest.raises(ValueError, match="fast_readouts"):
+        MCTSPlayer(uniform_evaluator, full_search_share=0.5)
+
+
+def test_forced_playouts_give_every_root_child_its_share():
+    """With k = 2 each root child c ends with about sqrt(2 P(c) N) visits
+    or more, which plain PUCT does not give the low-prior children."""
+    def search(forced):
+        player = MCTSPlayer(score_evaluator, num_readouts=400, parallel_readouts=1,
+                            forced_playouts=forced, seed=3)
+        player.initialize(GoGame(5))
+        player.search()
+        root = player.root
+        need = np.sqrt(2 * root.child_P * root.child_N.sum())
+        return root.child_N, need
+
+    counts, need = search(2.0)
+    assert np.all(counts >= need - 1)
+    plain, plain_need = search(0.0)
+    assert np.any(plain < plain_need - 1)
+
+
+def reference_pruning(n, p, q, c_puct, k):
+    """Policy target pruning one visit at a time, as Wu (2019) describes it."""
+    total = n.sum()
+    best = int(n.argmax())
+    scale = c_puct * math.sqrt(max(total, 1))
+    puct = lambda c, visits: q[c] + scale * p[c] / (1 + visits)  # noqa: E731
+    out = n.copy()
+    for c in np.flatnonzero(n > 0):
+        if c == best or puct(c, n[c]) >= puct(best, n[best]):
+            continue  # the most visited, and children PUCT would have chosen anyway, stay
+        for _ in range(int(math.floor(math.sqrt(k * p[c] * total)))):
+            if out[c] > 0 and puct(c, out[c] - 1) < puct(best, n[best]):
+                out[c] -= 1
+            else:
+                break
+        if out[c] <= 1:
+            out[c] = 0  # a single visit left: pruned outright
+    return out
+
+
+def test_policy_target_pruning_matches_the_reference_and_keeps_the_most_visited():
+    rng = np.random.default_rng(0)
+    for trial in range(300):
+        actions = int(rng.integers(2, 12))
+        root = Node(GoGame(3))
+        root.child_P = rng.dirichlet(np.full(actions, 0.5))
+        root.child_N = rng.integers(0, 60, actions).astype(float)
+        root.child_N[rng.integers(actions)] += 1  # at least one visit
+        root.child_Q = rng.uniform(-1, 1, actions)
+        c_puct = float(rng.choice([0.5, 1.5, 3.0]))
+        pruned = prune_forced_playouts(root, c_puct, 2.0)
+        best = int(root.child_N.argmax())
+        assert pruned[best] == root.child_N[best] and pruned.argmax() == best, trial
+        assert np.all(pruned <= root.child_N) and np.all(pruned >= 0)
+        assert pruned.tolist() == reference_pruning(root.child_N, root.child_P, root.child_Q,
+                                                    c_puct, 2.0).tolist(), trial
+
+
+def test_the_policy_target_is_pruned_after_a_forced_search_only():
+    player = MCTSPlayer(score_evaluator, num_readouts=200, forced_playouts=2.0, seed=0)
+    player.initialize(GoGame(5))
+    player.search()
+    pruned = prune_forced_playouts(player.root, player.c_puct, 2.0)
+    assert pruned.sum() < player.root.child_N.sum()  # some forced visits came off
+    np.testing.assert_allclose(player.visit_distribution(), pruned / pruned.sum())
+    quiet = MCTSPlayer(score_evaluator, num_readouts=200, forced_playouts=2.0, dirichlet=False,
+                       seed=0)
+    quiet.initialize(GoGame(5))
+    quiet.search()  # no noise: no forcing, no pruning (a match's search)
+    np.testing.assert_allclose(quiet.visit_distribution(),
+                               quiet.root.child_N / quiet.root.child_N.sum())
