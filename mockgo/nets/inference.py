@@ -61,15 +61,26 @@ class Predictor:
                              "but for the batch")
         tf_dtype = tf.as_dtype(spec.dtype)
         self.input_dtype = np.dtype(tf_dtype.as_numpy_dtype)
-        self.num_outputs = len(model.outputs)
+        names = list(model.output_names)
+        # A dual network with auxiliary heads (ownership, score: training
+        # targets) is evaluated for its policy and value only; the graph
+        # leaves the other heads out.
+        keep = list(range(len(names)))
+        if len(names) > 2 and {"policy", "value"} <= set(names):
+            keep = [names.index("policy"), names.index("value")]
+        self.num_outputs = len(keep)
+        self.output_names = [names[k] for k in keep]
+        self._keep = keep
         self.traces = 0  # Python-side count: the body below runs once per trace
 
         def forward(x):
             self.traces += 1
             outputs = model(x, training=False)
             if isinstance(outputs, dict):
-                outputs = [outputs[name] for name in model.output_names]
-            return tuple(outputs) if isinstance(outputs, (list, tuple)) else (outputs,)
+                outputs = [outputs[name] for name in names]
+            if not isinstance(outputs, (list, tuple)):
+                return (outputs,)
+            return tuple(outputs[k] for k in keep)
 
         self._forward = tf.function(
             forward,
@@ -109,7 +120,7 @@ class Predictor:
         if len(planes) == 0:
             # oneDNN's batch norm fails on an empty batch, so do not run the graph.
             outputs = [np.zeros((0, *out.shape[1:]), np.dtype(out.dtype))
-                       for out in self.model.outputs]
+                       for out in (self.model.outputs[k] for k in self._keep)]
         else:
             chunks = [
                 [out.numpy() for out in self._forward(tf.constant(planes[i:i + self.batch_size]))]
