@@ -86,8 +86,8 @@ from mockgo.search.evaluators import NetworkEvaluator
 from mockgo.search.mcts import MCTSPlayer
 from mockgo.zero.config import ENCODER, ZeroConfig, seed_of
 from mockgo.zero.layout import RunLayout, job_name, model_name, write_json
-from mockgo.zero.selfplay import evaluator_for, load_examples, searcher, selfplay_job
-from mockgo.zero.train import augment, compile_dual, epoch_bar, gather_examples
+from mockgo.zero.selfplay import evaluator_for, load_targets, searcher, selfplay_job
+from mockgo.zero.train import augment, compile_dual, epoch_bar, gather_examples, targets
 
 __all__ = ["ZeroRun", "analyse_position", "bootstrap", "generation_line", "play_match",
            "search_player"]
@@ -245,9 +245,12 @@ class ZeroRun:
             dual_network  # TensorFlow: imported only when a network is used
 
         keras.utils.set_random_seed(self.config.seed)
-        model = dual_network(self.config.board_size, planes=get_encoder(ENCODER, self.config.board_size).num_planes,
-                             blocks=self.config.blocks, filters=self.config.filters,
-                             l2=self.config.l2, name="generation_000000")
+        config = self.config
+        model = dual_network(config.board_size,
+                             planes=get_encoder(ENCODER, config.board_size).num_planes,
+                             blocks=config.blocks, filters=config.filters, l2=config.l2,
+                             name="generation_000000", ownership_head=config.ownership_head,
+                             score_head=config.score_head, global_pooling=config.global_pooling)
         save_model(model, self.model_path(0), encoder=ENCODER)
 
     # ------------------------------------------------------ state
@@ -382,7 +385,8 @@ class ZeroRun:
         g = self.pending
         config = self.config
         chunks = sorted(self._chunks_dir(g).glob("chunk-*.npz"))
-        planes, pi, z, _ = load_examples(chunks)
+        examples = load_targets(chunks)
+        planes, pi, z = examples["planes"], examples["pi"], examples["z"]
         self.layout.training.mkdir(exist_ok=True)
         done = rec.get("train_progress", {"epochs": 0, "history": {}, "seconds": 0.0})
         evaluator = None
@@ -395,8 +399,9 @@ class ZeroRun:
             for epoch in range(done["epochs"], config.epochs):
                 start = time.perf_counter()
                 rng = np.random.default_rng(seed_of(config.seed, "train", g, epoch))
-                x, y_pi = augment(planes, pi, rng)
-                history = model.fit(x, {"policy": y_pi, "value": z.reshape(-1, 1)},
+                x, y_pi, owner = augment(planes, pi, rng, examples["ownership"])
+                y, weights = targets(model, dict(examples, pi=y_pi), owner)
+                history = model.fit(x, y, sample_weight=weights,
                                     batch_size=config.batch_size, epochs=epoch + 1,
                                     initial_epoch=epoch, shuffle=True, verbose=0,
                                     callbacks=[bar])
@@ -447,14 +452,15 @@ class ZeroRun:
         files = self._files("holdout", generation)
         result = {"examples": 0}
         if files:
-            planes, pi, z, _ = load_examples(files)
+            examples = load_targets(files)
             model = self.model(generation)
             if not model.compiled:
                 compile_dual(model, self.config)
-            losses = model.evaluate(planes, {"policy": pi, "value": z.reshape(-1, 1)},
+            y, weights = targets(model, examples)
+            losses = model.evaluate(examples["planes"], y, sample_weight=weights,
                                     batch_size=256, verbose=0, return_dict=True)
             result = {key: float(value) for key, value in losses.items()}
-            result["examples"] = int(len(z))
+            result["examples"] = int(len(examples["z"]))
         return result
 
     def evaluation(self, generation, opponent, games=None, progress=True):
@@ -550,15 +556,19 @@ class ZeroRun:
     def example(self, generation, game=0, move=8):
         """One training example of a generation's self-play, with its
         position: ``{"board", "pi", "z", "comment"}`` (the Board replayed
-        from the game's full SGF, the search's comment on the move)."""
+        from the game's full SGF, the search's comment on the move). With
+        playout cap randomization only the full searches are examples: the
+        first at or after ``move`` (else the game's last) is shown."""
         player, job = model_name(self.record(generation)["player"]), job_name(generation)
         for kind in ("selfplay", "holdout"):
             for path in self.layout.examples(player, job, holdout=kind == "holdout"):
-                data = read_npz(path, ["game", "pi", "z"])
+                data = read_npz(path, ["game", "move", "pi", "z"])
                 rows = np.flatnonzero(data["game"] == game)
                 if len(rows):
-                    move = min(move, len(rows) - 1)
-                    pi, z = data["pi"][rows[move]], float(data["z"][rows[move]])
+                    later = rows[data["move"][rows] >= move]
+                    row = later[0] if len(later) else rows[-1]
+                    move = int(data["move"][row])
+                    pi, z = data["pi"][row], float(data["z"][row])
                     break
             else:
                 continue
