@@ -287,3 +287,48 @@ def test_selfplay_records_full_searches_only_with_their_end_targets():
     stacked = _stack(games)
     assert stacked["aux_weight"].tolist() == sum(([g.aux_weight] * len(g.z) for g in games), [])
     assert stacked["ownership"].shape == (len(stacked["z"]), 81)
+
+
+# ---------------------------------------------------- the switches and old runs
+
+
+def test_katago_flag_and_set_fields(tmp_path):
+    from mockgo.zero.cli import _parser, config_from_args
+
+    def config(*argv):
+        return config_from_args(_parser().parse_args(["--base-dir", str(tmp_path / "run"),
+                                                      *argv]))
+
+    plain = config("--test")
+    assert plain == ZeroConfig.for_test()
+    assert (plain.ownership_head, plain.full_search_share, plain.forced_playouts,
+            plain.global_pooling, plain.strength_every) == (False, 1.0, 0.0, 0, 0)
+    katago = config("--test", "--katago")
+    assert katago == ZeroConfig.for_test().with_katago()
+    assert (katago.ownership_head, katago.score_head, katago.global_pooling,
+            katago.full_search_share, katago.fast_readouts, katago.forced_playouts) == \
+        (True, True, 2, 0.25, 2, 2.0)
+    # --set keeps its value under --katago; the fast search follows --readouts.
+    mixed = config("--readouts", "64", "--katago", "--set", "forced_playouts=1",
+                   "--set", "score_head=false", "--set", "strength_every=5")
+    assert (mixed.forced_playouts, mixed.fast_readouts, mixed.score_head,
+            mixed.strength_every) == (1.0, 16, False, 5)
+
+
+def test_a_config_json_from_before_the_new_fields_loads_with_them_off(tmp_path):
+    import json
+
+    from mockgo.zero.layout import RunLayout
+    from mockgo.zero.run import bootstrap
+
+    new_fields = {"ownership_head", "score_head", "ownership_weight", "score_weight",
+                  "global_pooling", "full_search_share", "fast_readouts", "forced_playouts",
+                  "strength_every", "strength_games", "strength_level"}
+    old = {k: v for k, v in ZeroConfig.for_test().to_dict().items() if k not in new_fields}
+    assert ZeroConfig.from_dict(old) == ZeroConfig.for_test()
+    base = tmp_path / "old-run"
+    bootstrap(base, ZeroConfig.for_test())
+    RunLayout(base).config.write_text(json.dumps(old))  # as an old run wrote it
+    bootstrap(base, ZeroConfig.for_test())  # resumes
+    with pytest.raises(ValueError):
+        bootstrap(base, ZeroConfig.for_test().with_katago())  # another config is refused

@@ -113,15 +113,13 @@ class ZeroConfig:
         of the channels, a full search on a quarter of the moves and a fast
         one of a quarter of the readouts on the others (KataGo: 1 in 4
         moves, 600 and 100 readouts; a quarter, not a sixth, since our
-        searches are small), forced playouts with k = 2. Fields of the set
-        already changed from their defaults are kept."""
-        defaults = ZeroConfig()
-        katago = dict(ownership_head=True, score_head=True,
-                      global_pooling=max(1, self.filters // 4), full_search_share=0.25,
-                      fast_readouts=max(1, self.readouts // 4), forced_playouts=2.0)
-        return dataclasses.replace(self, **{
-            name: value for name, value in katago.items()
-            if getattr(self, name) == getattr(defaults, name)})
+        searches are small), forced playouts with k = 2. The pooled channels
+        and the fast readouts follow ``filters`` and ``readouts``."""
+        return dataclasses.replace(self, ownership_head=True, score_head=True,
+                                   global_pooling=max(1, self.filters // 4),
+                                   full_search_share=0.25,
+                                   fast_readouts=max(1, self.readouts // 4),
+                                   forced_playouts=2.0)
 
     @property
     def aux_heads(self):
