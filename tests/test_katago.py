@@ -332,3 +332,81 @@ def test_a_config_json_from_before_the_new_fields_loads_with_them_off(tmp_path):
     bootstrap(base, ZeroConfig.for_test())  # resumes
     with pytest.raises(ValueError):
         bootstrap(base, ZeroConfig.for_test().with_katago())  # another config is refused
+
+
+# ------------------------------------------------------------- the strength curve
+
+
+def test_strength_curve_matches_gnugo_and_resumes(gnugo_path, tmp_path):
+    import json
+
+    from mockgo.zero.run import bootstrap
+
+    config = ZeroConfig.for_test(strength_every=1, strength_games=2, games_per_generation=4,
+                                 games_in_parallel=4, evaluate=False, max_moves=40, epochs=1)
+    base = tmp_path / "run"
+    run = bootstrap(base, config)
+    run.run(1, progress=False)
+    lines = (base / "strength_curve.jsonl").read_text().splitlines()
+    point = json.loads(lines[0])
+    assert len(lines) == 1 and point["level"] == 1 and point["games"] == 2
+    assert point["generation"] == 1 and point["wins"] <= 2 and point["selfplay_games"] == 4
+    assert point["cpu_hours"] > 0 and point["hours"] > 0 and point["seconds_per_move"] > 0
+    games = sorted((base / "sgf" / "strength" / "000001-vs-gnugo-l1").glob("*.sgf"))
+    assert len(games) == 2 and records.load_sgf(games[1]).black == "gnugo-l1"  # colours alternate
+    # A point is made once: opened again, the run plays no match.
+    again = bootstrap(base, config)
+    assert again.gnugo_strength(1) == again.strength_curve() == [point]
+    # A strength match cut short is finished from its folder when the run goes on.
+    state = json.loads((base / "state.json").read_text())
+    del state["generations"]["1"]["strength"]
+    (base / "state.json").write_text(json.dumps(state))
+    log = games[0].with_name("games.jsonl")  # the match stopped before its second game ended
+    log.write_text(log.read_text().splitlines(keepends=True)[0])
+    games[1].unlink()
+    resumed = bootstrap(base, config)
+    resumed.run(1, progress=False)
+    assert resumed.strength_curve()[0]["games"] == 2 and games[1].exists()
+    assert (json.loads(games[0].with_name("match.json").read_text())["spec_b"] == "gnugo-l1")
+
+
+def test_strength_schedule_and_level_10_once_level_1_is_won(tmp_path, monkeypatch):
+    from mockgo.zero import run as zero_run
+
+    monkeypatch.setattr(zero_run, "find_gnugo", lambda: "/usr/games/gnugo")
+    config = ZeroConfig.for_test(strength_every=2)
+    run = zero_run.bootstrap(tmp_path / "run", config)
+    played = []
+    wins = {2: 3, 4: 6, 6: 1}  # of 10 at level 1, by generation
+
+    def fake_match(generation, level, progress):
+        played.append((generation, level))
+        won = wins[generation] if level == 1 else 0
+        return {"generation": generation, "level": level, "wins": won, "games": 10,
+                "win_rate": won / 10, "opponent": f"gnugo-l{level}", "cpu_hours": generation}
+
+    monkeypatch.setattr(run, "_strength_match", fake_match)
+    for g in range(1, 7):
+        run.state["generations"][str(g)] = {"generation": g, "done": True}
+        run.state["latest"] = g
+        run.gnugo_strength(g)
+    assert played == [(2, 1), (4, 1), (4, 10), (6, 1), (6, 10)]
+    assert [p["generation"] for p in run.strength_curve()] == [2, 4, 4, 6, 6]
+    assert (tmp_path / "run" / "strength_curve.jsonl").read_text().count("\n") == 5
+    assert run.gnugo_strength(0) == [] and run.gnugo_strength(3) == []
+
+
+def test_strength_curve_plot(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from mockgo.plotting import plot_strength_curve, strength_elo
+
+    points = [{"level": 1, "wins": w, "games": 10, "cpu_hours": h,
+               "wilson_95": list(__import__("mockgo.arena.matches", fromlist=["x"])
+                                 .wilson_interval(w, 10))} for w, h in ((0, 1), (5, 2), (10, 3))]
+    elo, low, high = strength_elo(points[1])
+    assert elo == pytest.approx(0) and low < 0 < high
+    assert all(low <= elo <= high and abs(elo) < 800 for elo, low, high in map(strength_elo, points))
+    ax = plot_strength_curve({"katago": points, "plain": points[:1]})
+    assert len(ax.lines) >= 2 and ax.get_xlabel() == "CPU-hours"

@@ -69,6 +69,8 @@ by one; ``restart=True`` (``mockgo zero --restart``) deletes the run and
 starts over.
 """
 
+import json
+import math
 import shutil
 import time
 from pathlib import Path
@@ -77,11 +79,12 @@ import numpy as np
 
 from mockgo.arena.matches import match
 from mockgo.data import records
-from mockgo.data.files import (check_same_settings, discard_work, read_json, read_npz,
-                               refuse_unrecorded_work)
+from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, read_json,
+                               read_npz, refuse_unrecorded_work)
 from mockgo.go.features import get_encoder
 from mockgo.nets.io import load_model, save_model
-from mockgo.play.players import RandomPlayer
+from mockgo.play.gtp_client import find_gnugo
+from mockgo.play.players import RandomPlayer, gnugo_player
 from mockgo.search.evaluators import NetworkEvaluator
 from mockgo.search.mcts import MCTSPlayer
 from mockgo.zero.config import ENCODER, ZeroConfig, seed_of
@@ -208,6 +211,9 @@ class ZeroRun:
                                remedy=remedy)
             state = read_json(self.state_path, "the run's progress", missing_ok=True,
                               remedy=remedy)
+        if config.strength_every and find_gnugo() is None:
+            raise ValueError("strength_every needs GnuGo for its matches (apt-get install "
+                             "gnugo), or set strength_every=0")
         if stored is None:
             # Without its config, even model 000000 and the state are work of
             # unknown settings.
@@ -356,12 +362,14 @@ class ZeroRun:
         self._require(rec, "gather")
         if "gather" not in rec:
             g = self.pending
+            start = _clock()
             summary = gather_examples(self._files("selfplay", g), self._chunks_dir(g),
                                       self.config.max_examples, self.config.chunk_size,
                                       seed_of(self.config.seed, "gather", g))
             window = self._window(g)
             summary["window"] = [job for _, job in window]
             summary["extra_jobs"] = [f"{model}/{job}" for model, job in self._extra_jobs(window)]
+            _charge(rec, "gather", start)
             rec["gather"] = summary
             self._save_state()
         return rec["gather"]
@@ -389,6 +397,7 @@ class ZeroRun:
         planes, pi, z = examples["planes"], examples["pi"], examples["z"]
         self.layout.training.mkdir(exist_ok=True)
         done = rec.get("train_progress", {"epochs": 0, "history": {}, "seconds": 0.0})
+        done.setdefault("cpu_seconds", 0.0)
         evaluator = None
         if done["epochs"]:
             model = load_model(self.layout.checkpoint(g, done["epochs"]), compile=True)
@@ -397,7 +406,7 @@ class ZeroRun:
         bar = epoch_bar(progress, f"train {model_name(g)}")
         try:
             for epoch in range(done["epochs"], config.epochs):
-                start = time.perf_counter()
+                start, cpu_start = time.perf_counter(), time.process_time()
                 rng = np.random.default_rng(seed_of(config.seed, "train", g, epoch))
                 x, y_pi, owner = augment(planes, pi, rng, examples["ownership"])
                 y, weights = targets(model, dict(examples, pi=y_pi), owner)
@@ -411,6 +420,7 @@ class ZeroRun:
                     done["history"].setdefault(key, []).extend(float(v) for v in values)
                 done["epochs"] = epoch + 1
                 done["seconds"] += time.perf_counter() - start
+                done["cpu_seconds"] += time.process_time() - cpu_start
                 rec["train_progress"] = done
                 self._save_state()
                 for old in self.layout.checkpoints(g):
@@ -425,7 +435,8 @@ class ZeroRun:
         if evaluator is not None:
             self._evaluators[g] = evaluator
         rec["train"] = {"history": done["history"], "examples": int(len(z)),
-                        "seconds": done["seconds"], "from": model_name(self.latest)}
+                        "seconds": done["seconds"], "cpu_seconds": done["cpu_seconds"],
+                        "from": model_name(self.latest)}
         rec.pop("train_progress", None)
         self._save_state()
         for old in self.layout.checkpoints(g):
@@ -440,7 +451,9 @@ class ZeroRun:
         rec = self.record()
         self._require(rec, "validate")
         if "validate" not in rec:
+            start = _clock()
             rec["validate"] = self.validation(self.pending)
+            _charge(rec, "validate", start)
             self._save_state()
         return rec["validate"]
 
@@ -491,6 +504,7 @@ class ZeroRun:
         if "evaluate" in rec:
             return rec["evaluate"]
         g, config = self.pending, self.config
+        start = _clock()
         if config.evaluate:
             best = model_name(self.best)
             result = play_match(self.evaluator(g), self.evaluator(self.best), config.eval_games,
@@ -502,6 +516,7 @@ class ZeroRun:
                        "promoted": result.win_rate >= config.promote_win_rate}
         else:
             summary = {"opponent": None, "games": 0, "wins": 0, "win_rate": None, "promoted": True}
+        _charge(rec, "evaluate", start)
         rec["evaluate"] = summary
         rec["done"] = True
         self.state["latest"] = g
@@ -518,6 +533,7 @@ class ZeroRun:
         self.train(progress, callback)
         self.validate()
         self.evaluate(progress)
+        self.gnugo_strength(g, progress)
         rec = self.record(g)
         if callback is not None:
             callback("generation", {"generation": g})
@@ -525,12 +541,101 @@ class ZeroRun:
 
     def run(self, generations, progress=True, callback=None):
         """Make generations until the latest is ``generations`` (with
-        ``progress``: bars, and a line on each generation)."""
+        ``progress``: bars, and a line on each generation). A strength
+        match that an interruption cut short is finished first."""
+        self.gnugo_strength(self.latest, progress)
         while self.latest < generations:
             rec = self.next_generation(progress, callback)
             if progress:
                 print(generation_line(rec), flush=True)
         return self
+
+    # ------------------------------------------------------ the strength curve
+
+    def cost(self, generation):
+        """The run's cost up to and including ``generation``: ``{"cpu_hours",
+        "hours", "selfplay_games"}``, the CPU time of this process (all its threads)
+        and the wall-clock time of the loop's steps (self-play, gather,
+        train, validate, evaluate; not the strength matches), and the
+        self-play games played. Steps of runs from before the CPU time was
+        recorded count their wall-clock time only; work lost to an
+        interruption is not counted."""
+        cpu = wall = games = 0.0
+        for g in range(1, generation + 1):
+            rec = self.record(g) if str(g) in self.state["generations"] else {}
+            for step in ("selfplay", "train"):
+                cpu += rec.get(step, {}).get("cpu_seconds", 0.0)
+                wall += rec.get(step, {}).get("seconds", 0.0)
+            for spent in rec.get("cost", {}).values():
+                wall, cpu = wall + spent[0], cpu + spent[1]
+            games += rec.get("selfplay", {}).get("games", 0)
+        return {"cpu_hours": cpu / 3600, "hours": wall / 3600, "selfplay_games": int(games)}
+
+    def gnugo_strength(self, generation, progress=True):
+        """The strength curve's point at ``generation``, if it is due (every
+        ``strength_every`` generations; none for generation 0 or with
+        ``strength_every=0``): the generation's model, searching with
+        ``match_readouts`` a move and no noise, plays ``strength_games``
+        games against GnuGo at ``strength_level``, colours alternating,
+        through the one match engine (:func:`mockgo.arena.matches.match`,
+        dead stones by GnuGo), in a resumable match folder
+        (``sgf/strength/``); once it has won half or more of a match at that
+        level, at this or an earlier point, GnuGo level 10 too. Each result
+        goes into the generation's record, and the curve is written
+        again, atomically, to ``strength_curve.jsonl`` with the cost so far
+        (:meth:`cost`). Returns the generation's points (a list; empty when
+        none is due)."""
+        every = self.config.strength_every
+        if not every or generation < 1 or generation % every or generation > self.latest:
+            return []
+        points = self.record(generation).setdefault("strength", [])
+        base = self.config.strength_level
+        for level in [base, 10] if base < 10 else [base]:
+            if any(point["level"] == level for point in points):
+                continue
+            won = any(point["level"] == base and point["win_rate"] >= 0.5
+                      for point in self.strength_curve() if point["generation"] <= generation)
+            if level != base and not won:
+                continue
+            points.append(self._strength_match(generation, level, progress))
+            self._save_state()
+            self._write_strength_curve()
+        return points
+
+    def _strength_match(self, generation, level, progress):
+        config = self.config
+        name = model_name(generation)
+        player = search_player(self.evaluator(generation), config, name=name,
+                               batch_size=config.strength_games * config.parallel_readouts,
+                               seed=seed_of(config.seed, "strength", generation))
+        player.answer_passes = True  # against GnuGo, a pass is answered when it cannot lose
+        result = match(player, gnugo_player(level=level, seed=0), games=config.strength_games,
+                       size=config.board_size, komi=config.komi, max_moves=config.moves_cap,
+                       out_dir=self.layout.strength_sgf_dir(name, level), scorer="gnugo",
+                       seed=seed_of(config.seed, "strength", generation, level)[0],
+                       progress=f"{name} vs gnugo-l{level}" if progress else False)
+        low, high = result.interval()
+        elo_low, elo_high = result.elo_interval()
+        ours, _ = result.seconds_per_move()
+        cost = self.cost(generation)
+        return {"generation": generation, "model": name, "level": level,
+                "opponent": f"gnugo-l{level}", "games": result.n, "wins": result.wins_a,
+                "win_rate": result.win_rate, "wilson_95": [low, high],
+                "elo": _finite(result.elo()), "elo_95": [_finite(elo_low), _finite(elo_high)],
+                "seconds_per_move": ours, "readouts": config.match_readouts, **cost}
+
+    def _write_strength_curve(self):
+        lines = [json.dumps(point, sort_keys=True) for point in self.strength_curve()]
+        atomic_write_text(self.layout.strength_curve, "".join(line + "\n" for line in lines))
+
+    def strength_curve(self):
+        """Every point of the strength curve so far (:meth:`gnugo_strength`),
+        oldest first: dicts with the generation, the GnuGo level, games,
+        wins, win rate and its Wilson interval, Elo against that level (None
+        where infinite: all won or all lost) and its interval, seconds a
+        move, and the cost so far (``cpu_hours``, ``hours``, ``selfplay_games``)."""
+        return [point for g in sorted(int(k) for k in self.state["generations"])
+                for point in self.state["generations"][str(g)].get("strength", [])]
 
     # ------------------------------------------------------ reading the run
 
@@ -604,6 +709,21 @@ class ZeroRun:
         return rates
 
 
+def _clock():
+    return time.perf_counter(), time.process_time()
+
+
+def _charge(rec, step, start):
+    """Record a step's wall-clock and CPU seconds since ``start`` (_clock())."""
+    wall, cpu = _clock()
+    rec.setdefault("cost", {})[step] = [wall - start[0], cpu - start[1]]
+
+
+def _finite(value):
+    """None for an infinite Elo (JSON has no infinity)."""
+    return None if value is None or math.isinf(value) else value
+
+
 def generation_line(rec):
     """One line on a completed generation."""
     sp, tr, va, ev = rec["selfplay"], rec["train"], rec["validate"], rec["evaluate"]
@@ -617,4 +737,7 @@ def generation_line(rec):
     if ev["games"]:
         line += (f"; vs {ev['opponent']}: {ev['wins']}/{ev['games']}"
                  f" -> {'promoted' if ev['promoted'] else 'kept ' + ev['opponent']}")
+    for point in rec.get("strength", []):
+        line += (f"; vs {point['opponent']}: {point['wins']}/{point['games']} after "
+                 f"{point['cpu_hours']:.2f} CPU-hours")
     return line

@@ -308,7 +308,7 @@ def selfplay_job(base_dir, model_path, games, config, job="selfplay", progress=T
 
 
 def _selfplay_batch(evaluator, config, model, job, batch, numbers, layout, bar, callback):
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     evaluations, network_seconds = evaluator.evaluations, evaluator.network_seconds
     finished = [0]
 
@@ -372,6 +372,7 @@ def _selfplay_batch(evaluator, config, model, job, batch, numbers, layout, bar, 
         "would_have_resigned": check.would_have_resigned,
         "false_positives": check.false_positives,
         "seconds": time.perf_counter() - start,
+        "cpu_seconds": time.process_time() - cpu_start,  # all the process's threads
         "evaluations": evaluator.evaluations - evaluations,
         "network_seconds": evaluator.network_seconds - network_seconds,
     }
@@ -386,7 +387,8 @@ def summarise_selfplay(done):
             "seconds", "evaluations", "network_seconds")
     for key in keys:
         total[key] = sum(batch[key] for batch in done["batches"].values())
-    for key in ("full_searches", "fast_searches", "scored_games"):  # not in older jobs' files
+    for key in ("full_searches", "fast_searches", "scored_games",
+                "cpu_seconds"):  # not in older jobs' files
         total[key] = sum(batch.get(key, 0) for batch in done["batches"].values())
     seconds = max(total["seconds"], 1e-9)
     total["complete"] = total["games"] == done["games"]
