@@ -410,3 +410,30 @@ def test_strength_curve_plot(tmp_path):
     assert all(low <= elo <= high and abs(elo) < 800 for elo, low, high in map(strength_elo, points))
     ax = plot_strength_curve({"katago": points, "plain": points[:1]})
     assert len(ax.lines) >= 2 and ax.get_xlabel() == "CPU-hours"
+
+
+# ------------------------------------------------------- the tic-tac-toe warm-up
+
+
+def test_tictactoe_warmup_runs_the_loop_and_is_checked_against_minimax():
+    from mockgo.search.games import TicTacToe
+    from mockgo.search.minimax import check_player
+    from mockgo.zero.tictactoe import (TicTacToeEvaluator, encode, network_player,
+                                       search_player, train_tictactoe)
+
+    state = TicTacToe.from_diagram("X O .  . X .  . . .")  # O to move
+    planes = encode([state])
+    assert planes.shape == (1, 3, 3, 2)
+    assert planes[0, :, :, 0].sum() == 1 and planes[0, :, :, 1].sum() == 2  # mover's, opponent's
+    model, history = train_tictactoe(generations=2, games=8, readouts=8, epochs=1)
+    assert [r["generation"] for r in history] == [1, 2] and history[-1]["examples"] > 16
+    assert all(np.isfinite(r["policy_loss"]) and 0 <= r["draws"] <= 1 for r in history)
+    priors, values = TicTacToeEvaluator(model)([state, TicTacToe()])
+    assert priors.shape == (2, 9) and np.allclose(priors.sum(axis=1), 1)
+    assert np.all(priors[0][[0, 1, 4]] == 0) and np.all(np.abs(values) <= 1)
+    # Both players answer every position with a legal move; the check runs.
+    for choose in (network_player(model), search_player(model, readouts=4)):
+        moves = choose([state, TicTacToe()])
+        assert state.legal_actions()[moves[0]] and 0 <= moves[1] < 9
+    report = check_player(network_player(model))
+    assert report.positions == 4520 and 0 <= report.optimal <= 4520

@@ -1,7 +1,8 @@
 """PUCT tree search (mockgo.search.mcts) on tic-tac-toe and small Go positions,
 and the game interface it plays through (mockgo.search.games).
 
-Tic-tac-toe is checked against an exact minimax solver; the Go positions use
+Tic-tac-toe is checked against the exact minimax solver (mockgo.search.minimax,
+tested here too); the Go positions use
 uniform priors and a value read off the area score, so the search has to find
 captures and rescues by looking ahead."""
 
@@ -14,6 +15,7 @@ from mockgo import BLACK, WHITE, Board
 from mockgo.go import coords
 from mockgo.search.evaluators import random_rollout_evaluator, uniform_evaluator
 from mockgo.search.games import Game, GoGame, TicTacToe
+from mockgo.search.minimax import best_actions, game_value
 from mockgo.search.mcts import (MCTSPlayer, Node, ResignationCheck, default_softpick_moves,
                                 pick_action, prune_forced_playouts, search_many)
 
@@ -34,28 +36,6 @@ def score_evaluator(states):
     """Uniform priors; value = tanh(area score / 10) for the player to move."""
     priors, _ = uniform_evaluator(states)
     return priors, np.array([math.tanh(state.score() / 10) for state in states])
-
-
-_SOLVED = {}
-
-
-def solve(state):
-    """Exact tic-tac-toe value for the player to move (+1, 0, -1)."""
-    key = state.key()
-    if key not in _SOLVED:
-        if state.is_terminal():
-            _SOLVED[key] = state.terminal_value()
-        else:
-            _SOLVED[key] = max(-solve(state.play(int(a)))
-                               for a in np.flatnonzero(state.legal_actions()))
-    return _SOLVED[key]
-
-
-def best_actions(state):
-    """The actions that keep the minimax value of the position."""
-    values = {int(a): -solve(state.play(int(a))) for a in np.flatnonzero(state.legal_actions())}
-    best = max(values.values())
-    return {a for a, v in values.items() if v == best}
 
 
 def ttt_player(readouts=1600, parallel=8, **kwargs):
@@ -97,7 +77,7 @@ def test_tictactoe_rules():
     assert state.cells[2] == 0  # play returns a new state
     draw = TicTacToe.from_diagram("X O X  X O O  O X X")
     assert draw.is_terminal() and draw.terminal_value() == 0.0
-    assert solve(TicTacToe()) == 0  # perfect play is a draw
+    assert game_value(TicTacToe()) == 0  # perfect play is a draw
 
 
 def test_go_game_interface():
@@ -174,7 +154,7 @@ def test_self_play_is_a_draw_in_lockstep():
 ])
 def test_finds_the_best_move(diagram):
     state = TicTacToe.from_diagram(diagram)
-    best = best_actions(state)
+    best = set(best_actions(state))
     assert len(best) < len(np.flatnonzero(state.legal_actions()))  # some moves are worse
     player = ttt_player(readouts=1600, parallel=1)
     player.initialize(state)
@@ -184,7 +164,7 @@ def test_finds_the_best_move(diagram):
 
 def test_blocks_a_threat():
     state = TicTacToe.from_diagram("O O .  X . .  . . X")
-    assert best_actions(state) == {2}
+    assert best_actions(state) == [2]
     player = ttt_player(readouts=800)
     player.initialize(state)
     player.search()
@@ -514,3 +494,17 @@ def test_the_policy_target_is_pruned_after_a_forced_search_only():
     quiet.search()  # no noise: no forcing, no pruning (a match's search)
     np.testing.assert_allclose(quiet.visit_distribution(),
                                quiet.root.child_N / quiet.root.child_N.sum())
+
+
+def test_minimax_check_of_players():
+    from mockgo.search.minimax import check_player, reachable_positions
+
+    positions = reachable_positions()
+    assert len(positions) == 4520  # of the 5,478 legal positions, those not over
+    assert len({s.key() for s in positions}) == len(positions)
+    perfect = check_player(lambda states: [best_actions(s)[0] for s in states])
+    assert perfect.never_loses and perfect.optimal == perfect.positions == 4520
+    first = check_player(lambda states: [np.flatnonzero(s.legal_actions())[0] for s in states])
+    assert not first.never_loses and first.optimal < 4520
+    state, action = first.losing[0]
+    assert game_value(state) >= 0 and action not in best_actions(state)
