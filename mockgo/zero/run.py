@@ -37,6 +37,15 @@ One *generation* g = 1, 2, ... is five steps, each a method of
     ``evaluate=False`` every new model plays the next self-play at once
     (AlphaZero).
 
+KataGo's changes (Wu 2019) are options of the config, off by default
+(:meth:`~mockgo.zero.config.ZeroConfig.with_katago` switches them on):
+auxiliary ownership and score heads trained on each game's end position,
+global pooling in the tower, playout cap randomization, forced playouts
+with policy target pruning (:mod:`mockgo.zero.selfplay`,
+:mod:`mockgo.search.mcts`). With ``strength_every=K``, every K-th
+generation ends with a short match against GnuGo, a point of the run's
+strength curve against its CPU-hours (:meth:`ZeroRun.gnugo_strength`).
+
 The moves
 ---------
 The search plays the *sensible* moves (:class:`mockgo.zero.config.ZeroGame`): legal moves
