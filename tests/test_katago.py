@@ -437,3 +437,32 @@ def test_tictactoe_warmup_runs_the_loop_and_is_checked_against_minimax():
         assert state.legal_actions()[moves[0]] and 0 <= moves[1] < 9
     report = check_player(network_player(model))
     assert report.positions == 4520 and 0 <= report.optimal <= 4520
+
+
+# ------------------------------------------------------------- faster inference
+
+
+def test_xla_and_bfloat16_graphs_give_the_models_outputs():
+    from mockgo.nets.inference import Predictor
+    from mockgo.nets.models import dual_network
+
+    model = dual_network(9, 17, blocks=1, filters=8, ownership_head=True)
+    planes = np.random.default_rng(0).integers(0, 2, (5, 9, 9, 17), dtype=np.uint8)
+    policy, value = Predictor(model).predict(planes)
+    xla_policy, xla_value = Predictor(model, jit_compile=True).predict(planes)
+    np.testing.assert_allclose(xla_policy, policy, atol=1e-5)
+    np.testing.assert_allclose(xla_value, value, atol=1e-5)
+    half = Predictor(model, precision="bfloat16")
+    half_policy, half_value = half.predict(planes)
+    assert half_policy.dtype == np.float32 and half_value.shape == (5,)
+    np.testing.assert_allclose(half_policy, policy, atol=2e-2)
+    np.testing.assert_allclose(half_value, value, atol=5e-2)
+    # The bfloat16 graph reads a copy of the weights: sync_weights after training.
+    model.get_layer("value").set_weights([w * 0 for w in model.get_layer("value").get_weights()])
+    assert np.abs(half.predict(planes)[1]).max() > 0
+    half.sync_weights()
+    assert np.abs(half.predict(planes)[1]).max() == 0
+    with pytest.raises(ValueError, match="precision"):
+        Predictor(model, precision="float16")
+    with pytest.raises(ValueError, match="precision"):
+        ZeroConfig(precision="int8")

@@ -45,6 +45,9 @@ class ZeroConfig:
     holdout_share: float = 0.05
     random_symmetry: bool = True  # evaluate each position under a random symmetry
     sensible_moves: bool = True  # no filling one's own eyes; pass only when nothing else is left
+    # the search's network graph (mockgo.nets.inference.Predictor): "float32", or "bfloat16"
+    # (mixed precision: faster on CPUs with bfloat16 instructions; benchmarks/mcts.py)
+    precision: str = "float32"
     # training
     window: int = 5  # generations of self-play to train on
     max_examples: int = 200_000
@@ -96,6 +99,8 @@ class ZeroConfig:
             raise ValueError("holdout_share must be in [0, 1), resign_disabled_share in [0, 1]")
         if self.window < 1 or self.epochs < 1:
             raise ValueError("window and epochs must be >= 1")
+        if self.precision not in ("float32", "bfloat16"):
+            raise ValueError(f"precision must be float32 or bfloat16, not {self.precision!r}")
         if not 0 < self.full_search_share <= 1:
             raise ValueError(f"full_search_share must be in (0, 1], not {self.full_search_share}")
         if self.full_search_share < 1 and not (self.fast_readouts or 0) >= 1:

@@ -309,7 +309,8 @@ class ZeroRun:
             self._evaluators[generation] = NetworkEvaluator(
                 self.model(generation),
                 batch_size=config.games_in_parallel * config.parallel_readouts,
-                random_symmetry=config.random_symmetry, seed=seed_of(config.seed, "net", generation))
+                random_symmetry=config.random_symmetry, seed=seed_of(config.seed, "net", generation),
+                precision=config.precision)
         return self._evaluators[generation]
 
     def _trainable(self, generation):
@@ -442,6 +443,7 @@ class ZeroRun:
         save_model(model, self.model_path(g), encoder=ENCODER)
         self._models[g] = model
         if evaluator is not None:
+            evaluator.predictor.sync_weights()  # a bfloat16 graph reads a copy of the weights
             self._evaluators[g] = evaluator
         rec["train"] = {"history": done["history"], "examples": int(len(z)),
                         "seconds": done["seconds"], "cpu_seconds": done["cpu_seconds"],

@@ -63,11 +63,12 @@ def selfplay_searcher(evaluate, config, **options):
 
 def evaluator_for(side, config, batch_size, seed):
     """A :class:`~mockgo.search.evaluators.NetworkEvaluator` for a side given
-    as an evaluator (kept), a Keras model or the path of one."""
+    as an evaluator (kept), a Keras model or the path of one, its graph in
+    the run's ``precision``."""
     if isinstance(side, NetworkEvaluator):
         return side
     return NetworkEvaluator(side, batch_size=batch_size, random_symmetry=config.random_symmetry,
-                            seed=seed)
+                            seed=seed, precision=config.precision)
 
 
 @dataclasses.dataclass
