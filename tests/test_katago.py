@@ -443,7 +443,7 @@ def test_tictactoe_warmup_runs_the_loop_and_is_checked_against_minimax():
 
 
 def test_xla_and_bfloat16_graphs_give_the_models_outputs():
-    from mockgo.nets.inference import Predictor
+    from mockgo.nets.inference import Predictor, fastest_precision
     from mockgo.nets.models import dual_network
 
     model = dual_network(9, 17, blocks=1, filters=8, ownership_head=True)
@@ -464,5 +464,17 @@ def test_xla_and_bfloat16_graphs_give_the_models_outputs():
     assert np.abs(half.predict(planes)[1]).max() == 0
     with pytest.raises(ValueError, match="precision"):
         Predictor(model, precision="float16")
+    assert Predictor(model, precision="auto").precision == fastest_precision()
     with pytest.raises(ValueError, match="precision"):
         ZeroConfig(precision="int8")
+
+
+def test_auto_precision_follows_the_cpus_bfloat16_instructions(tmp_path):
+    from mockgo.nets.inference import fastest_precision
+
+    with_bf16 = tmp_path / "cpuinfo-bf16"
+    with_bf16.write_text("flags\t\t: fpu sse2 avx2 avx512f avx512_bf16 avx512_vnni\n")
+    without = tmp_path / "cpuinfo"
+    without.write_text("flags\t\t: fpu sse2 avx2 avx512f\n")
+    assert fastest_precision(with_bf16) == "bfloat16"
+    assert fastest_precision(without) == fastest_precision(tmp_path / "missing") == "float32"

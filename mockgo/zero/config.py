@@ -45,9 +45,10 @@ class ZeroConfig:
     holdout_share: float = 0.05
     random_symmetry: bool = True  # evaluate each position under a random symmetry
     sensible_moves: bool = True  # no filling one's own eyes; pass only when nothing else is left
-    # the search's network graph (mockgo.nets.inference.Predictor): "float32", or "bfloat16"
-    # (mixed precision: faster on CPUs with bfloat16 instructions; benchmarks/mcts.py)
-    precision: str = "float32"
+    # the search's network graph (mockgo.nets.inference.Predictor): "float32", "bfloat16"
+    # (mixed precision), or "auto": bfloat16 on CPUs with bfloat16 instructions, where it
+    # measured 1.1-1.2x faster self-play (benchmarks/mcts.py), else float32
+    precision: str = "auto"
     # training
     window: int = 5  # generations of self-play to train on
     max_examples: int = 200_000
@@ -99,8 +100,9 @@ class ZeroConfig:
             raise ValueError("holdout_share must be in [0, 1), resign_disabled_share in [0, 1]")
         if self.window < 1 or self.epochs < 1:
             raise ValueError("window and epochs must be >= 1")
-        if self.precision not in ("float32", "bfloat16"):
-            raise ValueError(f"precision must be float32 or bfloat16, not {self.precision!r}")
+        if self.precision not in ("auto", "float32", "bfloat16"):
+            raise ValueError(f"precision must be auto, float32 or bfloat16, "
+                             f"not {self.precision!r}")
         if not 0 < self.full_search_share <= 1:
             raise ValueError(f"full_search_share must be in (0, 1], not {self.full_search_share}")
         if self.full_search_share < 1 and not (self.fast_readouts or 0) >= 1:
