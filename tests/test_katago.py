@@ -342,11 +342,19 @@ def test_strength_curve_matches_gnugo_and_resumes(gnugo_path, tmp_path):
 
     from mockgo.zero.run import bootstrap
 
+    # The whole KataGo set on, so the loop runs it end to end (heads, pooling, playout cap).
     config = ZeroConfig.for_test(strength_every=1, strength_games=2, games_per_generation=4,
-                                 games_in_parallel=4, evaluate=False, max_moves=40, epochs=1)
+                                 games_in_parallel=4, evaluate=False, max_moves=40,
+                                 epochs=1).with_katago()
     base = tmp_path / "run"
     run = bootstrap(base, config)
     run.run(1, progress=False)
+    rec = run.record(1)
+    assert rec["selfplay"]["fast_searches"] > rec["selfplay"]["full_searches"] > 0
+    assert {"ownership_loss", "score_loss"} <= set(rec["train"]["history"])
+    assert run.model(1).output_names == ["policy", "value", "ownership", "score"]
+    example = run.example(1, game=0, move=5)  # the first full search from move 5 on
+    assert example["board"].move_number >= 5 and not example["comment"].startswith("fast")
     lines = (base / "strength_curve.jsonl").read_text().splitlines()
     point = json.loads(lines[0])
     assert len(lines) == 1 and point["level"] == 1 and point["games"] == 2

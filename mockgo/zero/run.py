@@ -741,7 +741,10 @@ def generation_line(rec):
     line = (f"generation {rec['generation']}: {sp['games']} games by {sp['model']} "
             f"({sp['mean_moves']:.0f} moves, {sp['games_per_hour']:.0f} games/h, "
             f"{sp['evals_per_s']:.0f} evals/s, resign FP {sp['false_positive_rate']:.0%} of "
-            f"{sp['would_have_resigned']}); trained on {tr['examples']} examples: "
+            f"{sp['would_have_resigned']}"
+            + (f", {sp['full_searches']} of {sp['full_searches'] + sp['fast_searches']} moves "
+               f"searched in full" if sp.get("fast_searches") else "")
+            + f"); trained on {tr['examples']} examples: "
             f"policy {tr['history']['policy_loss'][-1]:.3f} value {tr['history']['value_loss'][-1]:.3f}")
     if va.get("examples"):
         line += f" (holdout {va['policy_loss']:.3f} / {va['value_loss']:.3f})"
