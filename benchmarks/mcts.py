@@ -38,10 +38,27 @@ weights) and ``--selfplay-readouts`` simulations per move:
   end, as the loop plays them (sensible moves, resignation at -0.9; with an
   untrained network the games are longer than a trained one's);
   ``--selfplay-moves N`` stops after N moves instead (a quicker look: then
-  these two are null), ``--selfplay-moves 0`` skips self-play.
+  these two are null), ``--selfplay-moves 0`` skips self-play;
+  ``moves_per_hour`` either way;
+- ``raw_best`` and ``ratio_to_best_raw``: the network's best raw throughput
+  at any batch size from 32 to 1024 (the same graph), and self-play's
+  evaluations per second over it (the issue's target: at least 0.8);
+- ``network_variants``: the raw throughput at ``batch_size`` of the plain
+  graph (the present evaluator), XLA (``jit_compile``), bfloat16 mixed
+  precision, and both (:class:`mockgo.nets.inference.Predictor`), measured
+  in turns in this one run;
+- ``selfplay_variants``: with ``--variants graph,bfloat16`` (any of those
+  four), self-play is played with each, in this run (``--rounds N``: N
+  times each, in turns, the fastest kept), and the main figures of each are
+  listed (the first is ``selfplay``);
+- ``--katago``: self-play with :meth:`mockgo.zero.config.ZeroConfig.with_katago`'s
+  search (a full search on a quarter of the moves, a fast one of a quarter
+  of the readouts on the rest, forced playouts), for games per hour before
+  and after.
 
     python benchmarks/mcts.py --readouts 800 --moves 4
     python benchmarks/mcts.py --selfplay-moves 20      # self-play figures in a few minutes
+    python benchmarks/mcts.py --moves 1 --repeat 1 --selfplay-moves 30 --variants graph,bfloat16
 """
 
 import argparse
@@ -101,21 +118,62 @@ def network_throughput(predictor, planes, seconds):
     return positions_per_second(lambda: predictor.predict(planes), len(planes), seconds)
 
 
-def selfplay(size, blocks, filters, readouts, games, parallel, moves, seconds, seed):
-    """The self-play figures (module docstring)."""
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+# The self-play evaluator's graph: the present one, XLA, bfloat16, both.
+VARIANTS = {"graph": dict(jit_compile=False, precision="float32"),
+            "xla": dict(jit_compile=True, precision="float32"),
+            "bfloat16": dict(jit_compile=False, precision="bfloat16"),
+            "bfloat16_xla": dict(jit_compile=True, precision="bfloat16")}
+
+
+def network_variants(model, batch, seconds, seed, rounds=2):
+    """Raw positions/s of each of :data:`VARIANTS` at ``batch``, measured in
+    turns (``rounds`` times each, the best kept), so that other load on the
+    machine hits them alike."""
     import numpy as np
 
-    from mockgo.nets.models import dual_network
+    from mockgo.nets.inference import Predictor
+
+    size = model.inputs[0].shape[1]
+    planes = np.random.default_rng(seed).integers(0, 2, (batch, size, size, 17), dtype=np.uint8)
+    predictors = {name: Predictor(model, batch_size=batch, **options)
+                  for name, options in VARIANTS.items()}
+    rates = {name: 0.0 for name in VARIANTS}
+    for _ in range(rounds):
+        for name, predictor in predictors.items():
+            rates[name] = max(rates[name], network_throughput(predictor, planes, seconds / rounds))
+    return {name: round(rate, 1) for name, rate in rates.items()}
+
+
+def best_raw(model, options, seconds, seed, batches=(32, 64, 128, 256, 512, 1024)):
+    """The network's best raw positions/s at any of ``batches`` (and which)."""
+    import numpy as np
+
+    from mockgo.nets.inference import Predictor
+
+    size = model.inputs[0].shape[1]
+    rates = {}
+    for batch in batches:
+        planes = np.random.default_rng(seed).integers(0, 2, (batch, size, size, 17),
+                                                      dtype=np.uint8)
+        rates[batch] = network_throughput(Predictor(model, batch_size=batch, **options), planes,
+                                          seconds)
+    batch = max(rates, key=rates.get)
+    return {"evals_per_s": round(rates[batch], 1), "batch_size": batch,
+            "by_batch": {str(b): round(r, 1) for b, r in rates.items()}}
+
+
+def selfplay(model, config, variant, moves, seconds, seed):
+    """The self-play figures (module docstring) with the evaluator's graph
+    ``variant`` (a key of :data:`VARIANTS`)."""
+    import numpy as np
+
     from mockgo.search.evaluators import NetworkEvaluator
-    from mockgo.zero.config import ZeroConfig
     from mockgo.zero.selfplay import play_selfplay_games
 
-    config = ZeroConfig(board_size=size, readouts=readouts, parallel_readouts=parallel,
-                        games_in_parallel=games, seed=seed)
-    model = dual_network(size, 17, blocks, filters)
+    games, parallel = config.games_in_parallel, config.parallel_readouts
+    size = config.board_size
     batch = games * parallel
-    evaluator = NetworkEvaluator(model, batch_size=batch, seed=seed)
+    evaluator = NetworkEvaluator(model, batch_size=batch, seed=seed, **VARIANTS[variant])
     planes = np.random.default_rng(seed).integers(0, 2, (batch, size, size, 17), dtype=np.uint8)
     raw_before = network_throughput(evaluator.predictor, planes, seconds)
 
@@ -134,8 +192,9 @@ def selfplay(size, blocks, filters, readouts, games, parallel, moves, seconds, s
     evals_per_s = evaluator.evaluations / elapsed
     lengths = [game.board.move_number for game in finished] if finished else None
     return {
-        "net": f"dual {blocks}x{filters}", "readouts": readouts, "games": games,
+        "variant": variant, "readouts": config.readouts, "games": games,
         "parallel_readouts": parallel, "batch_size": batch,
+        "full_search_share": config.full_search_share, "fast_readouts": config.fast_readouts,
         "evals_per_s": round(evals_per_s, 1), "raw_evals_per_s": round(raw, 1),
         "raw_before_after": [round(raw_before, 1), round(raw_after, 1)],
         "ratio": round(evals_per_s / raw, 3),
@@ -143,8 +202,46 @@ def selfplay(size, blocks, filters, readouts, games, parallel, moves, seconds, s
         "mean_batch": round(evaluator.evaluations / evaluator.calls, 1),
         "games_per_hour": round(3600 * games / elapsed, 1) if finished else None,
         "moves_per_game": round(sum(lengths) / games, 1) if finished else None,
+        "moves_per_hour": round(3600 * (sum(lengths) if finished else games * moves) / elapsed),
         "seconds": round(elapsed, 1),
     }
+
+
+def selfplay_figures(args):
+    """Self-play with each of ``args.variants``, the network's variants, and
+    the best raw throughput at any batch size; one dict for the JSON line."""
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    from mockgo.nets.models import dual_network
+    from mockgo.zero.config import ZeroConfig
+
+    config = ZeroConfig(board_size=args.size, readouts=args.selfplay_readouts,
+                        parallel_readouts=args.parallel, games_in_parallel=args.games,
+                        seed=args.seed)
+    if args.katago:
+        config = config.with_katago()
+    model = dual_network(args.size, 17, args.blocks, args.filters)
+    batch = args.games * args.parallel
+    figures = {"net": f"dual {args.blocks}x{args.filters}",
+               "network_variants": network_variants(model, batch, 2 * args.raw_seconds,
+                                                    args.seed)}
+    runs = {}
+    for _ in range(args.rounds):  # in turns, the fastest of each kept
+        for variant in args.variants:
+            run = selfplay(model, config, variant, args.selfplay_moves, args.raw_seconds,
+                           args.seed)
+            if variant not in runs or run["evals_per_s"] > runs[variant]["evals_per_s"]:
+                runs[variant] = run
+    best = best_raw(model, VARIANTS[args.variants[0]], args.raw_seconds, args.seed)
+    for variant, run in runs.items():
+        if variant == args.variants[0]:
+            run["raw_best"] = best
+            run["ratio_to_best_raw"] = round(run["evals_per_s"] / best["evals_per_s"], 3)
+    figures["selfplay"] = runs[args.variants[0]]
+    figures["selfplay_variants"] = {
+        variant: {key: run[key] for key in ("evals_per_s", "raw_evals_per_s", "ratio",
+                                            "games_per_hour", "moves_per_hour", "seconds")}
+        for variant, run in runs.items()}
+    return figures
 
 
 def main(argv=None):
@@ -164,7 +261,21 @@ def main(argv=None):
                              "0: no self-play figures)")
     parser.add_argument("--raw-seconds", type=float, default=5.0,
                         help="time to measure the network's raw throughput, before and after")
+    parser.add_argument("--variants", default="graph",
+                        help="self-play evaluator graphs to compare in this one run, comma "
+                             f"separated, the first reported as 'selfplay': {', '.join(VARIANTS)}")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="play the self-play of each of --variants this many times, in "
+                             "turns, and keep each one's fastest (steadier on a busy machine)")
+    parser.add_argument("--katago", action="store_true",
+                        help="self-play with ZeroConfig.with_katago()'s search (playout cap "
+                             "randomization, forced playouts)")
     args = parser.parse_args(argv)
+    args.variants = args.variants.split(",")
+    unknown = set(args.variants) - set(VARIANTS)
+    if unknown:
+        parser.error(f"--variants: unknown {', '.join(sorted(unknown))}; known: "
+                     f"{', '.join(VARIANTS)}")
     run(1, 1, 50, 1, args.size, args.seed)  # compile (or load the numba cache) first
     figures = {"size": args.size, "readouts_per_move": args.readouts, "moves": args.moves}
     for name, games, parallel in (("single", 1, 1), ("batched", 1, 8), ("lockstep", 16, 8)):
@@ -173,9 +284,7 @@ def main(argv=None):
                 for _ in range(args.repeat)]
         figures[name] = max(runs, key=lambda figures: figures["readouts_per_s"])
     if args.selfplay_moves != 0:
-        figures["selfplay"] = selfplay(args.size, args.blocks, args.filters,
-                                       args.selfplay_readouts, args.games, args.parallel,
-                                       args.selfplay_moves, args.raw_seconds, args.seed)
+        figures.update(selfplay_figures(args))
     print(json.dumps(figures))
 
 

@@ -157,3 +157,42 @@ def plot_reinforce_runs(histories, axes=None):
 
 def color_name(color):
     return {BLACK: "black", WHITE: "white"}.get(color, "nobody")
+
+
+def strength_elo(point, clip=800.0):
+    """A strength-curve point's Elo against its GnuGo level and its 95%
+    interval, all finite: ``(elo, low, high)``. The estimate counts half a
+    win and half a loss more, (wins + 0.5) / (games + 1), so that a match
+    all lost or all won still gets a point on the plot; the interval is the
+    Wilson interval's, clipped to +-``clip`` (and the estimate into it)."""
+    from mockgo.arena.matches import elo_from_rate
+
+    rate = (point["wins"] + 0.5) / (point["games"] + 1)
+    low, high = (min(max(elo_from_rate(p), -clip), clip) for p in point["wilson_95"])
+    return min(max(elo_from_rate(rate), low), high), low, high
+
+
+def plot_strength_curve(curves, ax=None, x="cpu_hours", level=1, title=None):
+    """Elo against GnuGo at ``level`` as a function of the run's cost, one
+    line per run: ``curves`` maps a label to the points of
+    :meth:`mockgo.zero.run.ZeroRun.strength_curve`; ``x`` is ``"cpu_hours"``,
+    ``"hours"`` (wall clock) or ``"selfplay_games"``. Each point has its 95%
+    interval as an error bar (:func:`strength_elo`); 0 is GnuGo's strength."""
+    ax = _axes(ax, 6)
+    for label, points in curves.items():
+        points = [p for p in points if p["level"] == level]
+        if not points:
+            continue
+        elos = np.array([strength_elo(p) for p in points])
+        xs = [p[x] for p in points]
+        ax.errorbar(xs, elos[:, 0], yerr=[elos[:, 0] - elos[:, 1], elos[:, 2] - elos[:, 0]],
+                    marker="o", capsize=3, label=f"{label} ({points[-1]['games']} games a point)")
+    ax.axhline(0, color="gray", lw=0.8, ls=":")
+    ax.set_xlabel({"cpu_hours": "CPU-hours", "hours": "hours (wall clock)",
+                   "selfplay_games": "self-play games"}.get(x, x))
+    ax.set_ylabel(f"Elo against GnuGo level {level}")
+    ax.set_title(title or f"strength against GnuGo level {level}")
+    ax.grid(alpha=0.3)
+    if curves:
+        ax.legend()
+    return ax

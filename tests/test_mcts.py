@@ -1,7 +1,8 @@
 """PUCT tree search (mockgo.search.mcts) on tic-tac-toe and small Go positions,
 and the game interface it plays through (mockgo.search.games).
 
-Tic-tac-toe is checked against an exact minimax solver; the Go positions use
+Tic-tac-toe is checked against the exact minimax solver (mockgo.search.minimax,
+tested here too); the Go positions use
 uniform priors and a value read off the area score, so the search has to find
 captures and rescues by looking ahead."""
 
@@ -14,8 +15,9 @@ from mockgo import BLACK, WHITE, Board
 from mockgo.go import coords
 from mockgo.search.evaluators import random_rollout_evaluator, uniform_evaluator
 from mockgo.search.games import Game, GoGame, TicTacToe
+from mockgo.search.minimax import best_actions, game_value
 from mockgo.search.mcts import (MCTSPlayer, Node, ResignationCheck, default_softpick_moves,
-                                pick_action, search_many)
+                                pick_action, prune_forced_playouts, search_many)
 
 
 class Counting:
@@ -34,28 +36,6 @@ def score_evaluator(states):
     """Uniform priors; value = tanh(area score / 10) for the player to move."""
     priors, _ = uniform_evaluator(states)
     return priors, np.array([math.tanh(state.score() / 10) for state in states])
-
-
-_SOLVED = {}
-
-
-def solve(state):
-    """Exact tic-tac-toe value for the player to move (+1, 0, -1)."""
-    key = state.key()
-    if key not in _SOLVED:
-        if state.is_terminal():
-            _SOLVED[key] = state.terminal_value()
-        else:
-            _SOLVED[key] = max(-solve(state.play(int(a)))
-                               for a in np.flatnonzero(state.legal_actions()))
-    return _SOLVED[key]
-
-
-def best_actions(state):
-    """The actions that keep the minimax value of the position."""
-    values = {int(a): -solve(state.play(int(a))) for a in np.flatnonzero(state.legal_actions())}
-    best = max(values.values())
-    return {a for a, v in values.items() if v == best}
 
 
 def ttt_player(readouts=1600, parallel=8, **kwargs):
@@ -97,7 +77,7 @@ def test_tictactoe_rules():
     assert state.cells[2] == 0  # play returns a new state
     draw = TicTacToe.from_diagram("X O X  X O O  O X X")
     assert draw.is_terminal() and draw.terminal_value() == 0.0
-    assert solve(TicTacToe()) == 0  # perfect play is a draw
+    assert game_value(TicTacToe()) == 0  # perfect play is a draw
 
 
 def test_go_game_interface():
@@ -174,7 +154,7 @@ def test_self_play_is_a_draw_in_lockstep():
 ])
 def test_finds_the_best_move(diagram):
     state = TicTacToe.from_diagram(diagram)
-    best = best_actions(state)
+    best = set(best_actions(state))
     assert len(best) < len(np.flatnonzero(state.legal_actions()))  # some moves are worse
     player = ttt_player(readouts=1600, parallel=1)
     player.initialize(state)
@@ -184,7 +164,7 @@ def test_finds_the_best_move(diagram):
 
 def test_blocks_a_threat():
     state = TicTacToe.from_diagram("O O .  X . .  . . X")
-    assert best_actions(state) == {2}
+    assert best_actions(state) == [2]
     player = ttt_player(readouts=800)
     player.initialize(state)
     player.search()
@@ -412,3 +392,119 @@ def test_resignation_and_its_false_positive_record():
     drawn.initialize(TicTacToe())
     drawn.search()
     assert abs(drawn.root_value) < 0.5 and not drawn.should_resign()
+
+
+# ------------------------------------------- KataGo's self-play search options
+
+
+def test_playout_cap_randomization_bookkeeping():
+    """Each search draws full (num_readouts, with noise) or fast
+    (fast_readouts, no noise); the share of full ones follows
+    full_search_share; without the option nothing is drawn."""
+    player = MCTSPlayer(uniform_evaluator, num_readouts=24, fast_readouts=4,
+                        full_search_share=0.3, parallel_readouts=4, seed=1)
+    player.initialize(GoGame(5))
+    full = 0
+    for _ in range(40):
+        if player.state.is_terminal():
+            break
+        before = player.root.child_N.sum() if player.root.is_expanded else 0
+        player.search()
+        added = player.root.child_N.sum() - before
+        assert added == (24 if player.full_search else 4)
+        assert player.root.noised == player.full_search  # noise on full searches only
+        full += player.full_search
+        player.play(player.pick_action())
+    assert 4 <= full <= 22  # 40 draws at 0.3: 12 expected
+    plain = MCTSPlayer(uniform_evaluator, num_readouts=8, seed=1)
+    plain.initialize(GoGame(5))
+    state = plain.rng.bit_generator.state
+    assert plain.plan_search() == 8 and plain.full_search
+    assert plain.rng.bit_generator.state == state
+    with pytest.raises(ValueError, match="fast_readouts"):
+        MCTSPlayer(uniform_evaluator, full_search_share=0.5)
+
+
+def test_forced_playouts_give_every_root_child_its_share():
+    """With k = 2 each root child c ends with about sqrt(2 P(c) N) visits
+    or more, which plain PUCT does not give the low-prior children."""
+    def search(forced):
+        player = MCTSPlayer(score_evaluator, num_readouts=400, parallel_readouts=1,
+                            forced_playouts=forced, seed=3)
+        player.initialize(GoGame(5))
+        player.search()
+        root = player.root
+        need = np.sqrt(2 * root.child_P * root.child_N.sum())
+        return root.child_N, need
+
+    counts, need = search(2.0)
+    assert np.all(counts >= need - 1)
+    plain, plain_need = search(0.0)
+    assert np.any(plain < plain_need - 1)
+
+
+def reference_pruning(n, p, q, c_puct, k):
+    """Policy target pruning one visit at a time, as Wu (2019) describes it."""
+    total = n.sum()
+    best = int(n.argmax())
+    scale = c_puct * math.sqrt(max(total, 1))
+    puct = lambda c, visits: q[c] + scale * p[c] / (1 + visits)  # noqa: E731
+    out = n.copy()
+    for c in np.flatnonzero(n > 0):
+        if c == best or puct(c, n[c]) >= puct(best, n[best]):
+            continue  # the most visited, and children PUCT would have chosen anyway, stay
+        for _ in range(int(math.floor(math.sqrt(k * p[c] * total)))):
+            if out[c] > 0 and puct(c, out[c] - 1) < puct(best, n[best]):
+                out[c] -= 1
+            else:
+                break
+        if out[c] <= 1:
+            out[c] = 0  # a single visit left: pruned outright
+    return out
+
+
+def test_policy_target_pruning_matches_the_reference_and_keeps_the_most_visited():
+    rng = np.random.default_rng(0)
+    for trial in range(300):
+        actions = int(rng.integers(2, 12))
+        root = Node(GoGame(3))
+        root.child_P = rng.dirichlet(np.full(actions, 0.5))
+        root.child_N = rng.integers(0, 60, actions).astype(float)
+        root.child_N[rng.integers(actions)] += 1  # at least one visit
+        root.child_Q = rng.uniform(-1, 1, actions)
+        c_puct = float(rng.choice([0.5, 1.5, 3.0]))
+        pruned = prune_forced_playouts(root, c_puct, 2.0)
+        best = int(root.child_N.argmax())
+        assert pruned[best] == root.child_N[best] and pruned.argmax() == best, trial
+        assert np.all(pruned <= root.child_N) and np.all(pruned >= 0)
+        assert pruned.tolist() == reference_pruning(root.child_N, root.child_P, root.child_Q,
+                                                    c_puct, 2.0).tolist(), trial
+
+
+def test_the_policy_target_is_pruned_after_a_forced_search_only():
+    player = MCTSPlayer(score_evaluator, num_readouts=200, forced_playouts=2.0, seed=0)
+    player.initialize(GoGame(5))
+    player.search()
+    pruned = prune_forced_playouts(player.root, player.c_puct, 2.0)
+    assert pruned.sum() < player.root.child_N.sum()  # some forced visits came off
+    np.testing.assert_allclose(player.visit_distribution(), pruned / pruned.sum())
+    quiet = MCTSPlayer(score_evaluator, num_readouts=200, forced_playouts=2.0, dirichlet=False,
+                       seed=0)
+    quiet.initialize(GoGame(5))
+    quiet.search()  # no noise: no forcing, no pruning (a match's search)
+    np.testing.assert_allclose(quiet.visit_distribution(),
+                               quiet.root.child_N / quiet.root.child_N.sum())
+
+
+def test_minimax_check_of_players():
+    from mockgo.search.minimax import check_player, reachable_positions
+
+    positions = reachable_positions()
+    assert len(positions) == 4520  # of the 5,478 legal positions, those not over
+    assert len({s.key() for s in positions}) == len(positions)
+    perfect = check_player(lambda states: [best_actions(s)[0] for s in states])
+    assert perfect.never_loses and perfect.optimal == perfect.positions == 4520
+    first = check_player(lambda states: [np.flatnonzero(s.legal_actions())[0] for s in states])
+    assert not first.never_loses and first.optimal < 4520
+    state, action = first.losing[0]
+    assert game_value(state) >= 0 and action not in best_actions(state)

@@ -373,5 +373,6 @@ class SearchSummary:
         return share if to_play == color else 1 - share
 
 
-_SUMMARY = re.compile(r"\s*value ([+-]?[0-9.]+), visits ([0-9]+):([^\n]*)")
+# A fast search of playout cap randomization says so first (mockgo.zero.selfplay).
+_SUMMARY = re.compile(r"\s*(?:fast search, )?value ([+-]?[0-9.]+), visits ([0-9]+):([^\n]*)")
 _SUMMARY_MOVE = re.compile(r"([A-Za-z]+[0-9]*|pass) ([0-9]+) \(([+-]?[0-9.]+)\)")

@@ -26,7 +26,39 @@ import numpy as np
 
 from mockgo.go.board import BLACK, EMPTY, WHITE
 
-__all__ = ["area_score_without_dead", "estimate_dead", "ownership", "should_pass"]
+__all__ = ["area_score_without_dead", "estimate_dead", "final_owners", "ownership",
+           "should_pass"]
+
+
+def final_owners(board, dead=(), seki=()):
+    """Who owns each point at the end of a game: the training label of the
+    dual network's ownership head (:mod:`mockgo.zero.selfplay`). An array of
+    ``size * size`` BLACK, WHITE or EMPTY (no one), the Tromp-Taylor owner
+    map (``Board.owner_map``) of the position with the ``dead`` stones taken
+    off: a stone's point is its colour's, a dead stone's point the
+    opponent's, an empty region the colour's that alone borders it, one
+    that borders both no one's. ``seki``: stones in seki (as GnuGo's
+    ``final_status_list seki`` lists them); the empty regions touching them
+    (shared liberties, and the eyes of groups in seki) are no one's, as
+    GnuGo counts them. The stones and the dead stones are what GnuGo's
+    ``final_status_list`` gives for a finished game; self-play, which plays
+    on until no sensible move is left, ends with none dead and no seki."""
+    stones = board.stones.copy()
+    if len(dead):
+        stones[np.asarray(list(dead), np.int64)] = EMPTY
+    owners = board.owner_map(stones)
+    if len(seki):
+        # The empty regions next to a seki group: flood fill from its liberties.
+        todo = [q for p in seki for q in board.neighbors[p] if q >= 0 and stones[q] == EMPTY]
+        seen = set(todo)
+        while todo:
+            point = todo.pop()
+            owners[point] = EMPTY
+            for q in board.neighbors[point]:
+                if q >= 0 and stones[q] == EMPTY and q not in seen:
+                    seen.add(q)
+                    todo.append(q)
+    return owners
 
 
 def ownership(board, playouts=64, seed=0):

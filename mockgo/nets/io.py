@@ -66,9 +66,10 @@ class NetworkInfo:
 
 
 def kind_of(model):
-    """``"dual"`` for two outputs, ``"value"`` for one output of one unit,
-    else ``"policy"``."""
-    if len(model.outputs) == 2:
+    """``"dual"`` for two outputs (or outputs named policy and value, with
+    the auxiliary heads of :func:`mockgo.nets.models.dual_network` after
+    them), ``"value"`` for one output of one unit, else ``"policy"``."""
+    if len(model.outputs) == 2 or {"policy", "value"} <= set(model.output_names):
         return "dual"
     return "value" if model.outputs[0].shape[-1] == 1 else "policy"
 

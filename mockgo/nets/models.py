@@ -50,7 +50,10 @@ Policies end in a softmax layer named ``"policy"`` fed by a layer named
 gives a model that outputs the logits (for masking illegal moves before the
 softmax, or a from-logits loss). The dual net's outputs are the list
 ``[policy, value]`` and its output layers are named ``"policy"`` and
-``"value"``, so ``compile(loss={"policy": ..., "value": ...})`` works.
+``"value"``, so ``compile(loss={"policy": ..., "value": ...})`` works; with
+KataGo's auxiliary heads (``ownership_head``, ``score_head``) the outputs
+``"ownership"`` and ``"score"`` follow, in that order, and
+:func:`ownership_loss` is the ownership head's loss.
 
 Saving
 ------
@@ -67,6 +70,7 @@ import keras
 __all__ = [
     "PointBias",
     "dual_network",
+    "ownership_loss",
     "imago_conv_network",
     "imago_dense_network",
     "logits_model",
@@ -94,6 +98,19 @@ class PointBias(keras.layers.Layer):
 
     def compute_output_shape(self, input_shape):
         return input_shape
+
+
+@keras.saving.register_keras_serializable(package="mockgo")
+def ownership_loss(y_true, y_pred):
+    """The ownership head's loss (KataGo's): for each point, the
+    cross-entropy between the label (+1 the player to move owns it at the
+    end, -1 the opponent, 0 no one) read as the probability (1 + t) / 2
+    that the player owns it, and the prediction read the same way;
+    averaged over the points. Registered with Keras, so a model compiled
+    with it loads compiled."""
+    t = (1.0 + keras.ops.cast(y_true, "float32")) / 2.0
+    p = keras.ops.clip((1.0 + keras.ops.cast(y_pred, "float32")) / 2.0, 1e-6, 1.0 - 1e-6)
+    return -keras.ops.mean(t * keras.ops.log(p) + (1.0 - t) * keras.ops.log(1.0 - p), axis=-1)
 
 
 def _check(board_size, planes, **positive):
@@ -179,7 +196,8 @@ def value_network(board_size=19, planes=49, layers=6, filters=64, first_kernel=5
 
 
 def dual_network(board_size=19, planes=17, blocks=6, filters=64, value_hidden=None,
-                 l2=0.0, input_dtype="uint8", name="dual_network"):
+                 l2=0.0, input_dtype="uint8", name="dual_network", ownership_head=False,
+                 score_head=False, global_pooling=0):
     """AlphaGo Zero's residual policy-and-value network (MiniGo's DualNet).
 
     - convolutional block: 3x3 convolution of F filters, batch norm, ReLU;
@@ -197,6 +215,26 @@ def dual_network(board_size=19, planes=17, blocks=6, filters=64, value_hidden=No
     dense layer (the paper's weight decay; ``model.losses`` then holds the
     penalties and ``fit`` adds them to the loss); batch-norm parameters are
     not decayed. Outputs: ``[policy (N*N+1,), value (1,)]``.
+
+    KataGo's additions (Wu 2019, "Accelerating Self-Play Learning in Go"),
+    each an option, all off by default (a network built without them is
+    MiniGo's, layer for layer, so models saved before they existed load
+    and play unchanged):
+
+    - ``ownership_head``: a 1x1 convolution of 1 filter (with bias) on the
+      tower, tanh: for each point, who will own it at the end of the game,
+      +1 the player to move, -1 the opponent (output ``"ownership"``,
+      shape ``(N*N,)``). 81 labels a position on 9x9 instead of one: the
+      auxiliary target that KataGo found to speed learning most.
+    - ``score_head``: one linear unit on the value head's hidden layer: the
+      final margin (area minus the opponent's, with komi) for the player to
+      move, as a share of the board's N*N points (output ``"score"``).
+    - ``global_pooling``: the number of channels of each *global pooling
+      block* (:func:`_global_pooling_block`); blocks 2, 5, 8, ... (every
+      third, from the second, as KataGo spaces them) are such blocks, the
+      others plain. 0: none.
+
+    Outputs in this order: policy, value, then ownership and score if asked.
     """
     if not isinstance(blocks, int) or blocks < 0:
         raise ValueError(f"blocks must be an int >= 0, got {blocks!r}")
@@ -221,11 +259,19 @@ def dual_network(board_size=19, planes=17, blocks=6, filters=64, value_hidden=No
         return keras.layers.Dense(units, activation=activation, kernel_regularizer=regularizer,
                                    name=layer_name)(x)
 
+    if not isinstance(global_pooling, int) or not 0 <= global_pooling < filters:
+        raise ValueError(f"global_pooling must be an int from 0 to filters - 1 ({filters - 1}), "
+                         f"got {global_pooling!r}")
     inputs, x = _input(board_size, planes, input_dtype)
     x = relu(norm(conv(x, filters, 3, "init_conv"), "init_bn"), "init_relu")
     for b in range(1, blocks + 1):
         shortcut = x
-        x = relu(norm(conv(x, filters, 3, f"res{b}_conv1"), f"res{b}_bn1"), f"res{b}_relu1")
+        if global_pooling and b % 3 == 2:
+            x = _global_pooling_block(x, filters, global_pooling, f"res{b}", conv, norm, relu,
+                                      regularizer)
+        else:
+            x = conv(x, filters, 3, f"res{b}_conv1")
+        x = relu(norm(x, f"res{b}_bn1"), f"res{b}_relu1")
         x = norm(conv(x, filters, 3, f"res{b}_conv2"), f"res{b}_bn2")
         x = keras.layers.Add(name=f"res{b}_add")([x, shortcut])
         x = relu(x, f"res{b}_relu2")
@@ -240,7 +286,39 @@ def dual_network(board_size=19, planes=17, blocks=6, filters=64, value_hidden=No
     v = keras.layers.Flatten(name="value_flatten")(v)
     v = dense(v, value_hidden, "relu", "value_hidden")
     value = dense(v, 1, "tanh", "value")
-    return keras.Model(inputs, [policy, value], name=name)
+    outputs = [policy, value]
+    if ownership_head:
+        o = keras.layers.Conv2D(1, 1, kernel_regularizer=regularizer, name="ownership_conv")(trunk)
+        o = keras.layers.Flatten(name="ownership_flatten")(o)
+        outputs.append(keras.layers.Activation("tanh", dtype="float32", name="ownership")(o))
+    if score_head:
+        outputs.append(keras.layers.Dense(1, kernel_regularizer=regularizer, dtype="float32",
+                                          name="score")(v))
+    return keras.Model(inputs, outputs, name=name)
+
+
+def _global_pooling_block(x, filters, pooled, prefix, conv, norm, relu, regularizer):
+    """The first convolution of KataGo's global pooling residual block: a
+    3x3 convolution of ``filters - pooled`` channels, and beside it one of
+    ``pooled`` channels that are batch-normalised, ReLU'd and pooled over the
+    whole board (mean and max: 2 x ``pooled`` numbers); a dense layer turns
+    those into one bias per channel, added at every point of the first. So
+    every point sees the whole board within a block: how much territory
+    each side has, whether a ko threat exists somewhere (a plain 3x3 tower
+    sees 2 points further per convolution). Returns the biased
+    ``filters - pooled`` channels; the block's second convolution reads
+    them and gives ``filters`` again, for the residual sum."""
+    regular = conv(x, filters - pooled, 3, f"{prefix}_conv1")
+    g = relu(norm(conv(x, pooled, 3, f"{prefix}_gpool_conv"), f"{prefix}_gpool_bn"),
+             f"{prefix}_gpool_relu")
+    mean = keras.layers.GlobalAveragePooling2D(name=f"{prefix}_gpool_mean")(g)
+    peak = keras.layers.GlobalMaxPooling2D(name=f"{prefix}_gpool_max")(g)
+    pooled_features = keras.layers.Concatenate(name=f"{prefix}_gpool_concat")([mean, peak])
+    bias = keras.layers.Dense(filters - pooled, use_bias=False,
+                              kernel_regularizer=regularizer,
+                              name=f"{prefix}_gpool_bias")(pooled_features)
+    bias = keras.layers.Reshape((1, 1, filters - pooled), name=f"{prefix}_gpool_reshape")(bias)
+    return keras.layers.Add(name=f"{prefix}_gpool_add")([regular, bias])
 
 
 def imago_dense_network(board_size=9, planes=2, hidden=81, input_dtype="uint8",

@@ -548,6 +548,8 @@ class SearchPlayer(_TreePerGame):
     ``resign_disabled_share``: the share of games in which resigning is off
     (drawn from each game's generator; AlphaGo Zero's check of the
     threshold). ``answer_passes``: as :class:`PolicyPlayer`'s.
+    ``full_search_share``, ``fast_readouts``, ``forced_playouts``: KataGo's
+    self-play search options (:mod:`mockgo.search.mcts`; off by default).
     ``on_search(game, tree)``: called after each search that does not end in
     a resignation, before the move is picked (self-play records its training
     examples there); ``on_end_game(game, tree)``: when a game ends, with its
@@ -562,12 +564,15 @@ class SearchPlayer(_TreePerGame):
                  parallel_readouts=8, fpu_reduction=0.0, softpick_moves=None,
                  resign_threshold=None, resign_disabled_share=0.0, size=None, game=None,
                  max_moves=None, on_search=None, on_end_game=None, name="mcts", seed=None,
-                 answer_passes=False):
+                 answer_passes=False, full_search_share=1.0, fast_readouts=None,
+                 forced_playouts=0.0):
         self.evaluate = evaluate
         self.answer_passes = bool(answer_passes)
         self.options = dict(num_readouts=readouts, c_puct=c_puct, dirichlet=dirichlet,
                             parallel_readouts=parallel_readouts, fpu_reduction=fpu_reduction,
-                            softpick_moves=softpick_moves, resign_threshold=resign_threshold)
+                            softpick_moves=softpick_moves, resign_threshold=resign_threshold,
+                            full_search_share=full_search_share, fast_readouts=fast_readouts,
+                            forced_playouts=forced_playouts)
         self.resign_disabled_share = resign_disabled_share
         self.size = size
         self.game = game or GoGame

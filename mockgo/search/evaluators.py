@@ -59,14 +59,16 @@ class NetworkEvaluator:
     random one of the 8 symmetries (AlphaGo Zero, Methods), and its policy
     turned back. The priors are masked to the legal moves and renormalised
     (``Predictor.policy_and_value``). ``evaluations``, ``calls`` and
-    ``network_seconds`` count the work, for the speed figures.
+    ``network_seconds`` count the work, for the speed figures. ``options``:
+    the Predictor's (``jit_compile``, ``precision``).
     """
 
-    def __init__(self, model, batch_size=256, random_symmetry=True, seed=None, encoder=None):
+    def __init__(self, model, batch_size=256, random_symmetry=True, seed=None, encoder=None,
+                 **options):
         from mockgo.nets.inference import \
             network_input  # TensorFlow: imported only when a network is used
 
-        self.predictor, self.encoder = network_input(model, encoder, batch_size)
+        self.predictor, self.encoder = network_input(model, encoder, batch_size, **options)
         if not self.predictor.is_dual:
             raise ValueError(f"{self.predictor.model.name} is not a dual (policy and value) "
                              f"network: a search needs both")

@@ -52,6 +52,29 @@ which works for any game. On an empty Go board it is MiniGo's 0.03 * 361 / N^2
 (to within the pass); as the board fills, alpha grows with fewer legal moves.
 Moves are chosen in proportion to the root's visit counts (temperature 1)
 for the first ``softpick_moves`` moves of a game, then the most visited move.
+
+KataGo's changes to self-play search (Wu 2019, "Accelerating Self-Play
+Learning in Go"), options of :class:`MCTSPlayer`, off by default:
+
+*Playout cap randomization* (``full_search_share``, ``fast_readouts``)
+    Before each move, a draw decides: with probability ``full_search_share``
+    a full search of ``num_readouts`` with Dirichlet noise (its visits become
+    a policy training target), else a fast search of ``fast_readouts`` with
+    no noise, that only chooses the move. Games then get longer for the same
+    cost, so more games (more value targets) per hour, while the policy
+    targets keep the full search's quality. ``full_search`` says which the
+    last search was.
+*Forced playouts and policy target pruning* (``forced_playouts=k``, KataGo's k = 2)
+    In a full search with noise, every root child c that the noise (or the
+    prior) favours gets at least n_forced(c) = sqrt(k P(c) sum_b N(b))
+    visits: a child below it is chosen before the PUCT choice
+    (:func:`select_leaf`). Those extra visits would teach the network its
+    own noise, so the policy target (:meth:`MCTSPlayer.visit_distribution`)
+    takes them off again where PUCT would not have spent them
+    (:func:`prune_forced_playouts`): from each child but the most visited
+    one, up to n_forced(c) visits are subtracted as long as its PUCT value
+    stays below the most visited child's, and a child left with one visit
+    is removed.
 """
 
 import math
@@ -129,15 +152,22 @@ class Node:
         return 0.0 if self.value is None else self.value
 
 
-def select_leaf(root, c_puct, virtual_loss):
+def select_leaf(root, c_puct, virtual_loss, forced_k=0.0):
     """Walk down by argmax Q + U, adding virtual loss to each edge taken;
     return the path of nodes from the root to the leaf (an unexpanded or a
-    terminal node)."""
+    terminal node). ``forced_k > 0``: forced playouts at the root
+    (:func:`forced_playouts`): a child with fewer visits than its forced
+    number is taken first (the best by Q + U among such children)."""
     node = root
     path = [node]
     while node.child_P is not None:
         scale = c_puct * math.sqrt(node.n_total if node.n_total > 1 else 1.0)
-        a = int((node.child_Q + scale * node.child_P / (1.0 + node.child_N)).argmax())
+        score = node.child_Q + scale * node.child_P / (1.0 + node.child_N)
+        if forced_k and node is root:
+            short = node.child_N < forced_playouts(node.child_P, node.n_total, forced_k)
+            if short.any():
+                score = np.where(short, score, -np.inf)
+        a = int(score.argmax())
         if virtual_loss:
             n = node.child_N[a] + virtual_loss
             w = node.child_W[a] - virtual_loss
@@ -169,6 +199,43 @@ def backup(path, value, virtual_loss):
         parent.child_Q[a] = w / n
         parent.n_total += step
         node = parent
+
+
+def forced_playouts(prior, total, k=2.0):
+    """KataGo's forced playouts of each root child: sqrt(k P(c) sum_b N(b))
+    (0 for an illegal move, whose prior is 0)."""
+    return np.sqrt(k * prior * total)
+
+
+def prune_forced_playouts(root, c_puct, k=2.0):
+    """The root's visit counts with the forced playouts taken off (policy
+    target pruning, Wu 2019): c* is the most visited child; from each other
+    visited child c, up to n_forced(c) (:func:`forced_playouts`, rounded
+    down) visits are subtracted, but only as far as Q(c) + U(c) stays below Q(c*) + U(c*)
+    with U from the full counts (the visits PUCT would have given c anyway
+    stay); a child left with one visit or none gets 0. c* keeps all its
+    visits, so the most visited move is never pruned."""
+    n = root.child_N.astype(np.float64)
+    total = n.sum()
+    if total <= 0:
+        return n
+    best = int(n.argmax())
+    p, q = root.child_P, root.child_Q
+    scale = c_puct * math.sqrt(total if total > 1 else 1.0)
+    best_score = q[best] + scale * p[best] / (1.0 + n[best])
+    visited = n > 0
+    visited[best] = False
+    gap = np.where(visited, best_score - np.where(visited, q, 0.0), 0.0)
+    # Below the best's score now, and so for any count down to the least
+    # n with Q + scale P / (1 + n) < best_score, i.e. n > scale P / gap - 1.
+    below = visited & (gap > 0) & (q + scale * p / (1.0 + n) < best_score)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        least = np.where(below, np.floor(scale * p / np.where(below, gap, 1.0) - 1.0) + 1.0, n)
+    forced = np.floor(forced_playouts(p, total, k))  # whole visits, so counts stay whole
+    reduced = np.where(below, np.maximum(n - forced, np.maximum(least, 0.0)), n)
+    reduced = np.minimum(reduced, n)
+    reduced[below & (reduced <= 1)] = 0.0
+    return reduced
 
 
 def pick_action(root, temperature=0.0, rng=None):
@@ -239,14 +306,29 @@ class MCTSPlayer:
     resign when the root's value and its best child's value are both below it
     (None: never); set ``resign_enabled = False`` to play on and record in
     ``would_have_resigned`` the player who would have resigned.
+    ``full_search_share``, ``fast_readouts`` and ``forced_playouts`` (k):
+    KataGo's playout cap randomization and forced playouts (module
+    docstring); the defaults (1.0, None, 0) leave them off.
     """
 
     def __init__(self, evaluate, num_readouts=800, c_puct=1.5, dirichlet=True,
                  dirichlet_weight=DIRICHLET_WEIGHT, parallel_readouts=8, virtual_loss=3,
                  softpick_moves=None, resign_threshold=-0.9, resign_enabled=True,
-                 fpu_reduction=0.0, seed=None):
+                 fpu_reduction=0.0, seed=None, full_search_share=1.0, fast_readouts=None,
+                 forced_playouts=0.0):
         if parallel_readouts < 1 or num_readouts < 0:
             raise ValueError("parallel_readouts must be >= 1 and num_readouts >= 0")
+        if not 0.0 <= full_search_share <= 1.0:
+            raise ValueError(f"full_search_share must be in [0, 1], not {full_search_share}")
+        if full_search_share < 1.0 and (fast_readouts is None or fast_readouts < 1):
+            raise ValueError("playout cap randomization (full_search_share < 1) needs "
+                             "fast_readouts >= 1")
+        if forced_playouts < 0:
+            raise ValueError(f"forced_playouts (k) must be >= 0, not {forced_playouts}")
+        self.full_search_share = full_search_share
+        self.fast_readouts = fast_readouts
+        self.forced_playouts = forced_playouts
+        self.full_search = True  # what the last (or next) search is
         self.evaluate = evaluate
         self.num_readouts = num_readouts
         self.c_puct = c_puct
@@ -272,8 +354,23 @@ class MCTSPlayer:
         return self.root.state
 
     def search(self):
-        """Run ``num_readouts`` simulations from the root."""
+        """Run ``num_readouts`` simulations from the root (or, with playout
+        cap randomization, a full or a fast search, as drawn)."""
         search_many([self])
+
+    def plan_search(self):
+        """Draw whether the next search is a full one (playout cap
+        randomization: with probability ``full_search_share``; always
+        without it, drawing nothing); returns its readouts."""
+        self.full_search = self.full_search_share >= 1.0 or \
+            bool(self.rng.random() < self.full_search_share)
+        return self.num_readouts if self.full_search else self.fast_readouts
+
+    @property
+    def forcing(self):
+        """The k of forced playouts in the present search: only a full one
+        with Dirichlet noise forces (0 otherwise)."""
+        return self.forced_playouts if self.full_search and self.dirichlet else 0.0
 
     def pick_action(self):
         """Sample by visit count early in the game, then the most visited."""
@@ -299,10 +396,14 @@ class MCTSPlayer:
 
     def visit_distribution(self):
         """pi, the root's visit counts normalised over all actions (the
-        training target); the legal moves' uniform distribution if unsearched."""
+        training target), after a search with forced playouts less those
+        (:func:`prune_forced_playouts`); the legal moves' uniform
+        distribution if unsearched."""
         counts = self.root.child_N
         if counts is None or counts.sum() == 0:
             counts = np.asarray(self.root.state.legal_actions(), float)
+        elif self.forcing:
+            counts = prune_forced_playouts(self.root, self.c_puct, self.forcing)
         return counts / counts.sum()
 
     def should_resign(self):
@@ -328,24 +429,28 @@ def search_many(players, evaluate=None):
     ``parallel_readouts`` leaves from each tree and makes ONE evaluator call
     (``evaluate``, default the first player's) for all of them. Unexpanded
     roots are first expanded together in one call. Each player gets exactly
-    its ``num_readouts`` new simulations; terminal roots are skipped."""
+    its ``num_readouts`` new simulations (with playout cap randomization,
+    those of the search it draws: :meth:`MCTSPlayer.plan_search`); Dirichlet
+    noise goes on the roots of full searches only; terminal roots are
+    skipped."""
     players = [p for p in players if not p.root.terminal]
     if not players:
         return
     evaluate = evaluate or players[0].evaluate
+    remaining = [p.plan_search() for p in players]
     roots = [(p.root, p) for p in players if not p.root.is_expanded]
     if roots:
         _evaluate_and_expand(evaluate, roots)
     for p in players:
-        if p.dirichlet and not p.root.noised:
+        if p.dirichlet and p.full_search and not p.root.noised:
             p.root.add_dirichlet_noise(p.rng, p.dirichlet_weight)
-    remaining = [p.num_readouts for p in players]
+    forcing = [p.forcing for p in players]
     while any(remaining):
         leaves, waiting = [], []
         for i, p in enumerate(players):
             for _ in range(min(p.parallel_readouts, remaining[i])):
                 remaining[i] -= 1
-                path = select_leaf(p.root, p.c_puct, p.virtual_loss)
+                path = select_leaf(p.root, p.c_puct, p.virtual_loss, forcing[i])
                 leaf = path[-1]
                 if leaf.terminal:
                     backup(path, leaf.value, p.virtual_loss)

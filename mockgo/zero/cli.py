@@ -42,6 +42,11 @@ def configure_parser(parser):
     parser.add_argument("--no-evaluate", action="store_true",
                         help="no evaluation matches: every new model plays at once (AlphaZero)")
     parser.add_argument("--seed", type=int)
+    parser.add_argument("--katago", action="store_true",
+                        help="KataGo's changes (Wu 2019) on: ownership and score heads, global "
+                             "pooling, playout cap randomization, forced playouts and policy "
+                             "target pruning (ZeroConfig.with_katago; --set any of their "
+                             "fields to change one)")
     parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
                         help="any other ZeroConfig field, e.g. --set eval_games=20")
     parser.add_argument("--selfplay-only", action="store_true",
@@ -92,7 +97,10 @@ def config_from_args(args):
     """The ZeroConfig the command line asks for: the run's stored config if
     ``--base-dir`` has one and ``--restart`` is not given (options that
     disagree with it are an error), else the defaults (``--test``:
-    :meth:`ZeroConfig.for_test`) with the options."""
+    :meth:`ZeroConfig.for_test`) with the options. ``--katago`` switches
+    KataGo's set on (:meth:`ZeroConfig.with_katago`) after the named
+    options (so the fast searches follow ``--readouts``) and before the
+    ``--set`` fields (so ``--set`` changes any field of the set)."""
     changes = {}
     for option, field in (("board_size", "board_size"), ("games", "games_per_generation"),
                           ("readouts", "readouts"), ("blocks", "blocks"), ("filters", "filters"),
@@ -101,11 +109,12 @@ def config_from_args(args):
             changes[field] = getattr(args, option)
     if args.no_evaluate:
         changes["evaluate"] = False
+    settings = {}
     for item in args.set:
         field, eq, text = item.partition("=")
         if not eq or field not in {f.name for f in dataclasses.fields(ZeroConfig)}:
             raise ValueError(f"--set {item!r}: expected FIELD=VALUE with a ZeroConfig field")
-        changes[field] = _parse_value(field, text)
+        settings[field] = _parse_value(field, text)
     stored = None
     if not getattr(args, "restart", False):
         stored = read_json(RunLayout(args.base_dir).config, "the run's ZeroConfig", missing_ok=True,
@@ -114,9 +123,12 @@ def config_from_args(args):
         config = ZeroConfig.from_dict(stored)
         if (args.selfplay_only or args.evaluate_only) and "games_per_generation" in changes:
             del changes["games_per_generation"]  # --games is the job's or the match's size there
-        return dataclasses.replace(config, **changes)
-    base = ZeroConfig.for_test() if args.test else ZeroConfig()
-    return dataclasses.replace(base, **changes)
+    else:
+        config = ZeroConfig.for_test() if args.test else ZeroConfig()
+    config = dataclasses.replace(config, **changes)
+    if getattr(args, "katago", False):
+        config = config.with_katago()
+    return dataclasses.replace(config, **settings)
 
 
 def main(argv=None):

@@ -45,6 +45,10 @@ class ZeroConfig:
     holdout_share: float = 0.05
     random_symmetry: bool = True  # evaluate each position under a random symmetry
     sensible_moves: bool = True  # no filling one's own eyes; pass only when nothing else is left
+    # the search's network graph (mockgo.nets.inference.Predictor): "float32", "bfloat16"
+    # (mixed precision), or "auto": bfloat16 on CPUs with bfloat16 instructions, where it
+    # measured 1.1-1.2x faster self-play (benchmarks/mcts.py), else float32
+    precision: str = "auto"
     # training
     window: int = 5  # generations of self-play to train on
     max_examples: int = 200_000
@@ -59,6 +63,25 @@ class ZeroConfig:
     eval_readouts: int | None = None  # None: readouts
     promote_win_rate: float = 0.55
     seed: int = 0
+    # KataGo's additions (Wu 2019, "Accelerating Self-Play Learning in Go"), all off by
+    # default, so a run started before they existed resumes unchanged; `mockgo zero
+    # --katago` (with_katago) switches the set on. The network's auxiliary heads,
+    # trained on the final position of every game that ended by two passes:
+    ownership_head: bool = False  # who owns each point at the end (81 targets on 9x9)
+    score_head: bool = False  # the final margin, as a share of the board
+    ownership_weight: float = 1.5  # KataGo's: 1.5 x the mean over the points
+    score_weight: float = 0.5  # the score loss (MSE of margin / N*N) against the policy's
+    global_pooling: int = 0  # channels pooled in blocks 2, 5, 8, ...; 0: no global pooling
+    # playout cap randomization: this share of the moves gets a full search (readouts,
+    # noise) and becomes a training example; the others a fast one (fast_readouts)
+    full_search_share: float = 1.0
+    fast_readouts: int | None = None
+    forced_playouts: float = 0.0  # k of forced playouts and policy target pruning (KataGo: 2)
+    # the strength curve: every strength_every generations (0: never), a match of
+    # strength_games games against GnuGo at strength_level (strength_curve.jsonl)
+    strength_every: int = 0
+    strength_games: int = 10
+    strength_level: int = 1
 
     @property
     def game_class(self):
@@ -77,6 +100,38 @@ class ZeroConfig:
             raise ValueError("holdout_share must be in [0, 1), resign_disabled_share in [0, 1]")
         if self.window < 1 or self.epochs < 1:
             raise ValueError("window and epochs must be >= 1")
+        if self.precision not in ("auto", "float32", "bfloat16"):
+            raise ValueError(f"precision must be auto, float32 or bfloat16, "
+                             f"not {self.precision!r}")
+        if not 0 < self.full_search_share <= 1:
+            raise ValueError(f"full_search_share must be in (0, 1], not {self.full_search_share}")
+        if self.full_search_share < 1 and not (self.fast_readouts or 0) >= 1:
+            raise ValueError("full_search_share < 1 (playout cap randomization) needs "
+                             "fast_readouts >= 1")
+        if self.forced_playouts < 0 or self.strength_every < 0 or self.strength_games < 1:
+            raise ValueError("forced_playouts and strength_every must be >= 0, "
+                             "strength_games >= 1")
+        if not 0 <= self.global_pooling < self.filters:
+            raise ValueError(f"global_pooling must be from 0 to filters - 1 ({self.filters - 1})")
+
+    def with_katago(self):
+        """This config with KataGo's set switched on (``mockgo zero
+        --katago``): ownership and score heads, global pooling of a quarter
+        of the channels, a full search on a quarter of the moves and a fast
+        one of a quarter of the readouts on the others (KataGo: 1 in 4
+        moves, 600 and 100 readouts; a quarter, not a sixth, since our
+        searches are small), forced playouts with k = 2. The pooled channels
+        and the fast readouts follow ``filters`` and ``readouts``."""
+        return dataclasses.replace(self, ownership_head=True, score_head=True,
+                                   global_pooling=max(1, self.filters // 4),
+                                   full_search_share=0.25,
+                                   fast_readouts=max(1, self.readouts // 4),
+                                   forced_playouts=2.0)
+
+    @property
+    def aux_heads(self):
+        """Whether the network has an auxiliary head (ownership or score)."""
+        return self.ownership_head or self.score_head
 
     @classmethod
     def for_test(cls, board_size=9, **changes):

@@ -14,6 +14,9 @@
     sgf/evaluate/<new>-vs-<best>/00000.sgf   evaluation games
     sgf/evaluate/<new>-vs-<old>-extra/       games of mockgo zero --evaluate-only
     strength.json                        matches for the notebook (win rates by model)
+    strength_curve.jsonl                 the strength curve: every strength_every generations,
+                                         the match against GnuGo and the CPU-hours so far
+    sgf/strength/<model>-vs-gnugo-l<level>/  its games (a resumable match folder)
 
 ``<model>`` is the model that played (``000003``), ``<job>`` names the
 self-play job (``gen000004``: the games generation 4 trains on; any other
@@ -66,13 +69,14 @@ class RunLayout:
     # Every file under data/ and sgf/: games, examples, and the records
     # that matches and jobs keep beside them.
     WORK = ("models/*.keras", "models/.training/*.keras", "data/**/*", "sgf/**/*",
-            "strength.json")
+            "strength.json", "strength_curve.jsonl")
 
     def __init__(self, base_dir):
         self.base_dir = Path(base_dir)
         self.config = self.base_dir / "config.json"
         self.state = self.base_dir / "state.json"
         self.strength = self.base_dir / "strength.json"
+        self.strength_curve = self.base_dir / "strength_curve.jsonl"
         self.models = self.base_dir / "models"
         self.training = self.models / ".training"
         self.chunks_root = self.base_dir / "data" / "training_chunks"
@@ -145,6 +149,10 @@ class RunLayout:
 
     def evaluation_sgf_dir(self, new, best):
         return self.base_dir / "sgf" / "evaluate" / f"{new}-vs-{best}"
+
+    def strength_sgf_dir(self, model, level):
+        """``sgf/strength/<model>-vs-gnugo-l<level>``: a strength-curve match."""
+        return self.base_dir / "sgf" / "strength" / f"{model}-vs-gnugo-l{level}"
 
     def extra_evaluation_sgf_dir(self, new, old):
         """``sgf/evaluate/<new>-vs-<old>-extra``: an ``--evaluate-only`` match

@@ -37,6 +37,15 @@ One *generation* g = 1, 2, ... is five steps, each a method of
     ``evaluate=False`` every new model plays the next self-play at once
     (AlphaZero).
 
+KataGo's changes (Wu 2019) are options of the config, off by default
+(:meth:`~mockgo.zero.config.ZeroConfig.with_katago` switches them on):
+auxiliary ownership and score heads trained on each game's end position,
+global pooling in the tower, playout cap randomization, forced playouts
+with policy target pruning (:mod:`mockgo.zero.selfplay`,
+:mod:`mockgo.search.mcts`). With ``strength_every=K``, every K-th
+generation ends with a short match against GnuGo, a point of the run's
+strength curve against its CPU-hours (:meth:`ZeroRun.gnugo_strength`).
+
 The moves
 ---------
 The search plays the *sensible* moves (:class:`mockgo.zero.config.ZeroGame`): legal moves
@@ -69,6 +78,8 @@ by one; ``restart=True`` (``mockgo zero --restart``) deletes the run and
 starts over.
 """
 
+import json
+import math
 import shutil
 import time
 from pathlib import Path
@@ -77,17 +88,18 @@ import numpy as np
 
 from mockgo.arena.matches import match
 from mockgo.data import records
-from mockgo.data.files import (check_same_settings, discard_work, read_json, read_npz,
-                               refuse_unrecorded_work)
+from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, read_json,
+                               read_npz, refuse_unrecorded_work)
 from mockgo.go.features import get_encoder
 from mockgo.nets.io import load_model, save_model
-from mockgo.play.players import RandomPlayer
+from mockgo.play.gtp_client import find_gnugo
+from mockgo.play.players import RandomPlayer, gnugo_player
 from mockgo.search.evaluators import NetworkEvaluator
 from mockgo.search.mcts import MCTSPlayer
 from mockgo.zero.config import ENCODER, ZeroConfig, seed_of
 from mockgo.zero.layout import RunLayout, job_name, model_name, write_json
-from mockgo.zero.selfplay import evaluator_for, load_examples, searcher, selfplay_job
-from mockgo.zero.train import augment, compile_dual, epoch_bar, gather_examples
+from mockgo.zero.selfplay import evaluator_for, load_targets, searcher, selfplay_job
+from mockgo.zero.train import augment, compile_dual, epoch_bar, gather_examples, targets
 
 __all__ = ["ZeroRun", "analyse_position", "bootstrap", "generation_line", "play_match",
            "search_player"]
@@ -208,6 +220,9 @@ class ZeroRun:
                                remedy=remedy)
             state = read_json(self.state_path, "the run's progress", missing_ok=True,
                               remedy=remedy)
+        if config.strength_every and find_gnugo() is None:
+            raise ValueError("strength_every needs GnuGo for its matches (apt-get install "
+                             "gnugo), or set strength_every=0")
         if stored is None:
             # Without its config, even model 000000 and the state are work of
             # unknown settings.
@@ -245,9 +260,12 @@ class ZeroRun:
             dual_network  # TensorFlow: imported only when a network is used
 
         keras.utils.set_random_seed(self.config.seed)
-        model = dual_network(self.config.board_size, planes=get_encoder(ENCODER, self.config.board_size).num_planes,
-                             blocks=self.config.blocks, filters=self.config.filters,
-                             l2=self.config.l2, name="generation_000000")
+        config = self.config
+        model = dual_network(config.board_size,
+                             planes=get_encoder(ENCODER, config.board_size).num_planes,
+                             blocks=config.blocks, filters=config.filters, l2=config.l2,
+                             name="generation_000000", ownership_head=config.ownership_head,
+                             score_head=config.score_head, global_pooling=config.global_pooling)
         save_model(model, self.model_path(0), encoder=ENCODER)
 
     # ------------------------------------------------------ state
@@ -291,7 +309,8 @@ class ZeroRun:
             self._evaluators[generation] = NetworkEvaluator(
                 self.model(generation),
                 batch_size=config.games_in_parallel * config.parallel_readouts,
-                random_symmetry=config.random_symmetry, seed=seed_of(config.seed, "net", generation))
+                random_symmetry=config.random_symmetry, seed=seed_of(config.seed, "net", generation),
+                precision=config.precision)
         return self._evaluators[generation]
 
     def _trainable(self, generation):
@@ -353,12 +372,14 @@ class ZeroRun:
         self._require(rec, "gather")
         if "gather" not in rec:
             g = self.pending
+            start = _clock()
             summary = gather_examples(self._files("selfplay", g), self._chunks_dir(g),
                                       self.config.max_examples, self.config.chunk_size,
                                       seed_of(self.config.seed, "gather", g))
             window = self._window(g)
             summary["window"] = [job for _, job in window]
             summary["extra_jobs"] = [f"{model}/{job}" for model, job in self._extra_jobs(window)]
+            _charge(rec, "gather", start)
             rec["gather"] = summary
             self._save_state()
         return rec["gather"]
@@ -382,9 +403,11 @@ class ZeroRun:
         g = self.pending
         config = self.config
         chunks = sorted(self._chunks_dir(g).glob("chunk-*.npz"))
-        planes, pi, z, _ = load_examples(chunks)
+        examples = load_targets(chunks)
+        planes, pi, z = examples["planes"], examples["pi"], examples["z"]
         self.layout.training.mkdir(exist_ok=True)
         done = rec.get("train_progress", {"epochs": 0, "history": {}, "seconds": 0.0})
+        done.setdefault("cpu_seconds", 0.0)
         evaluator = None
         if done["epochs"]:
             model = load_model(self.layout.checkpoint(g, done["epochs"]), compile=True)
@@ -393,10 +416,11 @@ class ZeroRun:
         bar = epoch_bar(progress, f"train {model_name(g)}")
         try:
             for epoch in range(done["epochs"], config.epochs):
-                start = time.perf_counter()
+                start, cpu_start = time.perf_counter(), time.process_time()
                 rng = np.random.default_rng(seed_of(config.seed, "train", g, epoch))
-                x, y_pi = augment(planes, pi, rng)
-                history = model.fit(x, {"policy": y_pi, "value": z.reshape(-1, 1)},
+                x, y_pi, owner = augment(planes, pi, rng, examples["ownership"])
+                y, weights = targets(model, dict(examples, pi=y_pi), owner)
+                history = model.fit(x, y, sample_weight=weights,
                                     batch_size=config.batch_size, epochs=epoch + 1,
                                     initial_epoch=epoch, shuffle=True, verbose=0,
                                     callbacks=[bar])
@@ -406,6 +430,7 @@ class ZeroRun:
                     done["history"].setdefault(key, []).extend(float(v) for v in values)
                 done["epochs"] = epoch + 1
                 done["seconds"] += time.perf_counter() - start
+                done["cpu_seconds"] += time.process_time() - cpu_start
                 rec["train_progress"] = done
                 self._save_state()
                 for old in self.layout.checkpoints(g):
@@ -418,9 +443,11 @@ class ZeroRun:
         save_model(model, self.model_path(g), encoder=ENCODER)
         self._models[g] = model
         if evaluator is not None:
+            evaluator.predictor.sync_weights()  # a bfloat16 graph reads a copy of the weights
             self._evaluators[g] = evaluator
         rec["train"] = {"history": done["history"], "examples": int(len(z)),
-                        "seconds": done["seconds"], "from": model_name(self.latest)}
+                        "seconds": done["seconds"], "cpu_seconds": done["cpu_seconds"],
+                        "from": model_name(self.latest)}
         rec.pop("train_progress", None)
         self._save_state()
         for old in self.layout.checkpoints(g):
@@ -435,7 +462,9 @@ class ZeroRun:
         rec = self.record()
         self._require(rec, "validate")
         if "validate" not in rec:
+            start = _clock()
             rec["validate"] = self.validation(self.pending)
+            _charge(rec, "validate", start)
             self._save_state()
         return rec["validate"]
 
@@ -447,14 +476,15 @@ class ZeroRun:
         files = self._files("holdout", generation)
         result = {"examples": 0}
         if files:
-            planes, pi, z, _ = load_examples(files)
+            examples = load_targets(files)
             model = self.model(generation)
             if not model.compiled:
                 compile_dual(model, self.config)
-            losses = model.evaluate(planes, {"policy": pi, "value": z.reshape(-1, 1)},
+            y, weights = targets(model, examples)
+            losses = model.evaluate(examples["planes"], y, sample_weight=weights,
                                     batch_size=256, verbose=0, return_dict=True)
             result = {key: float(value) for key, value in losses.items()}
-            result["examples"] = int(len(z))
+            result["examples"] = int(len(examples["z"]))
         return result
 
     def evaluation(self, generation, opponent, games=None, progress=True):
@@ -485,6 +515,7 @@ class ZeroRun:
         if "evaluate" in rec:
             return rec["evaluate"]
         g, config = self.pending, self.config
+        start = _clock()
         if config.evaluate:
             best = model_name(self.best)
             result = play_match(self.evaluator(g), self.evaluator(self.best), config.eval_games,
@@ -496,6 +527,7 @@ class ZeroRun:
                        "promoted": result.win_rate >= config.promote_win_rate}
         else:
             summary = {"opponent": None, "games": 0, "wins": 0, "win_rate": None, "promoted": True}
+        _charge(rec, "evaluate", start)
         rec["evaluate"] = summary
         rec["done"] = True
         self.state["latest"] = g
@@ -512,6 +544,7 @@ class ZeroRun:
         self.train(progress, callback)
         self.validate()
         self.evaluate(progress)
+        self.gnugo_strength(g, progress)
         rec = self.record(g)
         if callback is not None:
             callback("generation", {"generation": g})
@@ -519,12 +552,101 @@ class ZeroRun:
 
     def run(self, generations, progress=True, callback=None):
         """Make generations until the latest is ``generations`` (with
-        ``progress``: bars, and a line on each generation)."""
+        ``progress``: bars, and a line on each generation). A strength
+        match that an interruption cut short is finished first."""
+        self.gnugo_strength(self.latest, progress)
         while self.latest < generations:
             rec = self.next_generation(progress, callback)
             if progress:
                 print(generation_line(rec), flush=True)
         return self
+
+    # ------------------------------------------------------ the strength curve
+
+    def cost(self, generation):
+        """The run's cost up to and including ``generation``: ``{"cpu_hours",
+        "hours", "selfplay_games"}``, the CPU time of this process (all its threads)
+        and the wall-clock time of the loop's steps (self-play, gather,
+        train, validate, evaluate; not the strength matches), and the
+        self-play games played. Steps of runs from before the CPU time was
+        recorded count their wall-clock time only; work lost to an
+        interruption is not counted."""
+        cpu = wall = games = 0.0
+        for g in range(1, generation + 1):
+            rec = self.record(g) if str(g) in self.state["generations"] else {}
+            for step in ("selfplay", "train"):
+                cpu += rec.get(step, {}).get("cpu_seconds", 0.0)
+                wall += rec.get(step, {}).get("seconds", 0.0)
+            for spent in rec.get("cost", {}).values():
+                wall, cpu = wall + spent[0], cpu + spent[1]
+            games += rec.get("selfplay", {}).get("games", 0)
+        return {"cpu_hours": cpu / 3600, "hours": wall / 3600, "selfplay_games": int(games)}
+
+    def gnugo_strength(self, generation, progress=True):
+        """The strength curve's point at ``generation``, if it is due (every
+        ``strength_every`` generations; none for generation 0 or with
+        ``strength_every=0``): the generation's model, searching with
+        ``match_readouts`` a move and no noise, plays ``strength_games``
+        games against GnuGo at ``strength_level``, colours alternating,
+        through the one match engine (:func:`mockgo.arena.matches.match`,
+        dead stones by GnuGo), in a resumable match folder
+        (``sgf/strength/``); once it has won half or more of a match at that
+        level, at this or an earlier point, GnuGo level 10 too. Each result
+        goes into the generation's record, and the curve is written
+        again, atomically, to ``strength_curve.jsonl`` with the cost so far
+        (:meth:`cost`). Returns the generation's points (a list; empty when
+        none is due)."""
+        every = self.config.strength_every
+        if not every or generation < 1 or generation % every or generation > self.latest:
+            return []
+        points = self.record(generation).setdefault("strength", [])
+        base = self.config.strength_level
+        for level in [base, 10] if base < 10 else [base]:
+            if any(point["level"] == level for point in points):
+                continue
+            won = any(point["level"] == base and point["win_rate"] >= 0.5
+                      for point in self.strength_curve() if point["generation"] <= generation)
+            if level != base and not won:
+                continue
+            points.append(self._strength_match(generation, level, progress))
+            self._save_state()
+            self._write_strength_curve()
+        return points
+
+    def _strength_match(self, generation, level, progress):
+        config = self.config
+        name = model_name(generation)
+        player = search_player(self.evaluator(generation), config, name=name,
+                               batch_size=config.strength_games * config.parallel_readouts,
+                               seed=seed_of(config.seed, "strength", generation))
+        player.answer_passes = True  # against GnuGo, a pass is answered when it cannot lose
+        result = match(player, gnugo_player(level=level, seed=0), games=config.strength_games,
+                       size=config.board_size, komi=config.komi, max_moves=config.moves_cap,
+                       out_dir=self.layout.strength_sgf_dir(name, level), scorer="gnugo",
+                       seed=seed_of(config.seed, "strength", generation, level)[0],
+                       progress=f"{name} vs gnugo-l{level}" if progress else False)
+        low, high = result.interval()
+        elo_low, elo_high = result.elo_interval()
+        ours, _ = result.seconds_per_move()
+        cost = self.cost(generation)
+        return {"generation": generation, "model": name, "level": level,
+                "opponent": f"gnugo-l{level}", "games": result.n, "wins": result.wins_a,
+                "win_rate": result.win_rate, "wilson_95": [low, high],
+                "elo": _finite(result.elo()), "elo_95": [_finite(elo_low), _finite(elo_high)],
+                "seconds_per_move": ours, "readouts": config.match_readouts, **cost}
+
+    def _write_strength_curve(self):
+        lines = [json.dumps(point, sort_keys=True) for point in self.strength_curve()]
+        atomic_write_text(self.layout.strength_curve, "".join(line + "\n" for line in lines))
+
+    def strength_curve(self):
+        """Every point of the strength curve so far (:meth:`gnugo_strength`),
+        oldest first: dicts with the generation, the GnuGo level, games,
+        wins, win rate and its Wilson interval, Elo against that level (None
+        where infinite: all won or all lost) and its interval, seconds a
+        move, and the cost so far (``cpu_hours``, ``hours``, ``selfplay_games``)."""
+        return [point for g in sorted(int(k) for k in self.state["generations"])
+                for point in self.state["generations"][str(g)].get("strength", [])]
 
     # ------------------------------------------------------ reading the run
 
@@ -550,15 +672,19 @@ class ZeroRun:
     def example(self, generation, game=0, move=8):
         """One training example of a generation's self-play, with its
         position: ``{"board", "pi", "z", "comment"}`` (the Board replayed
-        from the game's full SGF, the search's comment on the move)."""
+        from the game's full SGF, the search's comment on the move). With
+        playout cap randomization only the full searches are examples: the
+        first at or after ``move`` (else the game's last) is shown."""
         player, job = model_name(self.record(generation)["player"]), job_name(generation)
         for kind in ("selfplay", "holdout"):
             for path in self.layout.examples(player, job, holdout=kind == "holdout"):
-                data = read_npz(path, ["game", "pi", "z"])
+                data = read_npz(path, ["game", "move", "pi", "z"])
                 rows = np.flatnonzero(data["game"] == game)
                 if len(rows):
-                    move = min(move, len(rows) - 1)
-                    pi, z = data["pi"][rows[move]], float(data["z"][rows[move]])
+                    later = rows[data["move"][rows] >= move]
+                    row = later[0] if len(later) else rows[-1]
+                    move = int(data["move"][row])
+                    pi, z = data["pi"][row], float(data["z"][row])
                     break
             else:
                 continue
@@ -594,17 +720,38 @@ class ZeroRun:
         return rates
 
 
+def _clock():
+    return time.perf_counter(), time.process_time()
+
+
+def _charge(rec, step, start):
+    """Record a step's wall-clock and CPU seconds since ``start`` (_clock())."""
+    wall, cpu = _clock()
+    rec.setdefault("cost", {})[step] = [wall - start[0], cpu - start[1]]
+
+
+def _finite(value):
+    """None for an infinite Elo (JSON has no infinity)."""
+    return None if value is None or math.isinf(value) else value
+
+
 def generation_line(rec):
     """One line on a completed generation."""
     sp, tr, va, ev = rec["selfplay"], rec["train"], rec["validate"], rec["evaluate"]
     line = (f"generation {rec['generation']}: {sp['games']} games by {sp['model']} "
             f"({sp['mean_moves']:.0f} moves, {sp['games_per_hour']:.0f} games/h, "
             f"{sp['evals_per_s']:.0f} evals/s, resign FP {sp['false_positive_rate']:.0%} of "
-            f"{sp['would_have_resigned']}); trained on {tr['examples']} examples: "
+            f"{sp['would_have_resigned']}"
+            + (f", {sp['full_searches']} of {sp['full_searches'] + sp['fast_searches']} moves "
+               f"searched in full" if sp.get("fast_searches") else "")
+            + f"); trained on {tr['examples']} examples: "
             f"policy {tr['history']['policy_loss'][-1]:.3f} value {tr['history']['value_loss'][-1]:.3f}")
     if va.get("examples"):
         line += f" (holdout {va['policy_loss']:.3f} / {va['value_loss']:.3f})"
     if ev["games"]:
         line += (f"; vs {ev['opponent']}: {ev['wins']}/{ev['games']}"
                  f" -> {'promoted' if ev['promoted'] else 'kept ' + ev['opponent']}")
+    for point in rec.get("strength", []):
+        line += (f"; vs {point['opponent']}: {point['wins']}/{point['games']} after "
+                 f"{point['cpu_hours']:.2f} CPU-hours")
     return line

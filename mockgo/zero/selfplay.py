@@ -1,4 +1,15 @@
-"""Self-play: the search plays itself; every move is a training example."""
+"""Self-play: the search plays itself; every move is a training example
+(with playout cap randomization, every move that got a full search).
+
+An example is the position (``agz17`` planes), the root's visit distribution
+pi, and, once the game is over, its result z (+1 if the player to move won);
+for KataGo's auxiliary heads also the final owner of every point
+(:func:`mockgo.go.ownership.final_owners`, +1 the player to move, -1 the
+opponent, 0 no one) and the final margin in points, both for the player to
+move, read off the scored end position (Tromp-Taylor, as z is: self-play
+plays on until no sensible move is left). A game that ended by resignation
+or at the move cap has no scored end position: its examples get
+``aux_weight`` 0, so they train the policy and value only."""
 
 import dataclasses
 import json
@@ -9,9 +20,10 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from mockgo.data import records
-from mockgo.data.files import atomic_open, read_npz
+from mockgo.data.files import CorruptFileError, atomic_open, read_npz
 from mockgo.data.gametree import SearchSummary
-from mockgo.go.board import BLACK, EMPTY
+from mockgo.go.board import BLACK, EMPTY, WHITE
+from mockgo.go.ownership import final_owners
 from mockgo.go.features import get_encoder
 from mockgo.play.players import SearchPlayer
 from mockgo.play.runner import play_games
@@ -20,8 +32,9 @@ from mockgo.search.mcts import ResignationCheck
 from mockgo.zero.config import ENCODER, seed_of
 from mockgo.zero.layout import RunLayout, is_holdout, write_json
 
-__all__ = ["SelfPlayGame", "evaluator_for", "load_examples", "play_selfplay_games",
-           "search_comment", "searcher", "selfplay_job", "summarise_selfplay"]
+__all__ = ["EXAMPLE_ARRAYS", "SelfPlayGame", "end_targets", "evaluator_for", "load_examples",
+           "load_targets", "play_selfplay_games", "search_comment", "searcher",
+           "selfplay_job", "selfplay_searcher", "summarise_selfplay"]
 
 
 def searcher(evaluate, config, readouts, **options):
@@ -36,13 +49,26 @@ def searcher(evaluate, config, readouts, **options):
                         max_moves=config.moves_cap, **options)
 
 
+def selfplay_searcher(evaluate, config, **options):
+    """The self-play player: :func:`searcher` with Dirichlet noise,
+    resignation, and KataGo's search options of ``config`` (playout cap
+    randomization, forced playouts)."""
+    return searcher(evaluate, config, config.readouts, dirichlet=True,
+                    resign_threshold=config.resign_threshold,
+                    resign_disabled_share=config.resign_disabled_share,
+                    full_search_share=config.full_search_share,
+                    fast_readouts=config.fast_readouts,
+                    forced_playouts=config.forced_playouts, **options)
+
+
 def evaluator_for(side, config, batch_size, seed):
     """A :class:`~mockgo.search.evaluators.NetworkEvaluator` for a side given
-    as an evaluator (kept), a Keras model or the path of one."""
+    as an evaluator (kept), a Keras model or the path of one, its graph in
+    the run's ``precision``."""
     if isinstance(side, NetworkEvaluator):
         return side
     return NetworkEvaluator(side, batch_size=batch_size, random_symmetry=config.random_symmetry,
-                            seed=seed)
+                            seed=seed, precision=config.precision)
 
 
 @dataclasses.dataclass
@@ -53,24 +79,33 @@ class SelfPlayGame:
 
     number: int
     board: object
-    planes: np.ndarray  # (moves, N, N, 17) uint8
-    pi: np.ndarray  # (moves, N*N+1) float32
-    z: np.ndarray  # (moves,) float32: +1 if the player to move then won
-    comments: list
+    planes: np.ndarray  # (examples, N, N, 17) uint8
+    pi: np.ndarray  # (examples, N*N+1) float32
+    z: np.ndarray  # (examples,) float32: +1 if the player to move then won
+    comments: list  # one per move searched
     resign_enabled: bool
     would_have_resigned: int | None
     winner: int
+    moves: np.ndarray = None  # (examples,) int16: the move number of each example
+    ownership: np.ndarray = None  # (examples, N*N) int8: +1 the player to move owns it at the end
+    score: np.ndarray = None  # (examples,) float32: the final margin for the player to move
+    aux_weight: float = 0.0  # 1 for a game scored at its end, 0 if resigned or move-capped
+    full_searches: int = 0  # moves searched in full (each an example)
+    fast_searches: int = 0  # moves searched fast (playout cap randomization), no example
 
 
-def search_comment(player, top=5):
+def search_comment(player, top=5, full=True):
     """The root's statistics as an SGF comment
     (:class:`mockgo.data.gametree.SearchSummary`): its value for the player
-    to move, the readouts, and the most visited moves with their visits and Q."""
+    to move, the readouts, and the most visited moves with their visits and
+    Q; ``full=False`` (a fast search of playout cap randomization) puts
+    "fast search, " before them."""
     root = player.root
     counts = root.child_N
     order = np.argsort(-counts, kind="stable")[:top]
     moves = [(int(a), int(counts[a]), float(root.child_Q[a])) for a in order if counts[a] > 0]
-    return SearchSummary(player.root_value, int(counts.sum()), moves).comment(root.state.size)
+    comment = SearchSummary(player.root_value, int(counts.sum()), moves).comment(root.state.size)
+    return comment if full else f"fast search, {comment}"
 
 
 def play_selfplay_games(evaluate, config, numbers, seed_parts=(), callback=None, on_game=None):
@@ -90,17 +125,20 @@ def play_selfplay_games(evaluate, config, numbers, seed_parts=(), callback=None,
     """
 
     encoder = get_encoder(ENCODER, config.board_size)
-    examples = {g: ([], [], [], []) for g in range(len(numbers))}  # planes, pi, colour, comment
+    # per game: planes, pi, colour, move number (of the full searches), comments (all)
+    examples = {g: ([], [], [], [], []) for g in range(len(numbers))}
     resigning = {}  # game -> (resign_enabled, would_have_resigned)
     finished = [None] * len(numbers)
 
     def record(game, tree):
-        planes, pis, colors, comments = examples[game]
+        planes, pis, colors, moves, comments = examples[game]
         board = tree.state.board
-        planes.append(encoder.encode(board))
-        pis.append(tree.visit_distribution().astype(np.float32))
-        colors.append(board.to_play)
-        comments.append(search_comment(tree))
+        if tree.full_search:  # a fast search only plays its move
+            planes.append(encoder.encode(board))
+            pis.append(tree.visit_distribution().astype(np.float32))
+            colors.append(board.to_play)
+            moves.append(board.move_number)
+        comments.append(search_comment(tree, full=tree.full_search))
 
     def keep(game, tree):
         resigning[game] = (tree.resign_enabled, tree.would_have_resigned)
@@ -112,10 +150,8 @@ def play_selfplay_games(evaluate, config, numbers, seed_parts=(), callback=None,
         if on_game is not None:
             on_game(game)
 
-    player = searcher(evaluate, config, config.readouts, dirichlet=True,
-                      resign_threshold=config.resign_threshold,
-                      resign_disabled_share=config.resign_disabled_share,
-                      on_search=record, on_end_game=keep, name="selfplay")
+    player = selfplay_searcher(evaluate, config, on_search=record, on_end_game=keep,
+                               name="selfplay")
     step = None if callback is None else (
         lambda step, running: callback("selfplay_step", {"step": step, "active": running}))
     play_games(player, player, len(numbers), config.board_size, komi=config.komi,
@@ -125,7 +161,7 @@ def play_selfplay_games(evaluate, config, numbers, seed_parts=(), callback=None,
 
 
 def _finish(number, board, example, resign_enabled, would_have_resigned, encoder):
-    planes, pis, colors, comments = example
+    planes, pis, colors, moves, comments = example
     winner = board.winner()
     colors = np.array(colors, np.int8)
     z = np.where(colors == winner, 1.0, -1.0).astype(np.float32)
@@ -133,23 +169,46 @@ def _finish(number, board, example, resign_enabled, would_have_resigned, encoder
         z[:] = 0.0
     n = len(colors)
     size = board.size
+    ownership, score, weight = end_targets(board, colors)
     return SelfPlayGame(
         number=number, board=board,
         planes=np.array(planes, np.uint8).reshape(n, *encoder.shape),
         pi=np.array(pis, np.float32).reshape(n, size * size + 1), z=z, comments=comments,
         resign_enabled=resign_enabled, would_have_resigned=would_have_resigned,
-        winner=int(winner))
+        winner=int(winner), moves=np.array(moves, np.int16), ownership=ownership, score=score,
+        aux_weight=weight, full_searches=n, fast_searches=len(comments) - n)
+
+
+def end_targets(board, colors):
+    """The ownership and score targets of a finished game for players to
+    move ``colors`` (an array of BLACK and WHITE, one per example):
+    ``(ownership (examples, N*N) int8, score (examples,) float32, weight)``,
+    from the view of each example's player to move; ``weight`` is 1 for a
+    game that ended by two passes, 0 for one that ended by resignation or at
+    the move cap (module docstring)."""
+    sign = np.where(np.asarray(colors) == BLACK, 1, -1).astype(np.int8)
+    black_view = np.zeros(board.pass_index, np.int8)
+    owners = final_owners(board)
+    black_view[owners == BLACK] = 1
+    black_view[owners == WHITE] = -1
+    ownership = sign[:, None] * black_view[None, :]
+    score = (sign * np.float32(board.area_score())).astype(np.float32)
+    weight = 1.0 if board.passes >= 2 and board.resigned is None else 0.0
+    return ownership.astype(np.int8), score, weight
 
 
 def _stack(games):
     size = games[0].board.size
-    moves = [len(g.z) for g in games]
+    counts = [len(g.z) for g in games]
     return {
         "planes": np.concatenate([g.planes for g in games]),
         "pi": np.concatenate([g.pi for g in games]),
         "z": np.concatenate([g.z for g in games]),
-        "game": np.repeat([g.number for g in games], moves).astype(np.int32),
-        "move": np.concatenate([np.arange(m) for m in moves]).astype(np.int16),
+        "game": np.repeat([g.number for g in games], counts).astype(np.int32),
+        "move": np.concatenate([g.moves for g in games]).astype(np.int16),
+        "ownership": np.concatenate([g.ownership for g in games]).astype(np.int8),
+        "score": np.concatenate([g.score for g in games]).astype(np.float32),
+        "aux_weight": np.repeat([g.aux_weight for g in games], counts).astype(np.float32),
         "size": np.int32(size),
     }
 
@@ -159,15 +218,34 @@ def save_npz(path, arrays):
         np.savez_compressed(file, **arrays)
 
 
+EXAMPLE_ARRAYS = ("planes", "pi", "z", "game", "ownership", "score", "aux_weight")
+
+
 def load_examples(paths):
     """Concatenate example files: ``(planes, pi, z, game)`` arrays."""
+    loaded = load_targets(paths)
+    return None if loaded is None else tuple(loaded[k] for k in ("planes", "pi", "z", "game"))
+
+
+def load_targets(paths):
+    """Concatenate example files: a dict of :data:`EXAMPLE_ARRAYS`. Files
+    written before the ownership and score targets existed give zeros there
+    with ``aux_weight`` 0 (they train the policy and value only)."""
     parts = []
     for path in paths:  # a damaged file is an error naming it (files.read_npz)
-        data = read_npz(path, ("planes", "pi", "z", "game"))
-        parts.append((data["planes"], data["pi"], data["z"], data["game"]))
+        data = read_npz(path)
+        missing = [k for k in ("planes", "pi", "z", "game") if k not in data]
+        if missing:
+            raise CorruptFileError(f"{path} is not a file of self-play examples: it has no "
+                                   f"{', '.join(missing)}")
+        if "aux_weight" not in data:
+            n, points = len(data["z"]), data["pi"].shape[1] - 1  # pi: N*N points and the pass
+            data.update(ownership=np.zeros((n, points), np.int8),
+                        score=np.zeros(n, np.float32), aux_weight=np.zeros(n, np.float32))
+        parts.append(data)
     if not parts:
         return None
-    return tuple(np.concatenate(column) for column in zip(*parts))
+    return {k: np.concatenate([part[k] for part in parts]) for k in EXAMPLE_ARRAYS}
 
 
 def progress_bar(enabled, **kwargs):
@@ -231,7 +309,7 @@ def selfplay_job(base_dir, model_path, games, config, job="selfplay", progress=T
 
 
 def _selfplay_batch(evaluator, config, model, job, batch, numbers, layout, bar, callback):
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     evaluations, network_seconds = evaluator.evaluations, evaluator.network_seconds
     finished = [0]
 
@@ -258,7 +336,11 @@ def _selfplay_batch(evaluator, config, model, job, batch, numbers, layout, bar, 
 
     games = play_selfplay_games(evaluator, config, numbers, (model, job), step, on_game)
     for game in games:
-        note = (f"self-play by model {model}, {config.readouts} readouts a move, "
+        searches = f"{config.readouts} readouts a move"
+        if config.full_search_share < 1:
+            searches = (f"{config.readouts} readouts on {game.full_searches} moves, "
+                        f"{config.fast_readouts} on {game.fast_searches} (fast searches)")
+        note = (f"self-play by model {model}, {searches}, "
                 f"resignation {'on' if game.resign_enabled else 'off'}")
         clean = records.record_from_board(game.board, black=model, white=model, date="")
         clean.game_comment = note
@@ -284,10 +366,14 @@ def _selfplay_batch(evaluator, config, model, job, batch, numbers, layout, bar, 
         "holdout_examples": int(sum(len(g.z) for g in held)),
         "moves": int(sum(lengths)), "black_wins": sum(g.winner == BLACK for g in games),
         "resigned": sum(g.board.resigned is not None for g in games),
+        "full_searches": int(sum(g.full_searches for g in games)),
+        "fast_searches": int(sum(g.fast_searches for g in games)),
+        "scored_games": int(sum(g.aux_weight > 0 for g in games)),
         "resign_disabled_games": check.games,
         "would_have_resigned": check.would_have_resigned,
         "false_positives": check.false_positives,
         "seconds": time.perf_counter() - start,
+        "cpu_seconds": time.process_time() - cpu_start,  # all the process's threads
         "evaluations": evaluator.evaluations - evaluations,
         "network_seconds": evaluator.network_seconds - network_seconds,
     }
@@ -302,6 +388,9 @@ def summarise_selfplay(done):
             "seconds", "evaluations", "network_seconds")
     for key in keys:
         total[key] = sum(batch[key] for batch in done["batches"].values())
+    for key in ("full_searches", "fast_searches", "scored_games",
+                "cpu_seconds"):  # not in older jobs' files
+        total[key] = sum(batch.get(key, 0) for batch in done["batches"].values())
     seconds = max(total["seconds"], 1e-9)
     total["complete"] = total["games"] == done["games"]
     total["games_per_hour"] = 3600 * total["games"] / seconds

@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 
 from mockgo.go import symmetries
-from mockgo.zero.selfplay import load_examples, progress_bar, save_npz
+from mockgo.zero.selfplay import load_targets, progress_bar, save_npz
 
-__all__ = ["augment", "compile_dual", "epoch_bar", "gather_examples"]
+__all__ = ["augment", "compile_dual", "epoch_bar", "gather_examples", "targets"]
 
 
 def gather_examples(files, out_dir, max_examples, chunk_size, seed):
@@ -18,12 +18,12 @@ def gather_examples(files, out_dir, max_examples, chunk_size, seed):
     uniformly) into ``out_dir/chunk-000.npz``... The chunks are written to a
     temporary folder that is renamed to ``out_dir`` when complete."""
     out_dir = Path(out_dir)
-    loaded = load_examples(files)
+    loaded = load_targets(files)
     if loaded is None:
         raise ValueError("no self-play examples to gather")
-    planes, pi, z, game = loaded
+    available = len(loaded["z"])
     rng = np.random.default_rng(seed)
-    order = rng.permutation(len(z))[:max_examples]
+    order = rng.permutation(available)[:max_examples]
     temporary = out_dir.parent / f".{out_dir.name}.tmp"
     shutil.rmtree(temporary, ignore_errors=True)
     temporary.mkdir(parents=True)
@@ -31,23 +31,55 @@ def gather_examples(files, out_dir, max_examples, chunk_size, seed):
     for chunks, start in enumerate(range(0, len(order), chunk_size), start=1):
         rows = order[start:start + chunk_size]
         save_npz(temporary / f"chunk-{chunks - 1:03d}.npz",
-                  {"planes": planes[rows], "pi": pi[rows], "z": z[rows], "game": game[rows]})
+                 {key: column[rows] for key, column in loaded.items()})
     shutil.rmtree(out_dir, ignore_errors=True)
     os.replace(temporary, out_dir)
-    return {"examples": int(len(order)), "available": int(len(z)), "chunks": chunks,
+    return {"examples": int(len(order)), "available": int(available), "chunks": chunks,
             "files": len(files)}
 
 
-def augment(planes, pi, rng):
-    """Each position and its pi under a random one of the 8 symmetries."""
+def augment(planes, pi, rng, ownership=None):
+    """Each position and its pi under a random one of the 8 symmetries;
+    with ``ownership`` (N*N per position) that too, turned the same way
+    (then three arrays are returned)."""
     size = planes.shape[1]
     syms = rng.integers(0, 8, len(planes))
     out_planes, out_pi = np.empty_like(planes), np.empty_like(pi)
+    out_owner = None if ownership is None else np.empty_like(ownership)
     for sym in range(8):
         rows = np.flatnonzero(syms == sym)
         out_planes[rows] = symmetries.apply_to_planes(sym, planes[rows])
         out_pi[rows] = symmetries.apply_to_policy(sym, pi[rows], size)
-    return out_planes, out_pi
+        if out_owner is not None:
+            grid = ownership[rows].reshape(len(rows), size, size, 1)
+            out_owner[rows] = symmetries.apply_to_planes(sym, grid).reshape(len(rows), -1)
+    return (out_planes, out_pi) if ownership is None else (out_planes, out_pi, out_owner)
+
+
+def targets(model, examples, ownership=None):
+    """``(y, sample_weight)`` for ``model.fit`` or ``evaluate``: the targets
+    of ``examples`` (a dict of :data:`~mockgo.zero.selfplay.EXAMPLE_ARRAYS`)
+    for each of ``model``'s outputs, in its order. A plain dual network
+    gets ``{"policy": pi, "value": z}`` and no weights; one with the
+    auxiliary heads lists, with per-output weights: 1 for policy and value,
+    ``aux_weight`` for ownership and score (0 for games that ended without
+    a scored position). The score target is the margin over N*N (the
+    head's units). ``ownership``: the (augmented) ownership to use instead
+    of the examples'."""
+    names = list(model.output_names)
+    z = examples["z"].reshape(-1, 1)
+    if names == ["policy", "value"]:
+        return {"policy": examples["pi"], "value": z}, None
+    points = examples["ownership"].shape[1]
+    y = {"policy": examples["pi"], "value": z,
+         "ownership": (examples["ownership"] if ownership is None else ownership
+                       ).astype(np.float32),
+         "score": (examples["score"] / points).reshape(-1, 1).astype(np.float32)}
+    ones = np.ones(len(z), np.float32)
+    weights = {"policy": ones, "value": ones, "ownership": examples["aux_weight"],
+               "score": examples["aux_weight"]}
+    # Keras takes per-output weights as a list in the outputs' order (not as a dict).
+    return [y[name] for name in names], [weights[name] for name in names]
 
 
 def compile_dual(model, config):
@@ -57,13 +89,23 @@ def compile_dual(model, config):
     over 700,000 steps; a CPU run has a few thousand, where Adam learns the
     policy much faster (with SGD at lr 0.005 to 0.02 the policy loss of a
     3-block net hardly moved in 4 epochs of 18,000 examples, and a 1-filter
-    value head died at 0.02)."""
+    value head died at 0.02). A network with KataGo's auxiliary heads adds
+    ``ownership_weight`` x :func:`mockgo.nets.models.ownership_loss` and
+    ``score_weight`` x the score's MSE (weighted per example:
+    :func:`targets`)."""
     import keras  # TensorFlow: imported only when a network is used
 
+    from mockgo.nets.models import ownership_loss
+
+    losses = {"policy": keras.losses.CategoricalCrossentropy(),
+              "value": keras.losses.MeanSquaredError(),
+              "ownership": ownership_loss, "score": keras.losses.MeanSquaredError()}
+    weights = {"policy": 1.0, "value": config.value_weight,
+               "ownership": config.ownership_weight, "score": config.score_weight}
+    names = list(model.output_names)
     model.compile(optimizer=keras.optimizers.Adam(config.learning_rate),
-                  loss={"policy": keras.losses.CategoricalCrossentropy(),
-                        "value": keras.losses.MeanSquaredError()},
-                  loss_weights={"policy": 1.0, "value": config.value_weight})
+                  loss={name: losses[name] for name in names},
+                  loss_weights={name: weights[name] for name in names})
     return model
 
 
