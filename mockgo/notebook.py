@@ -114,7 +114,7 @@ class SupervisedPreset:
     test_games: int | None = None  # held-out games scored (None: the whole test split)
     match_games: int = 4  # games against the random player
     # The first networks: Imago's two small 9x9 networks on GnuGo's games.
-    small_games: int | None = None  # games of data/gnugo9's archive (None: all 5,000)
+    small_games: int | None = None  # games of data/gnugo9's archive (None: all 3,000)
     small_epochs: int = 4
     small_steps_per_epoch: int | None = None  # None: the whole train split each epoch
 
@@ -509,7 +509,7 @@ def kgs_archives(root, archives=None):
 
 
 def gnugo9_archive(root):
-    """``data/gnugo9/gnugo-l1-9x9.tar.gz``: 5,000 9x9 games of GnuGo 3.8 at
+    """``data/gnugo9/gnugo-l1-9x9.tar.gz``: 3,000 9x9 games of GnuGo 3.8 at
     level 1 against itself, which ship with mockgo for notebook 01's first
     networks. FileNotFoundError naming ``bash data/gnugo9.sh`` (which makes
     it again) when it is missing."""

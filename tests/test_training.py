@@ -18,7 +18,8 @@ from mockgo.data.dataset import DatasetSpec, build_dataset, load_split
 from mockgo.go.board import BLACK, WHITE
 from mockgo.learn import supervised as training
 from mockgo.nets.io import NetworkInfo, load_model, save_for_play, save_model
-from mockgo.nets.models import policy_network
+from mockgo.nets.models import imago_conv_network, imago_dense_network, policy_network
+from mockgo.play.players import make_player
 
 
 def random_game(size, seed, moves):
@@ -82,6 +83,29 @@ def test_a_tiny_net_overfits_64_positions(one_game_dataset, tmp_path):
     predicted = model.predict(planes, verbose=0).argmax(axis=1)
     assert (predicted == moves).mean() >= 0.95
     assert history["top1"][-1] >= 0.95 and history["top5"][-1] >= history["top1"][-1]
+
+
+@pytest.mark.parametrize("build", [imago_dense_network, imago_conv_network],
+                         ids=["imago-dense", "imago-conv"])
+def test_imagos_networks_learn_9x9_games_and_play_from_their_file(build, one_game_dataset,
+                                                                  tmp_path):
+    # Notebook 01's first networks: 82 outputs (pass last) trained on simple2
+    # planes; saved for play, the file records its encoder and board size,
+    # so the spec needs no options.
+    planes, moves, _ = load_split(one_game_dataset, "train")
+    keras.utils.set_random_seed(0)
+    model = build()
+    history = training.train_policy(model, one_game_dataset, tmp_path / "run", epochs=6,
+                                    batch_size=64, learning_rate=0.003, steps_per_epoch=30,
+                                    schedule="constant", augment=False, progress=False)
+    assert model.output_shape == (None, 82)
+    predicted = model.predict(planes, verbose=0).argmax(axis=1)
+    assert (predicted == moves).mean() >= 0.9 and history["top1"][-1] >= 0.9
+    save_for_play(model, tmp_path / "imago.keras")
+    player = make_player(f"policy:path={tmp_path / 'imago.keras'}")
+    assert player.encoder.name == "simple2" and player.size == 9
+    board = Board(9)
+    assert player.select_move(board) == int(predicted[0])
 
 
 class InterruptAfterFirstEpoch(keras.callbacks.Callback):
