@@ -116,17 +116,19 @@ class Recipe:
     :class:`ShippedModel` among the arguments loaded first. ``factory`` must
     be importable by name (a module-level function or class of mockgo) and
     the arguments picklable. ``key`` identifies it: equal recipes share a
-    session in a worker."""
+    session in a worker. ``name``: what the made object is called (a match
+    records a player made so under this name)."""
 
     factory: object
     args: tuple = ()
     kwargs: dict = dataclasses.field(default_factory=dict)
+    name: str | None = None  # what it makes, for tables and files (a player's name)
     key: str = dataclasses.field(init=False)
 
     def __post_init__(self):
         digest = hashlib.sha256()
         digest.update(f"{self.factory.__module__}.{self.factory.__qualname__}".encode())
-        digest.update(pickle.dumps((self.args, sorted(self.kwargs.items()))))
+        digest.update(pickle.dumps((self.args, sorted(self.kwargs.items()), self.name)))
         object.__setattr__(self, "key", digest.hexdigest())
 
     def make(self):
@@ -366,9 +368,9 @@ class RayExecutor(Executor):
         self._ray = ray
         self._owner = False
         if not ray.is_initialized():
-            options = dict(include_dashboard=False, log_to_driver=False)
-            if address is None:
-                options.update(init_options)
+            options = dict(log_to_driver=False)
+            if address is None:  # a Ray instance of this process's own
+                options.update(dict(include_dashboard=False), **init_options)
             ray.init(address=address, **options)
             self._owner = True
         self.cpus_per_worker = cpus_per_worker
@@ -406,25 +408,26 @@ class RayExecutor(Executor):
         while self._running or self._queue:
             self._dispatch()
             ready, _ = ray.wait(list(self._running), num_returns=1)
-            for ref in ready:
-                actor, recipe_key, key, task, attempts = self._running.pop(ref)
-                try:
-                    result = ray.get(ref)
-                except ray.exceptions.RayActorError:
-                    # Restarted max_retries times already: a new actor takes the task.
-                    if attempts >= self.max_retries:
-                        self._abandon()
-                        raise
-                    self.actors[self.actors.index(actor)] = fresh = self._actor_class.remote()
-                    self._idle.append(fresh)
-                    self._queue.appendleft((recipe_key, key, task, attempts + 1))
-                    continue
-                except BaseException:
+            ref = ready[0]
+            actor, recipe_key, key, task, attempts = self._running.pop(ref)
+            try:
+                result = ray.get(ref)
+            except ray.exceptions.RayActorError:
+                # Restarted max_retries times already: a new actor takes the task.
+                if attempts >= self.max_retries:
                     self._abandon()
                     raise
-                self._idle.append(actor)
-                yield result
+                self.actors[self.actors.index(actor)] = fresh = self._actor_class.remote()
+                self._idle.append(fresh)
+                self._queue.appendleft((recipe_key, key, task, attempts + 1))
+                continue
+            except BaseException:
+                self._abandon()
+                raise
+            self._idle.append(actor)
+            self._dispatch()  # the workers go on while the driver writes this result
             self._trim_recipes()
+            yield result
 
     def _trim_recipes(self):
         waiting = {item[0] for item in self._queue} | {item[1] for item in self._running.values()}
