@@ -49,7 +49,8 @@ import tempfile
 from pathlib import Path
 
 __all__ = ["CLUSTERS", "Executor", "InProcess", "Processes", "RayExecutor", "Recipe",
-           "ShippedModel", "add_cluster_options", "executor_from_args", "make_executor"]
+           "ShippedModel", "add_cluster_options", "executor_from_args", "make_executor",
+           "portable_player"]
 
 CLUSTERS = ("ray",)
 # The sessions a worker keeps (a Zero evaluation needs two models' at once).
@@ -147,6 +148,28 @@ class Recipe:
         return f"Recipe({self.factory.__qualname__}, {self.key[:12]})"
 
 
+def portable_player(player, temperature=1.0):
+    """A player as it travels to workers: a spec string or a :class:`Recipe`
+    as it is; a :class:`~mockgo.play.players.PolicyPlayer` (or a Keras policy
+    model, played at ``temperature``) as a recipe that makes the same player
+    from its network's bytes. Other Player objects cannot travel: give a
+    spec."""
+    from mockgo.play.players import Player, PolicyPlayer
+
+    if isinstance(player, (str, Recipe)):
+        return player
+    if not isinstance(player, Player):  # a Keras model
+        player = PolicyPlayer(player, temperature=temperature)
+    if not isinstance(player, PolicyPlayer):
+        raise ValueError(f"{player.name} ({type(player).__name__}) cannot be sent to workers: "
+                         f"give it as a spec (mockgo.play.players.make_player)")
+    model = ShippedModel.from_model(player.model, encoder=player.encoder.name)
+    return Recipe(PolicyPlayer, (model,), dict(
+        encoder=player.encoder.name, temperature=player.temperature, seed=player.seed,
+        name=player.name, keep_planes=player.keep_planes, answer_passes=player.answer_passes),
+        name=player.name)
+
+
 class _Sessions:
     """A worker's sessions by recipe (the last :data:`KEEP_SESSIONS` used)."""
 
@@ -180,19 +203,25 @@ def _close(session):
 
 
 class Executor:
-    """Runs tasks; results come back to the caller once per key (module
-    docstring). ``submit`` queues a task, ``results()`` yields ``(key,
-    result)`` pairs as tasks finish until none is left, ``map`` does both.
-    A task that raises makes ``results()`` raise (the other tasks are
-    abandoned). Use as a context manager, or call ``close()``."""
+    """Runs tasks; results come back to the caller once per task submitted
+    (module docstring). ``submit`` queues a task, ``results()`` yields
+    ``(key, result)`` pairs as tasks finish until none is left, ``map`` does
+    both. A result for a key that is not waiting for one (a task that ran
+    twice) is dropped. A task that raises makes ``results()`` raise (the
+    other tasks are abandoned). Use as a context manager, or call
+    ``close()``."""
 
     name = "executor"
     workers = 1
 
     def __init__(self):
-        self._delivered = set()
+        self._waiting = collections.Counter()  # key -> results still to deliver
 
     def submit(self, recipe, key, task):
+        self._waiting[key] += 1
+        self._submit(recipe, key, task)
+
+    def _submit(self, recipe, key, task):
         raise NotImplementedError
 
     def _finished(self):
@@ -200,20 +229,22 @@ class Executor:
         raise NotImplementedError
 
     def results(self):
-        for key, result in self._finished():
-            if key in self._delivered:
-                continue  # a task that ran twice: its first result was the one kept
-            self._delivered.add(key)
-            yield key, result
+        try:
+            for key, result in self._finished():
+                if not self._waiting[key]:
+                    continue  # a task that ran twice: its first result was the one kept
+                self._waiting[key] -= 1
+                yield key, result
+        except BaseException:
+            self._waiting.clear()  # the executor has abandoned the other tasks
+            raise
 
     def map(self, recipe, tasks):
         """Submit ``tasks`` (a dict key -> task, or ``(key, task)`` pairs), all
-        with ``recipe``; yield ``(key, result)`` as they finish. A key already
-        delivered by this executor is not submitted again."""
+        with ``recipe``; yield ``(key, result)`` as they finish."""
         items = tasks.items() if isinstance(tasks, dict) else tasks
         for key, task in items:
-            if key not in self._delivered:
-                self.submit(recipe, key, task)
+            self.submit(recipe, key, task)
         return self.results()
 
     def close(self):
@@ -240,13 +271,18 @@ class InProcess(Executor):
         self._sessions = _Sessions()
         self._queue = collections.deque()
 
-    def submit(self, recipe, key, task):
+    def _submit(self, recipe, key, task):
         self._queue.append((recipe, key, task))
 
     def _finished(self):
         while self._queue:
             recipe, key, task = self._queue.popleft()
-            yield key, self._sessions.run(recipe, task)
+            try:
+                result = self._sessions.run(recipe, task)
+            except BaseException:
+                self._queue.clear()
+                raise
+            yield key, result
 
     def close(self):
         self._queue.clear()
@@ -285,7 +321,7 @@ class Processes(Executor):
         self._done = queue.Queue()
         self._pending = 0
 
-    def submit(self, recipe, key, task):
+    def _submit(self, recipe, key, task):
         if self._pool is None:
             self._pool = multiprocessing.get_context("spawn").Pool(self.workers)
         self._pending += 1
@@ -389,7 +425,7 @@ class RayExecutor(Executor):
         self._running = {}  # object ref -> (actor, recipe key, key, task, attempts)
         self._recipes = collections.OrderedDict()  # recipe key -> object ref (ray.put once)
 
-    def submit(self, recipe, key, task):
+    def _submit(self, recipe, key, task):
         if recipe.key not in self._recipes:
             self._recipes[recipe.key] = self._ray.put(recipe)
         self._recipes.move_to_end(recipe.key)

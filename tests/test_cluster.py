@@ -53,6 +53,15 @@ def local_ray():
         ray.shutdown()
 
 
+@pytest.fixture(scope="module")
+def ray_workers(local_ray):
+    """Two Ray workers (one CPU each), kept for the module's tests."""
+    from mockgo.cluster import RayExecutor
+
+    with RayExecutor(workers=2) as executor:
+        yield executor
+
+
 class Square:
     """A session that counts the tasks it has run (sessions are kept)."""
 
@@ -71,7 +80,7 @@ def test_executors_deliver_each_key_once_and_keep_sessions():
         results = dict(executor.map(recipe, {k: k for k in range(5)}))
         assert {k: r[0] for k, r in results.items()} == {k: k * k + 1 for k in range(5)}
         assert sorted(r[1] for r in results.values()) == [1, 2, 3, 4, 5]  # one session
-        assert dict(executor.map(recipe, {3: 3})) == {}  # delivered already: not again
+        assert dict(executor.map(recipe, {3: 3})) == {3: (10, 6, os.getpid())}  # a new task
     with Processes(2) as executor:
         results = dict(executor.map(recipe, {k: k for k in range(6)}))
         assert {k: r[0] for k, r in results.items()} == {k: k * k + 1 for k in range(6)}
@@ -107,16 +116,13 @@ def _examples(base_dir, job):
     return found
 
 
-def test_zero_generation_through_ray_gives_the_in_process_examples(local_ray, tmp_path):
-    from mockgo.cluster import RayExecutor
-
+def test_zero_generation_through_ray_gives_the_in_process_examples(ray_workers, tmp_path):
     config = ZeroConfig.for_test(board_size=7, games_per_generation=8, games_in_parallel=4,
                                  readouts=8, eval_games=2, epochs=1)
     here = bootstrap(tmp_path / "here", config)
     here.selfplay(progress=False)
-    with RayExecutor(workers=2) as executor:
-        there = bootstrap(tmp_path / "there", config, executor=executor)
-        record = there.next_generation(progress=False)  # self-play, train, evaluate: via Ray
+    there = bootstrap(tmp_path / "there", config, cluster=ray_workers)
+    record = there.next_generation(progress=False)  # self-play, train, evaluate: via Ray
     assert record["evaluate"]["games"] == 2
     assert len(list(RunLayout(tmp_path / "there").evaluation_sgf_dir("000001", "000000")
                     .glob("*.sgf"))) == 2
@@ -131,25 +137,22 @@ def test_zero_generation_through_ray_gives_the_in_process_examples(local_ray, tm
                 == [p.read_text() for p in there.selfplay_sgfs(1, kind)])
 
 
-def test_a_killed_worker_loses_and_doubles_no_game(local_ray, tmp_path):
-    from mockgo.cluster import RayExecutor
-
+def test_a_killed_worker_loses_and_doubles_no_game(ray_workers, tmp_path):
     config = ZeroConfig.for_test(board_size=7, games_per_generation=12, games_in_parallel=2,
                                  readouts=8)
     run = bootstrap(tmp_path / "run", config)
     killed = []
-    with RayExecutor(workers=2) as executor:
-        before = executor.pids()
+    before = ray_workers.pids()
 
-        def kill_one(event, info):
-            if event == "selfplay_batch" and not killed:
-                # The executor has handed both workers their next batch already.
-                os.kill(before[0], signal.SIGKILL)
-                killed.append(before[0])
+    def kill_one(event, info):
+        if event == "selfplay_batch" and not killed:
+            # The executor has handed both workers their next batch already.
+            os.kill(before[0], signal.SIGKILL)
+            killed.append(before[0])
 
-        summary = selfplay_job(tmp_path / "run", run.model_path(0), 12, config, job="extra",
-                               progress=False, callback=kill_one, executor=executor)
-        after = executor.pids()
+    summary = selfplay_job(tmp_path / "run", run.model_path(0), 12, config, job="extra",
+                           progress=False, callback=kill_one, executor=ray_workers)
+    after = ray_workers.pids()
     assert killed and after[0] != before[0]  # Ray restarted the worker
     assert summary["complete"] and summary["games"] == 12
     layout = RunLayout(tmp_path / "run")
@@ -161,6 +164,35 @@ def test_a_killed_worker_loses_and_doubles_no_game(local_ray, tmp_path):
             numbers += np.unique(read_npz(path)["game"]).tolist()
     assert sorted(numbers) == list(range(12))  # every game once
     assert len(layout.sgfs("000000", "extra")) == 12
+
+
+def test_value_data_and_reinforce_through_ray_play_the_same_games(ray_workers, tmp_path):
+    """Notebook 02's value data and notebook 03's REINFORCE iterations with
+    cluster=: the same data and games as played here (5x5, tiny nets)."""
+    import keras
+
+    from mockgo.learn.reinforce import Reinforce, ReinforceConfig
+    from mockgo.learn.value import value_dataset
+    from mockgo.nets.models import policy_network
+
+    keras.utils.set_random_seed(0)
+    sl = policy_network(5, 48, layers=2, filters=4)
+    here = value_dataset(sl, 10, 5, max_step=10, batch=2, rng=3)
+    there = value_dataset(sl, 10, 5, max_step=10, batch=2, rng=3, cluster=ray_workers,
+                          folder=tmp_path / "value")
+    for field in ("planes", "outcomes", "steps"):
+        np.testing.assert_array_equal(getattr(there, field), getattr(here, field))
+    assert there.games_played == here.games_played
+    assert len(list((tmp_path / "value").glob("batch_*.npz"))) >= 5
+    config = ReinforceConfig(size=5, games=4, learning_rate=0.05, pool_every=1, eval_games=2,
+                             eval_every=1, max_moves=30, seed=3)
+    runs = [Reinforce(tmp_path / "rl-here", sl, config),
+            Reinforce(tmp_path / "rl-there", sl, config, cluster=ray_workers)]
+    histories = [run.run(until=2, progress=False) for run in runs]
+    for key in ("opponent", "win_rate", "eval_win_rate", "positions", "mean_length"):
+        assert [h[key] for h in histories[1]] == [h[key] for h in histories[0]], key
+    for a, b in zip(runs[0].learner.get_weights(), runs[1].learner.get_weights()):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
 
 
 def _free_port():

@@ -198,13 +198,13 @@ def analyse_position(model, board, config, readouts=None, seed=0):
 # -------------------------------------------------------------------- the run
 
 
-def bootstrap(base_dir, config, restart=False, executor=None):
+def bootstrap(base_dir, config, restart=False, cluster=None):
     """Open the run in ``base_dir``: a new one (``config.json``, a randomly
     initialised model 000000, an empty ``state.json``), or the one already
     there, which must have been started with the same ``config``.
     ``restart=True``: delete the run there first (:class:`ZeroRun`);
-    ``executor``: where self-play and matches are played (:class:`ZeroRun`)."""
-    return ZeroRun(base_dir, config, restart, executor)
+    ``cluster``: where self-play and matches are played (:class:`ZeroRun`)."""
+    return ZeroRun(base_dir, config, restart, cluster)
 
 
 class ZeroRun:
@@ -223,15 +223,20 @@ class ZeroRun:
     folder holding models or examples but no readable ``state.json`` or
     ``config.json`` is an error naming the files (module docstring).
 
-    ``executor`` (a :class:`mockgo.cluster.Executor`, e.g. Ray's): the
-    self-play batches and the matches' games are played by its workers,
+    ``cluster``: ``"ray"`` (a Ray instance of its own, or the cluster of
+    ``RAY_ADDRESS``) or a :class:`mockgo.cluster.Executor`: the self-play
+    batches and the matches' games are played by its workers (``executor``),
     which keep each model's evaluator warm and get a new model's bytes when
     the model changes; training, and every file of the run, stay in this
     process (the driver). None: everything here, as without a cluster.
     """
 
-    def __init__(self, base_dir, config, restart=False, executor=None):
-        self.executor = executor
+    def __init__(self, base_dir, config, restart=False, cluster=None):
+        if cluster is None:
+            self.executor = None
+        else:
+            from mockgo.cluster import make_executor
+            self.executor = make_executor(cluster)
         self.base_dir = Path(base_dir)
         self.layout = RunLayout(base_dir)
         self.config = config
