@@ -46,6 +46,7 @@ import os
 import pickle
 import queue
 import tempfile
+import warnings
 from pathlib import Path
 
 __all__ = ["CLUSTERS", "Executor", "InProcess", "Processes", "RayExecutor", "Recipe",
@@ -369,11 +370,23 @@ class _RayWorker:
         import ray
         return ray.get_runtime_context().get_node_id()
 
+    def gpu_ids(self):
+        import ray
+        return [str(gpu) for gpu in ray.get_gpu_ids()]
+
     def run(self, recipe, key, task):
         return key, self.sessions.run(recipe, task)
 
     def close(self):
         self.sessions.close()
+
+
+class _Reservation:
+    """An actor that does nothing but hold resources (the trainer's GPUs)."""
+
+    def gpu_ids(self):
+        import ray
+        return [str(gpu) for gpu in ray.get_gpu_ids()]
 
 
 class RayExecutor(Executor):
@@ -387,14 +400,18 @@ class RayExecutor(Executor):
     ``object_store_memory``), stopped by ``close()``. When this process is
     already connected to Ray (``ray.init`` called before), that connection is
     used and left open. ``gpus_per_worker``: what each actor asks Ray for
-    (a fraction shares a GPU). An actor that dies is restarted and its task
-    run again up to ``max_retries`` times; after that the task goes to a
-    new actor, ``max_retries`` more times, and then the run fails."""
+    (a fraction shares a GPU). ``trainer_gpus``: GPUs of this machine that
+    the driver's training asks Ray for first, so that no worker takes them;
+    ``trainer_gpu_ids`` are the ones Ray gave (this process should use only
+    those: ``mockgo zero`` sets ``CUDA_VISIBLE_DEVICES`` to them before
+    TensorFlow starts). An actor that dies is restarted and its task run
+    again up to ``max_retries`` times; after that the task goes to a new
+    actor, ``max_retries`` more times, and then the run fails."""
 
     name = "ray"
 
     def __init__(self, address=None, workers=None, cpus_per_worker=1, gpus_per_worker=0,
-                 max_retries=3, **init_options):
+                 trainer_gpus=0, max_retries=3, **init_options):
         super().__init__()
         try:
             import ray
@@ -412,6 +429,10 @@ class RayExecutor(Executor):
         self.cpus_per_worker = cpus_per_worker
         self.gpus_per_worker = gpus_per_worker
         self.max_retries = max_retries
+        self.actors = []
+        self._reservation, self.trainer_gpu_ids = None, []
+        if trainer_gpus:
+            self._reserve(trainer_gpus)
         if workers is None:
             cpus = ray.cluster_resources().get("CPU", 1)
             workers = max(1, int(cpus // max(cpus_per_worker, 1e-9)))
@@ -419,11 +440,32 @@ class RayExecutor(Executor):
         self._actor_class = ray.remote(_RayWorker).options(
             num_cpus=cpus_per_worker, num_gpus=gpus_per_worker, max_restarts=max_retries,
             max_task_retries=max_retries)
-        self.actors = [self._actor_class.remote() for _ in range(self.workers)]
-        self._idle = collections.deque(self.actors)
+        # An actor gets tasks once it has started: one that Ray cannot place
+        # (a node that never came up, a full cluster) holds none back.
+        self._starting = {}  # its first call's object ref -> actor
+        self._idle = collections.deque()
+        self.actors = [self._start() for _ in range(self.workers)]
         self._queue = collections.deque()  # (recipe key, key, task, attempts)
         self._running = {}  # object ref -> (actor, recipe key, key, task, attempts)
         self._recipes = collections.OrderedDict()  # recipe key -> object ref (ray.put once)
+
+    def _reserve(self, gpus):
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        ray = self._ray
+        here = ray.get_runtime_context().get_node_id()
+        self._reservation = ray.remote(_Reservation).options(
+            num_cpus=0, num_gpus=gpus,
+            scheduling_strategy=NodeAffinitySchedulingStrategy(here, soft=False)).remote()
+        try:
+            self.trainer_gpu_ids = ray.get(self._reservation.gpu_ids.remote(), timeout=60)
+        except ray.exceptions.GetTimeoutError:
+            message = (f"the trainer asked Ray for {gpus:g} GPU(s) of this machine, and in a "
+                       f"minute Ray had none to give (the cluster has "
+                       f"{ray.cluster_resources().get('GPU', 0):g} GPU(s) in all; ray status "
+                       f"shows which are taken)")
+            self.close()
+            raise RuntimeError(message) from None
 
     def _submit(self, recipe, key, task):
         if recipe.key not in self._recipes:
@@ -431,6 +473,11 @@ class RayExecutor(Executor):
         self._recipes.move_to_end(recipe.key)
         self._queue.append((recipe.key, key, task, 0))
         self._dispatch()
+
+    def _start(self):
+        actor = self._actor_class.remote()
+        self._starting[actor.pid.remote()] = actor
+        return actor
 
     def _dispatch(self):
         while self._idle and self._queue:
@@ -441,10 +488,29 @@ class RayExecutor(Executor):
 
     def _finished(self):
         ray = self._ray
+        waited = 0.0
         while self._running or self._queue:
             self._dispatch()
-            ready, _ = ray.wait(list(self._running), num_returns=1)
+            waiting_for = list(self._running) + (list(self._starting) if self._queue else [])
+            ready, _ = ray.wait(waiting_for, num_returns=1, timeout=60)
+            if not ready:
+                waited += 60
+                if not self._running:
+                    warnings.warn(f"Ray has started none of the {self.workers} workers in "
+                                  f"{waited:.0f} s: the cluster has "
+                                  f"{ray.cluster_resources().get('CPU', 0):g} CPUs, each "
+                                  f"worker asks for {self.cpus_per_worker:g} (ray status)",
+                                  RuntimeWarning, stacklevel=2)
+                continue
             ref = ready[0]
+            if ref in self._starting:
+                actor = self._starting.pop(ref)
+                try:
+                    ray.get(ref)
+                    self._idle.append(actor)
+                except ray.exceptions.RayActorError:
+                    self.actors[self.actors.index(actor)] = self._start()
+                continue
             actor, recipe_key, key, task, attempts = self._running.pop(ref)
             try:
                 result = ray.get(ref)
@@ -453,8 +519,7 @@ class RayExecutor(Executor):
                 if attempts >= self.max_retries:
                     self._abandon()
                     raise
-                self.actors[self.actors.index(actor)] = fresh = self._actor_class.remote()
-                self._idle.append(fresh)
+                self.actors[self.actors.index(actor)] = self._start()
                 self._queue.appendleft((recipe_key, key, task, attempts + 1))
                 continue
             except BaseException:
@@ -479,11 +544,16 @@ class RayExecutor(Executor):
                 pass
         self._running.clear()
         self._queue.clear()
-        self._idle = collections.deque(self.actors)
+        busy = set(self._starting.values())
+        self._idle = collections.deque(actor for actor in self.actors if actor not in busy)
 
     def pids(self):
         """The actors' process ids (tests kill one)."""
         return self._ray.get([actor.pid.remote() for actor in self.actors])
+
+    def gpu_ids(self):
+        """The GPUs Ray gave each actor."""
+        return self._ray.get([actor.gpu_ids.remote() for actor in self.actors])
 
     def nodes(self):
         """The id of the node each actor runs on."""
@@ -499,6 +569,9 @@ class RayExecutor(Executor):
             for actor in self.actors:
                 ray.kill(actor)
             self.actors = []
+        if self._reservation is not None:
+            ray.kill(self._reservation)
+            self._reservation = None
         self._recipes.clear()
         if self._owner and ray.is_initialized():
             ray.shutdown()
@@ -506,7 +579,7 @@ class RayExecutor(Executor):
 
 
 def make_executor(cluster=None, workers=1, address=None, cpus_per_worker=1, gpus_per_worker=0,
-                  **init_options):
+                  trainer_gpus=0, **init_options):
     """The executor a command line or notebook asks for: ``cluster=None``
     runs on this machine, in this process (``workers`` 1) or in ``workers``
     processes (None: one per core); ``cluster="ray"``: a
@@ -521,15 +594,17 @@ def make_executor(cluster=None, workers=1, address=None, cpus_per_worker=1, gpus
         raise ValueError(f"unknown cluster {cluster!r}: {', '.join(CLUSTERS)} (or None: this "
                          f"machine)")
     return RayExecutor(address=address, workers=workers, cpus_per_worker=cpus_per_worker,
-                       gpus_per_worker=gpus_per_worker, **init_options)
+                       gpus_per_worker=gpus_per_worker, trainer_gpus=trainer_gpus,
+                       **init_options)
 
 
 # ------------------------------------------------------------ command line
 
 
-def add_cluster_options(parser, workers_help=None):
-    """``--cluster``, ``--address``, ``--cpus-per-worker`` and
-    ``--gpus-per-worker`` (``--workers`` is the command's own)."""
+def add_cluster_options(parser, trainer=False):
+    """``--cluster``, ``--address``, ``--cpus-per-worker``,
+    ``--gpus-per-worker`` and, with ``trainer``, ``--trainer-gpus``
+    (``--workers`` is the command's own)."""
     group = parser.add_argument_group("cluster (Ray: pip install -e '.[cluster]')")
     group.add_argument("--cluster", choices=CLUSTERS,
                        help="play the games on Ray workers (default: this machine)")
@@ -541,18 +616,26 @@ def add_cluster_options(parser, workers_help=None):
     group.add_argument("--gpus-per-worker", type=float, default=0,
                        help="with --cluster ray: GPUs each worker asks Ray for (default 0; "
                             "0.25 shares a GPU between four)")
+    if trainer:
+        group.add_argument("--trainer-gpus", type=float, default=0,
+                           help="with --cluster ray: GPUs of this machine that training asks "
+                                "Ray for, so that no worker takes them (default 0: training "
+                                "uses what TensorFlow finds)")
     return group
 
 
 def executor_from_args(args, workers=None):
     """The executor of ``--cluster`` and its options, or None without
     ``--cluster`` (the command then runs as it always did)."""
+    trainer_gpus = getattr(args, "trainer_gpus", 0)
     if getattr(args, "cluster", None) is None:
-        for option in ("address",):
-            if getattr(args, option, None):
+        given = {"address": args.address, "cpus-per-worker": args.cpus_per_worker != 1,
+                 "gpus-per-worker": args.gpus_per_worker, "trainer-gpus": trainer_gpus}
+        for option, value in given.items():
+            if value:
                 raise ValueError(f"--{option} needs --cluster ray")
         return None
     return make_executor(args.cluster, workers=workers, address=args.address,
                          cpus_per_worker=args.cpus_per_worker,
-                         gpus_per_worker=args.gpus_per_worker)
+                         gpus_per_worker=args.gpus_per_worker, trainer_gpus=trainer_gpus)
 

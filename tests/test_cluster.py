@@ -45,8 +45,9 @@ def _ray_or_skip():
 def local_ray():
     """One local Ray instance for the module's tests, shut down after them."""
     ray = _ray_or_skip()
-    ray.init(num_cpus=2, object_store_memory=200 * 1024**2, include_dashboard=False,
-             log_to_driver=False)
+    # One GPU as Ray counts them (a logical resource: no GPU is needed).
+    ray.init(num_cpus=2, num_gpus=1, object_store_memory=200 * 1024**2,
+             include_dashboard=False, log_to_driver=False)
     try:
         yield ray
     finally:
@@ -195,6 +196,15 @@ def test_value_data_and_reinforce_through_ray_play_the_same_games(ray_workers, t
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
 
 
+def test_the_trainer_and_the_workers_ask_ray_for_gpus(local_ray):
+    from mockgo.cluster import RayExecutor
+
+    with RayExecutor(workers=1, cpus_per_worker=0, gpus_per_worker=0.5,
+                     trainer_gpus=0.5) as executor:
+        assert executor.trainer_gpu_ids == ["0"]
+        assert executor.gpu_ids() == [["0"]]
+
+
 def _free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -232,6 +242,21 @@ def _process(pid):
         return None
 
 
+# Waits for the second node, then checks that two one-CPU workers go one to each node.
+PLACEMENT = """
+import sys, time, ray
+from mockgo.cluster import RayExecutor
+ray.init(address="127.0.0.1:{port}", log_to_driver=False)
+deadline = time.monotonic() + 60
+while sum(node["Alive"] for node in ray.nodes()) < 2:
+    if time.monotonic() > deadline:
+        sys.exit("the second node did not join")
+    time.sleep(1)
+with RayExecutor(workers=2, cpus_per_worker=1) as executor:
+    sys.exit(0 if len(set(executor.nodes())) == 2 else "both workers on one node")
+"""
+
+
 def test_a_two_node_cluster_on_loopback_plays_a_match(tmp_path, gnugo_path):
     """``ray start --head`` and a second ``ray start --address`` on 127.0.0.1,
     one CPU each; ``mockgo match --cluster ray`` with two one-CPU workers
@@ -254,9 +279,20 @@ def test_a_two_node_cluster_on_loopback_plays_a_match(tmp_path, gnugo_path):
              f"--temp-dir={temp_dir}", *common], env=env, start_new_session=True,
             stdout=logs[0], stderr=subprocess.STDOUT))
         assert _wait_for_port(port, 90), (tmp_path / "head.log").read_text()[-2000:]
-        started.append(subprocess.Popen(
-            [ray_cli, "start", f"--address=127.0.0.1:{port}", *common], env=env,
-            start_new_session=True, stdout=logs[1], stderr=subprocess.STDOUT))
+        # A loaded machine can take more than the 30 s Ray gives a node to start:
+        # then it is started again.
+        for attempt in range(3):
+            node = subprocess.Popen(
+                [ray_cli, "start", f"--address=127.0.0.1:{port}", *common], env=env,
+                start_new_session=True, stdout=logs[1], stderr=subprocess.STDOUT)
+            started.append(node)
+            placed = subprocess.run([sys.executable, "-c", PLACEMENT.format(port=port)],
+                                    env=env, capture_output=True, text=True, timeout=180)
+            if placed.returncode == 0:
+                break
+            _end([node])
+        assert placed.returncode == 0, (placed.stdout + placed.stderr)[-2000:] + \
+            (tmp_path / "node.log").read_text()[-2000:]
         out = tmp_path / "match"
         played = subprocess.run(
             [mockgo_cli, "match", "--black", "random", "--white", "gnugo:level=1", "--games",

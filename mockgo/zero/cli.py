@@ -73,7 +73,7 @@ def configure_parser(parser):
     parser.add_argument("--workers", type=int,
                         help="with --cluster ray: self-play and match workers (default: as "
                              "many as the cluster's CPUs allow, --cpus-per-worker each)")
-    add_cluster_options(parser).description = (
+    add_cluster_options(parser, trainer=True).description = (
         "self-play batches and match games on Ray workers that keep each model's network "
         "warm; training and the run folder stay with this command (on this machine)")
     return parser
@@ -144,21 +144,28 @@ def run_cli(args):
     if args.workers is not None and args.cluster is None:
         print("error: --workers needs --cluster ray", file=sys.stderr)
         return 2
-    try:
-        run = bootstrap(args.base_dir, config, restart=args.restart)
-    except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
     if args.selfplay_only and is_loop_job(args.job):
         print(f"error: --job {args.job}: names like gen000004 are the loop's own self-play "
               f"jobs; give the extra job another name", file=sys.stderr)
         return 2
-    run.executor = executor_from_args(args, workers=args.workers)
     try:
+        executor = executor_from_args(args, workers=args.workers)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    try:
+        if executor is not None and executor.trainer_gpu_ids:
+            # Before TensorFlow starts: training uses the GPUs Ray gave it, no other.
+            os.environ["CUDA_VISIBLE_DEVICES"] = ",".join(executor.trainer_gpu_ids)
+        try:
+            run = bootstrap(args.base_dir, config, restart=args.restart, cluster=executor)
+        except ValueError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
         return _work(run, args, config)
     finally:
-        if run.executor is not None:
-            run.executor.close()
+        if executor is not None:
+            executor.close()
 
 
 def _work(run, args, config):
