@@ -6,13 +6,14 @@ of independent *tasks* (a batch of self-play games, a few match games, a
 batch of value-data games), each named by a key that says what it is
 (``("000003", "gen000004", 7)``: generation 4's batch 7, played by model 3)
 and carrying its own seeds. An :class:`Executor` runs tasks and hands each
-result back to the caller, the *driver*, once per key, in the order they
+result back to the caller, the *driver*, once per task, in the order they
 finish; the driver alone writes files (atomically), so a run folder lives on
 the driver's machine only, and a task that runs twice (a worker died, Ray
-retried it) gives the same result, of which the second copy is dropped::
+retried it) gives the same result, of which a second copy is dropped::
 
     with make_executor("ray", address="10.0.0.1:6379") as executor:
-        for key, result in executor.map(Recipe(SelfPlayWorker, config, model), tasks):
+        recipe = Recipe(SelfPlayWorker, (config, ShippedModel.from_path(model_path)))
+        for key, result in executor.map(recipe, tasks):   # tasks: {key: task}
             write(key, result)
 
 What a worker keeps between tasks (networks with their compiled graphs, a
@@ -395,9 +396,11 @@ class RayExecutor(Executor):
     task goes to the first actor that is free.
 
     ``address``: a running cluster's head (``ray start --head``; ``"auto"``
-    finds one on this machine); None starts a Ray instance here, with
+    finds one on this machine); None: the cluster ``RAY_ADDRESS`` names
+    (Ray's own convention), else a Ray instance started here, with
     ``init_options`` for ``ray.init`` (e.g. ``num_cpus``,
-    ``object_store_memory``), stopped by ``close()``. When this process is
+    ``object_store_memory``). ``close()`` disconnects, and stops a Ray
+    instance started here. When this process is
     already connected to Ray (``ray.init`` called before), that connection is
     used and left open. ``gpus_per_worker``: what each actor asks Ray for
     (a fraction shares a GPU). ``trainer_gpus``: GPUs of this machine that
@@ -422,7 +425,7 @@ class RayExecutor(Executor):
         self._owner = False
         if not ray.is_initialized():
             options = dict(log_to_driver=False)
-            if address is None:  # a Ray instance of this process's own
+            if address is None and not os.environ.get("RAY_ADDRESS"):  # one of our own
                 options.update(dict(include_dashboard=False), **init_options)
             ray.init(address=address, **options)
             self._owner = True

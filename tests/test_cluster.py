@@ -45,8 +45,8 @@ def _ray_or_skip():
 def local_ray():
     """One local Ray instance for the module's tests, shut down after them."""
     ray = _ray_or_skip()
-    # One GPU as Ray counts them (a logical resource: no GPU is needed).
-    ray.init(num_cpus=2, num_gpus=1, object_store_memory=200 * 1024**2,
+    # Two GPUs as Ray counts them (a logical resource: no GPU is needed).
+    ray.init(num_cpus=2, num_gpus=2, object_store_memory=200 * 1024**2,
              include_dashboard=False, log_to_driver=False)
     try:
         yield ray
@@ -56,10 +56,11 @@ def local_ray():
 
 @pytest.fixture(scope="module")
 def ray_workers(local_ray):
-    """Two Ray workers (one CPU each), kept for the module's tests."""
+    """Two Ray workers (one CPU and half a GPU each, after the trainer's
+    GPU), kept for the module's tests."""
     from mockgo.cluster import RayExecutor
 
-    with RayExecutor(workers=2) as executor:
+    with RayExecutor(workers=2, gpus_per_worker=0.5, trainer_gpus=1) as executor:
         yield executor
 
 
@@ -125,6 +126,7 @@ def test_zero_generation_through_ray_gives_the_in_process_examples(ray_workers, 
     there = bootstrap(tmp_path / "there", config, cluster=ray_workers)
     record = there.next_generation(progress=False)  # self-play, train, evaluate: via Ray
     assert record["evaluate"]["games"] == 2
+    assert record["selfplay"]["workers"] == 2 and record["selfplay"]["job_games_per_hour"] > 0
     assert len(list(RunLayout(tmp_path / "there").evaluation_sgf_dir("000001", "000000")
                     .glob("*.sgf"))) == 2
     mine, theirs = _examples(tmp_path / "here", "gen000001"), _examples(tmp_path / "there",
@@ -196,13 +198,11 @@ def test_value_data_and_reinforce_through_ray_play_the_same_games(ray_workers, t
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
 
 
-def test_the_trainer_and_the_workers_ask_ray_for_gpus(local_ray):
-    from mockgo.cluster import RayExecutor
-
-    with RayExecutor(workers=1, cpus_per_worker=0, gpus_per_worker=0.5,
-                     trainer_gpus=0.5) as executor:
-        assert executor.trainer_gpu_ids == ["0"]
-        assert executor.gpu_ids() == [["0"]]
+def test_the_trainer_and_the_workers_ask_ray_for_gpus(ray_workers):
+    """The trainer's GPU first, on this node; the workers share the other."""
+    assert len(ray_workers.trainer_gpu_ids) == 1
+    (first,), (second,) = ray_workers.gpu_ids()
+    assert first == second != ray_workers.trainer_gpu_ids[0]
 
 
 def _free_port():

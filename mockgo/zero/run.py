@@ -649,8 +649,11 @@ class ZeroRun:
 def generation_line(rec):
     """One line on a completed generation."""
     sp, tr, va, ev = rec["selfplay"], rec["train"], rec["validate"], rec["evaluate"]
+    rate = f"{sp['games_per_hour']:.0f} games/h"
+    if sp.get("workers", 1) > 1:
+        rate += f" a worker, {sp['job_games_per_hour']:.0f} on {sp['workers']} workers"
     line = (f"generation {rec['generation']}: {sp['games']} games by {sp['model']} "
-            f"({sp['mean_moves']:.0f} moves, {sp['games_per_hour']:.0f} games/h, "
+            f"({sp['mean_moves']:.0f} moves, {rate}, "
             f"{sp['evals_per_s']:.0f} evals/s, resign FP {sp['false_positive_rate']:.0%} of "
             f"{sp['would_have_resigned']}); trained on {tr['examples']} examples: "
             f"policy {tr['history']['policy_loss'][-1]:.3f} value {tr['history']['value_loss'][-1]:.3f}")

@@ -228,11 +228,17 @@ def selfplay_job(base_dir, model_path, games, config, job="selfplay", progress=T
     bar = progress_bar(progress, total=games, initial=games - sum(len(n) for _, n in todo),
                        unit="game", desc=f"self-play {job} ({model})", smoothing=0)
 
+    done["workers"] = 1 if executor is None else executor.workers
+    mark = [time.perf_counter()]
+
     def finish(b, games_played, played):
         if str(b) in done["batches"]:
             return  # a batch that came back twice: written once
         done["batches"][str(b)] = write_batch(layout, config, model, job, b, games_played,
                                               played)
+        now = time.perf_counter()
+        done["wall_seconds"] = done.get("wall_seconds", 0.0) + now - mark[0]
+        mark[0] = now
         write_json(progress_path, done)
         if callback is not None:
             callback("selfplay_batch", {"job": job, "batch": b})
@@ -373,8 +379,10 @@ def write_batch(layout, config, model, job, batch, games, played):
 
 
 def summarise_selfplay(done):
-    """A job's totals over its batches, and the rates: games per hour,
-    network evaluations per second, the resignation false-positive rate."""
+    """A job's totals over its batches, and the rates: games per hour (of a
+    worker, and of the whole job: ``job_games_per_hour``, its ``workers``
+    together), network evaluations per second, the resignation
+    false-positive rate."""
     total = {"games_requested": done["games"], "model": done["model"], "job": done["job"]}
     keys = ("games", "holdout_games", "examples", "holdout_examples", "moves", "black_wins",
             "resigned", "resign_disabled_games", "would_have_resigned", "false_positives",
@@ -383,7 +391,11 @@ def summarise_selfplay(done):
         total[key] = sum(batch[key] for batch in done["batches"].values())
     seconds = max(total["seconds"], 1e-9)
     total["complete"] = total["games"] == done["games"]
-    total["games_per_hour"] = 3600 * total["games"] / seconds
+    total["games_per_hour"] = 3600 * total["games"] / seconds  # a worker's rate
+    # The job's rate, all its workers together (from the first batch to the last written).
+    total["workers"] = done.get("workers", 1)
+    total["wall_seconds"] = done.get("wall_seconds", total["seconds"])
+    total["job_games_per_hour"] = 3600 * total["games"] / max(total["wall_seconds"], 1e-9)
     total["evals_per_s"] = total["evaluations"] / seconds
     total["network_share"] = total["network_seconds"] / seconds
     total["mean_moves"] = total["moves"] / max(total["games"], 1)
