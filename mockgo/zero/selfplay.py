@@ -257,15 +257,15 @@ def selfplay_job(base_dir, model_path, games, config, job="selfplay", progress=T
             recipe = Recipe(SelfPlayWorker, (config, ShippedModel.from_path(model_path)))
             tasks = {(model, job, b): {"model": model, "job": job, "batch": b, "numbers": numbers}
                      for b, numbers in todo}
+            planes = get_encoder(ENCODER, config.board_size).num_planes
             for (_, _, b), (games_played, played) in executor.map(recipe, tasks):
                 for game in games_played:
-                    game.planes = np.unpackbits(game.planes, axis=-1, count=get_encoder(
-                        ENCODER, config.board_size).num_planes)
+                    game.planes = np.unpackbits(game.planes, axis=-1, count=planes)
                 finish(b, games_played, played)
                 if bar is not None:
+                    rate = 3600 * len(games_played) / played["seconds"]
                     bar.update(len(games_played))
-                    bar.set_postfix({"games/h": f"{3600 * len(games_played) / played['seconds']:.0f}"
-                                                f" a worker"}, refresh=True)
+                    bar.set_postfix({"games/h": f"{rate:.0f} a worker"}, refresh=True)
     finally:
         if bar is not None:
             bar.close()
