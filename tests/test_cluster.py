@@ -127,6 +127,8 @@ def test_zero_generation_through_ray_gives_the_in_process_examples(ray_workers, 
     record = there.next_generation(progress=False)  # self-play, train, evaluate: via Ray
     assert record["evaluate"]["games"] == 2
     assert record["selfplay"]["workers"] == 2 and record["selfplay"]["job_games_per_hour"] > 0
+    rates = there.strength("random", 2, models=[1], progress=False)  # a match against random
+    assert set(rates) == {1} and 0 <= rates[1] <= 1
     assert len(list(RunLayout(tmp_path / "there").evaluation_sgf_dir("000001", "000000")
                     .glob("*.sgf"))) == 2
     mine, theirs = _examples(tmp_path / "here", "gen000001"), _examples(tmp_path / "there",
