@@ -41,17 +41,39 @@ def _ray_or_skip():
     return ray
 
 
+@pytest.fixture(autouse=True)
+def bounded():
+    """Every test here ends within ten minutes, Ray or not (SIGALRM; the
+    executor's waits return to Python at least once a minute)."""
+    def give_up(signum, frame):
+        raise TimeoutError("a cluster test ran for more than 10 minutes")
+
+    previous = signal.signal(signal.SIGALRM, give_up)
+    signal.alarm(600)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 @pytest.fixture(scope="module")
 def local_ray():
-    """One local Ray instance for the module's tests, shut down after them."""
+    """One local Ray instance for the module's tests, shut down after them,
+    in a folder of its own (a short path: Ray's sockets live there),
+    removed afterwards."""
     ray = _ray_or_skip()
-    # Two GPUs as Ray counts them (a logical resource: no GPU is needed).
-    ray.init(num_cpus=2, num_gpus=2, object_store_memory=200 * 1024**2,
-             include_dashboard=False, log_to_driver=False)
+    temp_dir = tempfile.mkdtemp(prefix="mockgo-ray-", dir="/tmp")
     try:
-        yield ray
+        # Two GPUs as Ray counts them (a logical resource: no GPU is needed).
+        ray.init(num_cpus=2, num_gpus=2, object_store_memory=200 * 1024**2,
+                 include_dashboard=False, log_to_driver=False, _temp_dir=temp_dir)
+        try:
+            yield ray
+        finally:
+            ray.shutdown()
     finally:
-        ray.shutdown()
+        shutil.rmtree(temp_dir, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
