@@ -229,14 +229,11 @@ class ZeroRun:
     which keep each model's evaluator warm and get a new model's bytes when
     the model changes; training, and every file of the run, stay in this
     process (the driver). None: everything here, as without a cluster.
+    :meth:`close` lets the workers go.
     """
 
     def __init__(self, base_dir, config, restart=False, cluster=None):
-        if cluster is None:
-            self.executor = None
-        else:
-            from mockgo.cluster import make_executor
-            self.executor = make_executor(cluster)
+        self._cluster, self.executor = cluster, None
         self.base_dir = Path(base_dir)
         self.layout = RunLayout(base_dir)
         self.config = config
@@ -281,6 +278,9 @@ class ZeroRun:
             self._bootstrap_model()
         if not self.state_path.exists():
             self._save_state()
+        if cluster is not None:  # last: a run refused above starts no workers
+            from mockgo.cluster import make_executor
+            self.executor = make_executor(cluster)
 
     def _bootstrap_model(self):
         import keras  # TensorFlow: imported only when a network is used
@@ -337,6 +337,13 @@ class ZeroRun:
                 batch_size=config.games_in_parallel * config.parallel_readouts,
                 random_symmetry=config.random_symmetry, seed=seed_of(config.seed, "net", generation))
         return self._evaluators[generation]
+
+    def close(self):
+        """Let go of the cluster's workers (a ``cluster="ray"`` made here;
+        an executor given is left to its owner)."""
+        if self.executor is not None and self.executor is not self._cluster:
+            self.executor.close()
+            self.executor = None
 
     def _side(self, generation):
         """A generation's model as a side of a match: its evaluator, or,
