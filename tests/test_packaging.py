@@ -90,6 +90,17 @@ def test_environment_matches_pyproject():
     assert not differences, "dependency lists differ:\n  " + "\n  ".join(differences)
 
 
+def test_dev_extra_installs_the_cluster_extra():
+    """CI installs the dev extra: it must bring Ray, so the cluster tests run."""
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        extras = tomllib.load(f)["project"]["optional-dependencies"]
+    dev = as_dict(extras["dev"], "the dev extra")
+    missing = [text for text in extras["cluster"]
+               if parse_requirement(text)[0] not in dev
+               or dev[parse_requirement(text)[0]] != parse_requirement(text)[1]]
+    assert not missing, f"the dev extra lacks the cluster extra's {missing}"
+
+
 def test_environment_python_satisfies_requires_python():
     text = (ROOT / "environment.yml").read_text()
     match = re.search(r"^\s*-\s*python\s*=\s*(\d+)\.(\d+)", text, re.MULTILINE)

@@ -14,9 +14,13 @@ Players are :mod:`mockgo.play.players` objects or specs. The first player,
 A, has black in games 0, 2, 4...; the colours alternate. In one process the
 games are played in lockstep by :func:`mockgo.play.runner.play_games` (one
 network call per step for all the games a network is to move in); with
-``workers`` > 1, players given as specs are made in each worker process
-(``multiprocessing``, spawn context) and the processes play games side by
-side, which is how GnuGo games use every core. Each game gets its own seed
+``workers`` > 1, players given as specs (or :class:`mockgo.cluster.Recipe`)
+are made in each worker process (``multiprocessing``, spawn context) and the
+processes play games side by side, which is how GnuGo games use every core;
+with ``cluster="ray"`` (``mockgo match --cluster ray``) the workers are Ray
+actors on the machines of a cluster, each with its own players (its own
+GnuGo process). Workers send their games back; this process saves them.
+Each game gets its own seed
 (from ``seed`` and the game number) and each player a generator from it
 (GTP engines that know ``set_random_seed``, such as GnuGo, get a seed too),
 so games differ from one another and mockgo's own players replay a match
@@ -73,8 +77,6 @@ import dataclasses
 import datetime
 import json
 import math
-import multiprocessing
-import multiprocessing.util
 import os
 import re
 import statistics
@@ -86,12 +88,13 @@ from pathlib import Path
 
 import numpy as np
 
+from mockgo.cluster import add_cluster_options, executor_from_args
 from mockgo.data.files import atomic_write_text, check_same_settings, read_json
 from mockgo.data.records import SGFError, final_board, load_sgf, save_sgf
 from mockgo.go import coords
 from mockgo.go.board import BLACK, EMPTY, WHITE
 from mockgo.play.gtp_client import GTPEngine, find_gnugo, gnugo_command
-from mockgo.play.players import make_player, parse_spec, spec_help
+from mockgo.play.players import Player, make_player, parse_spec, spec_help
 from mockgo.play.runner import PlayedGame, game_seed, play_games
 
 # ------------------------------------------------------------- statistics
@@ -356,8 +359,15 @@ def score_and_save(game, scorer=None, sgf_path=None, comment=None):
     the game is saved there, with a comment saying how it was scored. GnuGo
     reads the game from a file: without a path a temporary one is used."""
 
-    scorer = scorer or TrompTaylorScorer()
-    info = comment or ""
+    scoring = score_game(game, scorer or TrompTaylorScorer())
+    return save_game(game, sgf_path, (comment or "") + scoring)
+
+
+def score_game(game, scorer):
+    """Mark ``game``'s dead stones by ``scorer`` (games that ended by two
+    passes or the move cap); returns the sentences saying how it was
+    scored, for the SGF comment."""
+    info = ""
     if game.reason in ("score", "move cap"):
         if scorer.needs_file:
             with tempfile.TemporaryDirectory() as folder:
@@ -370,6 +380,13 @@ def score_and_save(game, scorer=None, sgf_path=None, comment=None):
                     if game.dead else "") + ".")
         if game.reason == "move cap":
             info += f"\nThe game was stopped at the move cap ({game.board.move_number} moves)."
+    return info
+
+
+def save_game(game, sgf_path, comment):
+    """Save a scored game as SGF at ``sgf_path`` (None: nowhere), with
+    ``comment`` and the game's note as its root comment."""
+    info = comment
     if game.note:
         info += "\n" + game.note
     if sgf_path is not None:
@@ -380,44 +397,62 @@ def score_and_save(game, scorer=None, sgf_path=None, comment=None):
     return game
 
 
-def _finish(game, scorer, out_dir, specs, games):
-    a_is_black = game.index % 2 == 0
+def _match_comment(index, specs, games):
+    a_is_black = index % 2 == 0
+    return (f"mockgo match, game {index + 1} of {games}: "
+            f"black = {specs[0] if a_is_black else specs[1]}, "
+            f"white = {specs[1] if a_is_black else specs[0]}.")
+
+
+def _sgf_path(game, out_dir):
     black, white = game.names
-    path = None if not out_dir else str(Path(out_dir) / _file_name(game.index, black, white))
-    comment = (f"mockgo match, game {game.index + 1} of {games}: "
-               f"black = {specs[0] if a_is_black else specs[1]}, "
-               f"white = {specs[1] if a_is_black else specs[0]}.")
-    return score_and_save(game, scorer, path, comment)
+    return None if not out_dir else str(Path(out_dir) / _file_name(game.index, black, white))
 
 
-# ------------------------------------------------------- worker processes
+def _finish(game, scorer, out_dir, specs, games):
+    return score_and_save(game, scorer, _sgf_path(game, out_dir),
+                          _match_comment(game.index, specs, games))
+
+
+# ------------------------------------------------------------------ workers
+
+
+def _make_side(side):
+    """A player in a worker: from a spec, or from a
+    :class:`~mockgo.cluster.Recipe` (a player of networks held in memory)."""
+    return make_player(side) if isinstance(side, str) else side.make()
 
 
 class _Session:
-    """The players and scorer of one worker process, made from specs on first use."""
+    """A match's worker (:mod:`mockgo.cluster`): the two players and the
+    scorer, made there once. A task is some of the match's games, played
+    there in lockstep and scored; the games go back to the driver, which
+    saves them and writes ``games.jsonl``."""
 
-    def __init__(self, spec_a, spec_b, scorer):
-        self.key = (spec_a, spec_b, scorer)
+    def __init__(self, side_a, side_b, scorer):
         self.scorer = make_scorer(scorer)
         self.players = []
         try:
-            self.players.append(make_player(spec_a))
-            self.players.append(make_player(spec_b))
+            self.players.append(_make_side(side_a))
+            self.players.append(_make_side(side_b))
         except BaseException:
             self.close()
             raise
 
-    def play(self, task):
-        index = task["index"]
+    def __call__(self, task):
+        indices = task["indices"]
         a, b = self.players
-        black, white = (a, b) if index % 2 == 0 else (b, a)
-        game, = play_games(black, white, 1, task["size"], komi=task["komi"],
-                           seeds=[game_seed(task["seed"], index)], max_moves=task["max_moves"])
-        game.index = index
-        _finish(game, self.scorer, task["out_dir"], (task["spec_a"], task["spec_b"]),
-                task["games"])
-        game.players = None  # engines and networks stay in this process
-        return game
+        played = play_games([a if i % 2 == 0 else b for i in indices],
+                            [b if i % 2 == 0 else a for i in indices], len(indices), task["size"],
+                            komi=task["komi"], seeds=[game_seed(task["seed"], i) for i in indices],
+                            max_moves=task["max_moves"])
+        finished = []
+        for game in played:
+            game.index = indices[game.index]  # the runner numbers the games it plays
+            scoring = score_game(game, self.scorer)
+            game.players = None  # engines and networks stay in the worker
+            finished.append((game, scoring))
+        return finished
 
     def close(self):
         for player in self.players:
@@ -427,28 +462,6 @@ class _Session:
                 pass
         self.players = []
         self.scorer.close()
-
-
-_SESSION = None
-
-
-def _close_session():
-    global _SESSION
-    if _SESSION is not None:
-        _SESSION.close()
-        _SESSION = None
-
-
-def _worker_play(task):
-    """Play one game in a worker process (players made on the first call
-    and closed when the worker exits)."""
-    global _SESSION
-    key = (task["spec_a"], task["spec_b"], task["scorer"])
-    if _SESSION is None or _SESSION.key != key:
-        _close_session()
-        _SESSION = _Session(*key)
-        multiprocessing.util.Finalize(None, _close_session, exitpriority=10)
-    return _SESSION.play(task)
 
 
 # ----------------------------------------------------------- resuming
@@ -549,34 +562,45 @@ def default_out_dir(spec_a, spec_b):
 
 
 def _spec(player):
-    return player if isinstance(player, str) else getattr(player, "name", repr(player))
+    if isinstance(player, str):
+        return player
+    return getattr(player, "name", None) or repr(player)
 
 
 def match(a, b, games=10, size=9, komi=7.5, max_moves=None, workers=1, concurrent=None,
           out_dir=None, scorer=None, seed=0, verbose=False, progress=False, confidence=0.95,
-          file=None, stats=None):
+          file=None, stats=None, cluster=None, games_per_task=1):
     """Play ``games`` games between players ``a`` and ``b``; returns a
     :class:`MatchResult` (and prints its table if ``verbose``).
 
-    A player is a spec (:func:`mockgo.play.players.make_player`) or a Player
-    object. ``a`` has black in the even-numbered games, ``b`` in the odd
-    ones. Every game gets its seed from ``seed`` and its number, so a match
-    replays exactly, however it is played:
+    A player is a spec (:func:`mockgo.play.players.make_player`), a Player
+    object, or a :class:`mockgo.cluster.Recipe` that makes one in a worker
+    (a network held in memory travels so). ``a`` has black in the
+    even-numbered games, ``b`` in the odd ones. Every game gets its seed
+    from ``seed`` and its number, so a match replays exactly, however it is
+    played:
 
     - ``workers=1`` (the default): in this process, the games in lockstep
       (``concurrent`` at a time, default all; one at a time with a GTP
       engine), one network call per step for each network player;
-    - ``workers=N`` (specs only; None: one per core): N worker processes
-      (``multiprocessing``, spawn context) that each make their own players
-      and play one game at a time: engines such as GnuGo in parallel.
+    - ``workers=N`` (specs or recipes; None: one per core): N worker
+      processes (``multiprocessing``, spawn context) that each make their
+      own players: engines such as GnuGo in parallel;
+    - ``cluster="ray"`` (or any :class:`mockgo.cluster.Executor`): on a Ray
+      cluster's workers (``workers`` of them; None: as many as its CPUs
+      allow), each with its own players (its own GnuGo process).
 
-    ``max_moves``: the move cap (default ``2 * size * size``). ``out_dir``:
-    save every game there as SGF (default: not saved), and resume from the
-    games already finished there (module docstring). ``scorer``:
-    ``"gnugo"`` (dead stones by GnuGo), ``"tromp-taylor"`` or None (every
-    stone alive), or ``"auto"`` (GnuGo if installed). ``file``: where the
-    table and the games' lines go (default stdout); ``progress``: a bar of
-    finished games; ``stats``: the runner's counters (in-process only).
+    With workers, each task is ``games_per_task`` games, played in lockstep
+    by one worker and sent back to this process, which scores nothing but
+    saves every game and its ``games.jsonl`` line (so ``out_dir`` is on this
+    machine). ``max_moves``: the move cap (default ``2 * size * size``).
+    ``out_dir``: save every game there as SGF (default: not saved), and
+    resume from the games already finished there (module docstring).
+    ``scorer``: ``"gnugo"`` (dead stones by GnuGo), ``"tromp-taylor"`` or
+    None (every stone alive), or ``"auto"`` (GnuGo if installed). ``file``:
+    where the table and the games' lines go (default stdout); ``progress``:
+    a bar of finished games; ``stats``: the runner's counters (in-process
+    only).
     """
 
     out = file or sys.stdout
@@ -586,6 +610,8 @@ def match(a, b, games=10, size=9, komi=7.5, max_moves=None, workers=1, concurren
             parse_spec(player)  # a typo fails here, not in every worker
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
+    if games_per_task < 1:
+        raise ValueError(f"games_per_task must be >= 1, got {games_per_task}")
     scorer = scorer or "tromp-taylor"
     if scorer == "auto":
         scorer = "gnugo" if find_gnugo() else "tromp-taylor"
@@ -599,10 +625,14 @@ def match(a, b, games=10, size=9, komi=7.5, max_moves=None, workers=1, concurren
             raise ValueError(f"{out_dir} holds {max(finished) + 1} games of this match, more "
                              f"than the {games} asked for: ask for at least as many")
     todo = [i for i in range(games) if i not in finished]
-    workers = workers or os.cpu_count() or 1
-    workers = max(1, min(workers, len(todo)))
-    if workers > 1 and not all(isinstance(p, str) for p in (a, b)):
-        raise ValueError("workers > 1 needs both players as specs (each process makes its own)")
+    if cluster is None:
+        workers = workers or os.cpu_count() or 1
+        workers = max(1, min(workers, len(todo)))
+    elif workers is not None:
+        workers = max(1, min(workers, len(todo)))
+    if (workers != 1 or cluster is not None) and any(isinstance(p, Player) for p in (a, b)):
+        raise ValueError("worker processes and clusters need both players as specs or "
+                         "mockgo.cluster.Recipe (each worker makes its own)")
     started = time.perf_counter()
     results = list(finished.values())
     if finished and verbose:
@@ -619,8 +649,8 @@ def match(a, b, games=10, size=9, komi=7.5, max_moves=None, workers=1, concurren
                   f"{game.result:>8}  {game.board.move_number:3d} moves  {game.seconds:5.1f} s",
                   file=out, flush=True)
 
-    if todo and workers == 1:
-        made = [make_player(p) if isinstance(p, str) else None for p in (a, b)]
+    if todo and workers == 1 and cluster is None:
+        made = [None if isinstance(p, Player) else _make_side(p) for p in (a, b)]
         player_a, player_b = (m or p for m, p in zip(made, (a, b)))
         scoring = make_scorer(scorer)
         try:
@@ -640,15 +670,9 @@ def match(a, b, games=10, size=9, komi=7.5, max_moves=None, workers=1, concurren
                 if player is not None:
                     player.close()
     elif todo:
-        tasks = [dict(index=i, spec_a=a, spec_b=b, scorer=scorer, seed=seed, size=size,
-                      komi=komi, max_moves=max_moves, out_dir=out_dir, games=games)
-                 for i in todo]
-        context = multiprocessing.get_context("spawn")
-        with context.Pool(workers) as pool:
-            for game in pool.imap_unordered(_worker_play, tasks):
-                report(game)
-            pool.close()
-            pool.join()
+        _play_on_workers(a, b, todo, cluster, workers, games_per_task, scorer, specs, out_dir,
+                         report, dict(size=size, komi=komi, max_moves=max_moves, seed=seed,
+                                      games=games), progress)
     results.sort(key=lambda g: g.index)
     first = results[0]
     names = first.names if first.index % 2 == 0 else first.names[::-1]
@@ -659,6 +683,36 @@ def match(a, b, games=10, size=9, komi=7.5, max_moves=None, workers=1, concurren
         print("", file=out)
         print(result.table(), file=out, flush=True)
     return result
+
+
+def _play_on_workers(a, b, todo, cluster, workers, games_per_task, scorer, specs, out_dir,
+                     report, settings, progress):
+    """The games ``todo`` as tasks of ``games_per_task`` on an executor
+    (:mod:`mockgo.cluster`); each game saved here as its task comes back."""
+    from mockgo.cluster import Executor, Recipe, make_executor
+
+    executor = make_executor(cluster, workers=workers)
+    try:
+        recipe = Recipe(_Session, (a, b, scorer))
+        tasks = {tuple(todo[k:k + games_per_task]): dict(settings,
+                                                         indices=todo[k:k + games_per_task])
+                 for k in range(0, len(todo), games_per_task)}
+        bar = None
+        if progress:
+            from tqdm.auto import tqdm
+            bar = tqdm(total=len(todo), desc=progress if isinstance(progress, str) else "games",
+                       leave=False)
+        for _, played in executor.map(recipe, tasks):
+            for game, scoring in played:
+                report(save_game(game, _sgf_path(game, out_dir),
+                                 _match_comment(game.index, specs, settings["games"]) + scoring))
+                if bar is not None:
+                    bar.update(1)
+        if bar is not None:
+            bar.close()
+    finally:
+        if not isinstance(cluster, Executor):  # made here
+            executor.close()
 
 
 # ------------------------------------------------------------ command line
@@ -677,7 +731,12 @@ def configure_parser(parser):
     parser.add_argument("--size", type=int, default=9, help="board size (default 9)")
     parser.add_argument("--komi", type=float, default=7.5, help="komi (default 7.5)")
     parser.add_argument("--max-moves", type=int, help="move cap (default 2 * size * size)")
-    parser.add_argument("--workers", type=int, help="processes (default: one per core)")
+    parser.add_argument("--workers", type=int,
+                        help="processes (default: one per core); with --cluster ray, Ray "
+                             "workers (default: as many as the cluster's CPUs allow)")
+    parser.add_argument("--games-per-task", type=int, default=1,
+                        help="with workers: games a worker plays in lockstep per task "
+                             "(default 1; more for network players, one call per step)")
     parser.add_argument("--out", help="folder for the SGF files "
                         "(default matches/<time>-<A>-vs-<B>)")
     parser.add_argument("--scorer", default="auto", choices=["auto", "gnugo", "tromp-taylor"],
@@ -685,14 +744,21 @@ def configure_parser(parser):
                              "if installed)")
     parser.add_argument("--seed", type=int, default=0, help="the match's seed (default 0)")
     parser.add_argument("--quiet", action="store_true", help="print only the table")
+    add_cluster_options(parser)
     return parser
 
 
 def run_cli(args):
     out_dir = args.out or default_out_dir(args.black, args.white)
-    result = match(args.black, args.white, games=args.games, size=args.size, komi=args.komi,
-                   max_moves=args.max_moves, workers=args.workers, out_dir=out_dir,
-                   scorer=args.scorer, seed=args.seed, verbose=not args.quiet)
+    executor = executor_from_args(args, workers=args.workers)
+    try:
+        result = match(args.black, args.white, games=args.games, size=args.size, komi=args.komi,
+                       max_moves=args.max_moves, workers=args.workers, out_dir=out_dir,
+                       scorer=args.scorer, seed=args.seed, verbose=not args.quiet,
+                       cluster=executor, games_per_task=args.games_per_task)
+    finally:
+        if executor is not None:
+            executor.close()
     if args.quiet:
         print(result.table())
     return 0

@@ -294,6 +294,12 @@ class Reinforce:
     >>> run.run(until=20, baseline=value_net)  # the second pass
     >>> run.history[-1]["eval_win_rate"]
 
+    ``cluster``: ``"ray"`` or a :class:`mockgo.cluster.Executor` plays each
+    iteration's games (and the evaluation's) on its workers, the current
+    policy and the opponent shipped to them as their networks' bytes; the
+    update, the pool and the checkpoints stay here. :meth:`close` lets the
+    workers go.
+
     ``history`` has one dict per iteration: ``iteration``, ``opponent``
     (the pool member's iteration), ``win_rate`` (against it), ``eval_win_rate``
     (against the SL policy, or None), ``pool_size``, ``baseline``,
@@ -302,11 +308,13 @@ class Reinforce:
     entries lack these two), ``seconds``.
     """
 
-    def __init__(self, folder, sl_policy, config, restart=False, record_every=0):
+    def __init__(self, folder, sl_policy, config, restart=False, record_every=0, cluster=None):
         import keras  # TensorFlow: imported only when a network is used
 
         import mockgo.nets.models  # noqa: F401
 
+        self.cluster = cluster
+        self._executor = None
         self.folder = Path(folder)
         self.config = config
         if record_every < 0:
@@ -401,8 +409,7 @@ class Reinforce:
         iteration = self.iteration + 1
         member = self.pool.sample(self.rng)
         self.opponent.set_weights(member.weights)
-        played = match(self.player, self.opponent_player, config.games, config.size,
-                       komi=config.komi, seed=self._seed(), max_moves=config.max_moves)
+        played = self._match(self.player, self.opponent_player, config.games, self._seed())
         self.last_games = played.games
         if self.record_every and iteration % self.record_every == 0:
             self._record_games(iteration, member.iteration, played.games)
@@ -415,8 +422,8 @@ class Reinforce:
             self.pool.add(iteration, self.learner.get_weights(), file)
         eval_win_rate = None
         if config.eval_every and iteration % config.eval_every == 0 and config.eval_games:
-            evaluation = match(self.evaluator, self.sl_player, config.eval_games, config.size,
-                               komi=config.komi, seed=self._seed(), max_moves=config.max_moves)
+            evaluation = self._match(self.evaluator, self.sl_player, config.eval_games,
+                                     self._seed())
             eval_win_rate = evaluation.win_rate
         record = {
             "iteration": iteration,
@@ -437,6 +444,28 @@ class Reinforce:
         self.history.append(record)
         self._checkpoint()
         return record
+
+    def _match(self, a, b, games, seed):
+        """A match of the iteration, here in lockstep or, with a cluster,
+        shared out among its workers (the two networks shipped to them)."""
+        config = self.config
+        if self.cluster is None:
+            return match(a, b, games, config.size, komi=config.komi, seed=seed,
+                         max_moves=config.max_moves)
+        from mockgo.cluster import make_executor, portable_player
+
+        if self._executor is None:
+            self._executor = make_executor(self.cluster)
+        return match(portable_player(a), portable_player(b), games, config.size,
+                     komi=config.komi, seed=seed, max_moves=config.max_moves,
+                     cluster=self._executor, workers=None,
+                     games_per_task=-(-games // self._executor.workers))
+
+    def close(self):
+        """Let go of the cluster's workers (a ``cluster="ray"`` made here)."""
+        if self._executor is not None and self._executor is not self.cluster:
+            self._executor.close()
+        self._executor = None
 
     def _seed(self):
         """A match's seed, from the run's generator (saved with every

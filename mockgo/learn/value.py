@@ -74,7 +74,8 @@ def add_colour_plane(planes48, to_play):
 
 
 def value_dataset(policy, games, size, komi=7.5, max_step=None, rl_policy=None, batch=256,
-                  rng=0, max_moves=None, folder=None, progress=False, restart=False):
+                  rng=0, max_moves=None, folder=None, progress=False, restart=False,
+                  cluster=None):
     """AlphaGo's value-network data: ``games`` positions, one per game.
 
     ``policy`` (a :class:`~mockgo.play.players.PolicyPlayer`, a Keras model on
@@ -97,40 +98,130 @@ def value_dataset(policy, games, size, komi=7.5, max_step=None, rl_policy=None, 
     batches in a folder without a readable ``value_data.json``, unless
     ``restart=True``, which deletes the folder's batches and plays anew.
 
+    ``cluster``: ``"ray"`` or a :class:`mockgo.cluster.Executor` plays the
+    batches on workers (the policies travel as their networks' bytes; each
+    batch comes back here to be saved). Batch k's size depends on how many
+    positions the batches before it kept, so a batch goes out early only
+    when its size is sure whatever they keep; the data are the same as
+    played here.
+
     Returns :class:`ValueData` (it unpacks as ``planes, outcomes``).
     """
 
     if rng is None or isinstance(rng, np.random.Generator):
         rng = int(np.random.default_rng(rng).integers(2**63))
-    policy = as_player(policy, temperature=1.0)
-    after = policy if rl_policy is None else as_player(rl_policy, temperature=1.0)
     max_step = int(round(1.25 * size * size)) if max_step is None else int(max_step)
-    encoder = get_encoder(ALPHAGO49, size)
     saved = _ValueBatches(folder, dict(games=games, size=size, komi=komi, max_step=max_step,
                                        batch=batch, seed=rng, max_moves=max_moves,
                                        rl_policy=rl_policy is not None), restart)
-    parts = []  # per batch: planes, outcomes, steps, games played, seconds
     bar = None
     if progress:
 
         bar = tqdm(total=games, desc=progress if isinstance(progress, str) else "value data")
-    kept = 0
-    while kept < games:
-        k = len(parts)
-        part = saved.load(k)
-        if part is None:
-            part = _value_batch(policy, after, min(batch, games - kept), size, komi, max_step,
-                                max_moves, np.random.default_rng([rng, k]), encoder)
-            saved.save(k, part)
-        parts.append(part)
-        kept += len(part[1])
-        if bar is not None:
-            bar.update(len(part[1]))
+    if cluster is None:
+        games_here = _ValueGames(as_player(policy, temperature=1.0),
+                                 None if rl_policy is None else as_player(rl_policy,
+                                                                          temperature=1.0),
+                                 size, komi, max_step, max_moves)
+        parts = []  # per batch: planes, outcomes, steps, games played, seconds
+        kept = 0
+        while kept < games:
+            k = len(parts)
+            part = saved.load(k)
+            if part is None:
+                part = games_here({"count": min(batch, games - kept), "seed": [rng, k]})
+                saved.save(k, part)
+            parts.append(part)
+            kept += len(part[1])
+            if bar is not None:
+                bar.update(len(part[1]))
+    else:
+        parts = _value_batches_on(cluster, policy, rl_policy, games, size, komi, max_step,
+                                  max_moves, batch, rng, saved, bar)
     if bar is not None:
         bar.close()
     played = sum(part[3] for part in parts)
     planes, outcomes, steps = (np.concatenate([part[i] for part in parts]) for i in range(3))
     return ValueData(planes, outcomes, steps, played, played - games, sum(p[4] for p in parts))
+
+
+def _value_batches_on(cluster, policy, rl_policy, games, size, komi, max_step, max_moves, batch,
+                      rng, saved, bar):
+    """:func:`value_dataset`'s batches on an executor (:mod:`mockgo.cluster`).
+
+    The batches played one after another would be: batch k of
+    ``min(batch, games - K_k)`` games, K_k the positions batches 0..k-1
+    kept, until K reaches ``games``. Each batch keeps at most its size, so
+    while ``games`` less (the kept positions of the finished batches before
+    k + the sizes of the others) is at least ``batch``, batch k is surely
+    played, and in full: it goes out at once. Otherwise it waits for the
+    batches before it. So the same batches are played, none in vain."""
+    from mockgo.cluster import Executor, Recipe, make_executor, portable_player
+
+    executor = make_executor(cluster)
+    recipe = Recipe(_ValueGames, (portable_player(policy),
+                                  None if rl_policy is None else portable_player(rl_policy),
+                                  size, komi, max_step, max_moves))
+    parts, sizes = {}, {}  # batch -> its part (finished), its size (sent)
+    try:
+        results = None
+        while True:
+            k = len(sizes)
+            if all(j in parts for j in range(k)):
+                left = games - sum(len(parts[j][1]) for j in range(k))
+                if left <= 0:
+                    break
+                size_k = min(batch, left)
+            else:
+                bound = sum(len(parts[j][1]) if j in parts else sizes[j] for j in range(k))
+                size_k = batch if games - bound >= batch else None
+            in_flight = len(sizes) - len(parts)
+            if size_k is not None and in_flight < 2 * executor.workers:
+                sizes[k] = size_k
+                part = saved.load(k)
+                if part is not None:  # saved by an earlier run
+                    parts[k] = part
+                    if bar is not None:
+                        bar.update(len(part[1]))
+                else:
+                    executor.submit(recipe, ("value", rng, k), {"count": size_k,
+                                                                "seed": [rng, k]})
+                continue
+            if results is None:
+                results = executor.results()
+            (_, _, j), part = next(results)
+            saved.save(j, part)
+            parts[j] = part
+            if bar is not None:
+                bar.update(len(part[1]))
+            if len(parts) == len(sizes):
+                results = None  # the generator ends when nothing is left: start anew
+    finally:
+        if not isinstance(cluster, Executor):  # made here
+            executor.close()
+    return [parts[k] for k in range(len(sizes))]
+
+
+class _ValueGames:
+    """Plays :func:`value_dataset`'s batches (here, or as a worker's session):
+    a task is ``{"count", "seed"}``; returns the planes, outcomes and U of
+    the games that reached their move U, ``count`` and the seconds taken."""
+
+    def __init__(self, policy, rl_policy, size, komi, max_step, max_moves):
+        self.policy = _side(policy)
+        self.after = self.policy if rl_policy is None else _side(rl_policy)
+        self.size, self.komi, self.max_step, self.max_moves = size, komi, max_step, max_moves
+        self.encoder = get_encoder(ALPHAGO49, size)
+
+    def __call__(self, task):
+        return _value_batch(self.policy, self.after, task["count"], self.size, self.komi,
+                            self.max_step, self.max_moves, np.random.default_rng(task["seed"]),
+                            self.encoder)
+
+
+def _side(player):
+    """A player from what a worker gets (a spec, a recipe) or a player."""
+    return player.make() if hasattr(player, "make") else as_player(player, temperature=1.0)
 
 
 def _value_batch(policy, after, count, size, komi, max_step, max_moves, rng, encoder):

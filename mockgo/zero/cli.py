@@ -7,6 +7,7 @@ import os
 import sys
 from pathlib import Path
 
+from mockgo.cluster import add_cluster_options, executor_from_args
 from mockgo.data.files import read_json
 from mockgo.zero.config import ZeroConfig
 from mockgo.zero.layout import RunLayout, is_loop_job, model_name
@@ -74,6 +75,12 @@ def configure_parser(parser):
                         help="delete the run in --base-dir (its models, games and state) and "
                              "start over; needed where its state.json is missing or damaged")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    parser.add_argument("--workers", type=int,
+                        help="with --cluster ray: self-play and match workers (default: as "
+                             "many as the cluster's CPUs allow, --cpus-per-worker each)")
+    add_cluster_options(parser, trainer=True).description = (
+        "self-play batches and match games on Ray workers that keep each model's network "
+        "warm; training and the run folder stay with this command (on this machine)")
     return parser
 
 
@@ -146,25 +153,45 @@ def run_cli(args):
         return 2
     if args.test and args.generations == _parser().get_default("generations"):
         args.generations = 2
+    if args.workers is not None and args.cluster is None:
+        print("error: --workers needs --cluster ray", file=sys.stderr)
+        return 2
+    if args.selfplay_only and is_loop_job(args.job):
+        print(f"error: --job {args.job}: names like gen000004 are the loop's own self-play "
+              f"jobs; give the extra job another name", file=sys.stderr)
+        return 2
     try:
-        run = bootstrap(args.base_dir, config, restart=args.restart)
+        executor = executor_from_args(args, workers=args.workers)
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    try:
+        if executor is not None and executor.trainer_gpu_ids:
+            # Before TensorFlow starts: training uses the GPUs Ray gave it, no other.
+            os.environ["CUDA_VISIBLE_DEVICES"] = ",".join(executor.trainer_gpu_ids)
+        try:
+            run = bootstrap(args.base_dir, config, restart=args.restart, cluster=executor)
+        except ValueError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        return _work(run, args, config)
+    finally:
+        if executor is not None:
+            executor.close()
+
+
+def _work(run, args, config):
     if args.validate_only or args.evaluate_only:
         return _inspect(run, args, config)
     if args.selfplay_only:
-        if is_loop_job(args.job):
-            print(f"error: --job {args.job}: names like gen000004 are the loop's own self-play "
-                  f"jobs; give the extra job another name", file=sys.stderr)
-            return 2
         model = args.model or run.model_path(run.best)
         games = args.games or config.games_per_generation
         summary = selfplay_job(args.base_dir, model, games, config, job=args.job,
-                               progress=not args.quiet)
+                               progress=not args.quiet, executor=run.executor)
         print(json.dumps({k: round(v, 3) if isinstance(v, float) else v
                           for k, v in summary.items()}))
         return 0
+
     def report(event, info):
         if event == "generation" and args.quiet:  # else run() prints it
             print(generation_line(run.record(info["generation"])), flush=True)

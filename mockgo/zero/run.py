@@ -132,21 +132,52 @@ def search_player(side, config, readouts=None, name=None, resign_threshold=None,
 
 
 def play_match(first, second, games, config, readouts=None, seed=0, sgf_dir=None,
-               progress=False, names=None, resign_threshold=None):
+               progress=False, names=None, resign_threshold=None, executor=None):
     """``games`` games between two sides (:func:`search_player`) through the
     one match engine (:func:`mockgo.arena.matches.match`), all in lockstep:
     ``first`` plays black in games 0, 2, 4...; all the games where one
     network is to move are searched together, one network call per search
-    step. ``sgf_dir``: save the games there. Returns the
+    step. ``sgf_dir``: save the games there. ``executor``
+    (:mod:`mockgo.cluster`): the games are shared out among its workers
+    (each plays its share in lockstep, the networks shipped to it); the
+    sides are then ``"random"``, models or their paths, or evaluators (their
+    models are shipped). Returns the
     :class:`~mockgo.arena.matches.MatchResult` (``first`` is A)."""
 
     names = names or (None, None)
-    sides = [search_player(side, config, readouts, names[k], resign_threshold,
-                           games * config.parallel_readouts, seed_of(config.seed, seed, k))
-             for k, side in enumerate((first, second))]
+    if executor is None:
+        sides = [search_player(side, config, readouts, names[k], resign_threshold,
+                               games * config.parallel_readouts, seed_of(config.seed, seed, k))
+                 for k, side in enumerate((first, second))]
+        labels = [side.name for side in sides]
+        games_per_task = 1
+    else:
+        from mockgo.cluster import Recipe
+
+        games_per_task = -(-games // executor.workers)
+        labels = [names[k] or _side_name(side) for k, side in enumerate((first, second))]
+        sides = [Recipe(search_player, (_shipped(side), config, readouts, labels[k],
+                                        resign_threshold, games_per_task * config.parallel_readouts,
+                                        seed_of(config.seed, seed, k)), name=labels[k])
+                 for k, side in enumerate((first, second))]
     return match(*sides, games=games, size=config.board_size, komi=config.komi,
                  max_moves=config.moves_cap, seed=seed_of(config.seed, seed), out_dir=sgf_dir,
-                 progress=f"{sides[0].name} vs {sides[1].name}" if progress else False)
+                 progress=f"{labels[0]} vs {labels[1]}" if progress else False,
+                 cluster=executor, workers=1 if executor is None else None,
+                 games_per_task=games_per_task)
+
+
+def _shipped(side):
+    """A side of a match as it travels to workers: ``"random"``, or a model's bytes."""
+    from mockgo.cluster import ShippedModel
+
+    if isinstance(side, str) and side == "random":
+        return side
+    if isinstance(side, (str, Path)):
+        return ShippedModel.from_path(side)
+    if isinstance(side, NetworkEvaluator):
+        side = side.predictor.model
+    return ShippedModel.from_model(side, encoder=ENCODER)
 
 
 def _side_name(side):
@@ -179,12 +210,13 @@ def analyse_position(model, board, config, readouts=None, seed=0):
 # -------------------------------------------------------------------- the run
 
 
-def bootstrap(base_dir, config, restart=False):
+def bootstrap(base_dir, config, restart=False, cluster=None):
     """Open the run in ``base_dir``: a new one (``config.json``, a randomly
     initialised model 000000, an empty ``state.json``), or the one already
     there, which must have been started with the same ``config``.
-    ``restart=True``: delete the run there first (:class:`ZeroRun`)."""
-    return ZeroRun(base_dir, config, restart)
+    ``restart=True``: delete the run there first (:class:`ZeroRun`);
+    ``cluster``: where self-play and matches are played (:class:`ZeroRun`)."""
+    return ZeroRun(base_dir, config, restart, cluster)
 
 
 class ZeroRun:
@@ -202,9 +234,18 @@ class ZeroRun:
     run in ``base_dir``, and begins anew with ``config``. Without it, a
     folder holding models or examples but no readable ``state.json`` or
     ``config.json`` is an error naming the files (module docstring).
+
+    ``cluster``: ``"ray"`` (a Ray instance of its own, or the cluster of
+    ``RAY_ADDRESS``) or a :class:`mockgo.cluster.Executor`: the self-play
+    batches and the matches' games are played by its workers (``executor``),
+    which keep each model's evaluator warm and get a new model's bytes when
+    the model changes; training, and every file of the run, stay in this
+    process (the driver). None: everything here, as without a cluster.
+    :meth:`close` lets the workers go.
     """
 
-    def __init__(self, base_dir, config, restart=False):
+    def __init__(self, base_dir, config, restart=False, cluster=None):
+        self._cluster, self.executor = cluster, None
         self.base_dir = Path(base_dir)
         self.layout = RunLayout(base_dir)
         self.config = config
@@ -252,6 +293,9 @@ class ZeroRun:
             self._bootstrap_model()
         if not self.state_path.exists():
             self._save_state()
+        if cluster is not None:  # last: a run refused above starts no workers
+            from mockgo.cluster import make_executor
+            self.executor = make_executor(cluster)
 
     def _bootstrap_model(self):
         import keras  # TensorFlow: imported only when a network is used
@@ -313,6 +357,18 @@ class ZeroRun:
                 precision=config.precision)
         return self._evaluators[generation]
 
+    def close(self):
+        """Let go of the cluster's workers (a ``cluster="ray"`` made here;
+        an executor given is left to its owner)."""
+        if self.executor is not None and self.executor is not self._cluster:
+            self.executor.close()
+            self.executor = None
+
+    def _side(self, generation):
+        """A generation's model as a side of a match: its evaluator, or,
+        with an executor, its file (shipped to the workers)."""
+        return self.model_path(generation) if self.executor else self.evaluator(generation)
+
     def _trainable(self, generation):
         """The model of ``generation``, compiled, to be trained in place into
         the next one; and its evaluator, if one was made (its compiled graph
@@ -361,7 +417,8 @@ class ZeroRun:
         summary = selfplay_job(self.base_dir, self.model_path(rec["player"]),
                                self.config.games_per_generation, self.config,
                                job=job_name(self.pending), progress=progress, callback=callback,
-                               evaluator=self.evaluator(rec["player"]))
+                               evaluator=None if self.executor else self.evaluator(rec["player"]),
+                               executor=self.executor)
         rec["selfplay"] = summary
         self._save_state()
         return summary
@@ -500,8 +557,8 @@ class ZeroRun:
         if generation == opponent:
             raise ValueError(f"generation {generation} against itself: choose another opponent")
         new, old = model_name(generation), model_name(opponent)
-        return play_match(self.evaluator(generation), self.evaluator(opponent),
-                          games or self.config.eval_games, self.config,
+        return play_match(self._side(generation), self._side(opponent),
+                          games or self.config.eval_games, self.config, executor=self.executor,
                           seed=seed_of("evaluate-only", generation, opponent)[0], names=(new, old),
                           sgf_dir=self.layout.extra_evaluation_sgf_dir(new, old),
                           progress=progress)
@@ -518,8 +575,9 @@ class ZeroRun:
         start = _clock()
         if config.evaluate:
             best = model_name(self.best)
-            result = play_match(self.evaluator(g), self.evaluator(self.best), config.eval_games,
-                                config, seed=seed_of("evaluate", g)[0], names=(model_name(g), best),
+            result = play_match(self._side(g), self._side(self.best), config.eval_games,
+                                config, executor=self.executor, seed=seed_of("evaluate", g)[0],
+                                names=(model_name(g), best),
                                 sgf_dir=self.layout.evaluation_sgf_dir(model_name(g), best),
                                 progress=progress)
             summary = {"opponent": best, "games": result.n, "wins": result.wins_a,
@@ -709,8 +767,9 @@ class ZeroRun:
             key = f"{model_name(g)} vs {other_name}, {games} games, {readouts} readouts"
             if key not in table:
                 # Loaded only for a match still to play (evaluators are cached).
-                other = opponent if opponent == "random" else self.evaluator(opponent)
-                result = play_match(self.evaluator(g), other, games, self.config, readouts,
+                other = opponent if opponent == "random" else self._side(opponent)
+                result = play_match(self._side(g), other, games, self.config, readouts,
+                                    executor=self.executor,
                                     seed=seed_of("strength", g, other_name)[0], progress=progress,
                                     names=(model_name(g), other_name))
                 table[key] = {"win_rate": result.win_rate, "wins": result.wins_a,
@@ -738,8 +797,11 @@ def _finite(value):
 def generation_line(rec):
     """One line on a completed generation."""
     sp, tr, va, ev = rec["selfplay"], rec["train"], rec["validate"], rec["evaluate"]
+    rate = f"{sp['games_per_hour']:.0f} games/h"
+    if sp.get("workers", 1) > 1:
+        rate += f" a worker, {sp['job_games_per_hour']:.0f} on {sp['workers']} workers"
     line = (f"generation {rec['generation']}: {sp['games']} games by {sp['model']} "
-            f"({sp['mean_moves']:.0f} moves, {sp['games_per_hour']:.0f} games/h, "
+            f"({sp['mean_moves']:.0f} moves, {rate}, "
             f"{sp['evals_per_s']:.0f} evals/s, resign FP {sp['false_positive_rate']:.0%} of "
             f"{sp['would_have_resigned']}"
             + (f", {sp['full_searches']} of {sp['full_searches'] + sp['fast_searches']} moves "

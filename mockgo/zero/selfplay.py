@@ -32,9 +32,9 @@ from mockgo.search.mcts import ResignationCheck
 from mockgo.zero.config import ENCODER, seed_of
 from mockgo.zero.layout import RunLayout, is_holdout, write_json
 
-__all__ = ["EXAMPLE_ARRAYS", "SelfPlayGame", "end_targets", "evaluator_for", "load_examples",
-           "load_targets", "play_selfplay_games", "search_comment", "searcher",
-           "selfplay_job", "selfplay_searcher", "summarise_selfplay"]
+__all__ = ["EXAMPLE_ARRAYS", "SelfPlayGame", "SelfPlayWorker", "end_targets", "evaluator_for",
+           "load_examples", "load_targets", "play_batch", "play_selfplay_games", "search_comment",
+           "searcher", "selfplay_job", "selfplay_searcher", "summarise_selfplay", "write_batch"]
 
 
 def searcher(evaluate, config, readouts, **options):
@@ -256,7 +256,7 @@ def progress_bar(enabled, **kwargs):
 
 
 def selfplay_job(base_dir, model_path, games, config, job="selfplay", progress=True,
-                 callback=None, evaluator=None):
+                 callback=None, evaluator=None, executor=None):
     """Play ``games`` self-play games with the model at ``model_path`` into
     ``base_dir`` (the layout in the module docstring); returns the job's
     statistics.
@@ -266,10 +266,19 @@ def selfplay_job(base_dir, model_path, games, config, job="selfplay", progress=T
     out games, ``data/holdout``) and SGF files are written, then the job's
     progress file. Started again, the job skips the batches it has done and
     plays the rest; a job that is complete returns at once.
-    ``callback(event, info)`` sees ``"selfplay_step"`` and
-    ``"selfplay_batch"`` events (tests interrupt jobs through it).
+    ``callback(event, info)`` sees ``"selfplay_step"`` (in this process
+    only) and ``"selfplay_batch"`` events (tests interrupt jobs through it).
     ``evaluator``: a :class:`NetworkEvaluator` of that model already made
     (its compiled graph is reused), else the model is loaded.
+
+    ``executor`` (:mod:`mockgo.cluster`; None: here, one batch after
+    another): the batches are tasks, named ``(model, job, batch)``, played
+    by workers that keep the model's evaluator warm between batches (the
+    model travels as its file's bytes); each batch comes back here, where
+    its files and the progress file are written, in the order the batches
+    finish. Batch b's games are the same wherever it is played (their seeds
+    and the evaluator's symmetries come from the run's seed, the model, the
+    job and the batch), and a batch that comes back twice is written once.
     """
     layout, model_path = RunLayout(base_dir), Path(model_path)
     model = model_path.stem
@@ -290,27 +299,97 @@ def selfplay_job(base_dir, model_path, games, config, job="selfplay", progress=T
     batches = [(b, list(range(start, min(start + per_batch, games))))
                for b, start in enumerate(range(0, games, per_batch))]
     todo = [(b, numbers) for b, numbers in batches if str(b) not in done["batches"]]
-    if todo:
-        evaluator = evaluator_for(evaluator or model_path, config,
-                               per_batch * config.parallel_readouts, seed_of(config.seed, model, job))
-        bar = progress_bar(progress, total=games, initial=games - sum(len(n) for _, n in todo),
-                        unit="game", desc=f"self-play {job} ({model})", smoothing=0)
-        try:
+    if not todo:
+        return summarise_selfplay(done)
+    bar = progress_bar(progress, total=games, initial=games - sum(len(n) for _, n in todo),
+                       unit="game", desc=f"self-play {job} ({model})", smoothing=0)
+
+    done["workers"] = 1 if executor is None else executor.workers
+    mark = [time.perf_counter()]
+
+    def finish(b, games_played, played):
+        if str(b) in done["batches"]:
+            return  # a batch that came back twice: written once
+        done["batches"][str(b)] = write_batch(layout, config, model, job, b, games_played,
+                                              played)
+        now = time.perf_counter()
+        done["wall_seconds"] = done.get("wall_seconds", 0.0) + now - mark[0]
+        mark[0] = now
+        write_json(progress_path, done)
+        if callback is not None:
+            callback("selfplay_batch", {"job": job, "batch": b})
+
+    try:
+        if executor is None:
+            evaluator = evaluator_for(evaluator or model_path, config,
+                                      per_batch * config.parallel_readouts,
+                                      seed_of(config.seed, model, job))
             for b, numbers in todo:
-                done["batches"][str(b)] = _selfplay_batch(
-                    evaluator, config, model, job, b, numbers, layout, bar, callback)
-                write_json(progress_path, done)
-                if callback is not None:
-                    callback("selfplay_batch", {"job": job, "batch": b})
-        finally:
-            if bar is not None:
-                bar.close()
+                finish(b, *_selfplay_batch(evaluator, config, model, job, b, numbers, bar,
+                                           callback))
+        else:
+            from mockgo.cluster import Recipe, ShippedModel
+
+            recipe = Recipe(SelfPlayWorker, (config, ShippedModel.from_path(model_path)))
+            tasks = {(model, job, b): {"model": model, "job": job, "batch": b, "numbers": numbers}
+                     for b, numbers in todo}
+            planes = get_encoder(ENCODER, config.board_size).num_planes
+            for (_, _, b), (games_played, played) in executor.map(recipe, tasks):
+                for game in games_played:
+                    game.planes = np.unpackbits(game.planes, axis=-1, count=planes)
+                finish(b, games_played, played)
+                if bar is not None:
+                    rate = 3600 * len(games_played) / played["seconds"]
+                    bar.update(len(games_played))
+                    bar.set_postfix({"games/h": f"{rate:.0f} a worker"}, refresh=True)
+    finally:
+        if bar is not None:
+            bar.close()
     return summarise_selfplay(done)
 
 
-def _selfplay_batch(evaluator, config, model, job, batch, numbers, layout, bar, callback):
+class SelfPlayWorker:
+    """A worker's self-play session (:mod:`mockgo.cluster`): one model's
+    evaluator, compiled once and kept warm while the tasks name that model.
+    A task is one batch: ``{"model", "job", "batch", "numbers"}``; it returns
+    the batch's :class:`SelfPlayGame` records (planes packed into bits for
+    the journey) and what playing them took."""
+
+    def __init__(self, config, model):
+        self.config = config
+        self.evaluator = evaluator_for(model, config,
+                                       config.games_in_parallel * config.parallel_readouts, None)
+
+    def __call__(self, task):
+        games, played = play_batch(self.evaluator, self.config, task["model"], task["job"],
+                                   task["batch"], task["numbers"])
+        for game in games:
+            game.planes = np.packbits(game.planes, axis=-1)
+        return games, played
+
+
+def play_batch(evaluator, config, model, job, batch, numbers, step=None, on_game=None):
+    """Play batch ``batch`` (games ``numbers``) of a self-play job; returns
+    the games and ``{"seconds", "cpu_seconds", "evaluations", "network_seconds"}``
+    (``cpu_seconds``: all the playing process's threads). The
+    evaluator's random symmetries are seeded by the batch, so the games do
+    not depend on what the evaluator did before (another batch, a match) or
+    where they are played. ``step``, ``on_game``: as
+    :func:`play_selfplay_games`'s ``callback`` and ``on_game``."""
+    evaluator.rng = np.random.default_rng(seed_of(config.seed, model, job, batch, "symmetries"))
     start, cpu_start = time.perf_counter(), time.process_time()
     evaluations, network_seconds = evaluator.evaluations, evaluator.network_seconds
+    games = play_selfplay_games(evaluator, config, numbers, (model, job), step, on_game)
+    return games, {"seconds": time.perf_counter() - start,
+                   "cpu_seconds": time.process_time() - cpu_start,
+                   "evaluations": evaluator.evaluations - evaluations,
+                   "network_seconds": evaluator.network_seconds - network_seconds}
+
+
+def _selfplay_batch(evaluator, config, model, job, batch, numbers, bar, callback):
+    """A batch played here, with the progress bar's rates and the callback's steps."""
+    start = time.perf_counter()
+    evaluations = evaluator.evaluations
     finished = [0]
 
     def show():
@@ -334,7 +413,13 @@ def _selfplay_batch(evaluator, config, model, job, batch, numbers, layout, bar, 
         if callback is not None:
             callback(event, dict(info, job=job, batch=batch))
 
-    games = play_selfplay_games(evaluator, config, numbers, (model, job), step, on_game)
+    return play_batch(evaluator, config, model, job, batch, numbers, step, on_game)
+
+
+def write_batch(layout, config, model, job, batch, games, played):
+    """A played batch's files (its SGF games, then its examples) and its
+    record for the job's progress file (``played``: :func:`play_batch`'s
+    figures)."""
     for game in games:
         searches = f"{config.readouts} readouts a move"
         if config.full_search_share < 1:
@@ -372,16 +457,18 @@ def _selfplay_batch(evaluator, config, model, job, batch, numbers, layout, bar, 
         "resign_disabled_games": check.games,
         "would_have_resigned": check.would_have_resigned,
         "false_positives": check.false_positives,
-        "seconds": time.perf_counter() - start,
-        "cpu_seconds": time.process_time() - cpu_start,  # all the process's threads
-        "evaluations": evaluator.evaluations - evaluations,
-        "network_seconds": evaluator.network_seconds - network_seconds,
+        "seconds": played["seconds"],
+        "cpu_seconds": played["cpu_seconds"],  # all the playing process's threads
+        "evaluations": played["evaluations"],
+        "network_seconds": played["network_seconds"],
     }
 
 
 def summarise_selfplay(done):
-    """A job's totals over its batches, and the rates: games per hour,
-    network evaluations per second, the resignation false-positive rate."""
+    """A job's totals over its batches, and the rates: games per hour (of a
+    worker, and of the whole job: ``job_games_per_hour``, its ``workers``
+    together), network evaluations per second, the resignation
+    false-positive rate."""
     total = {"games_requested": done["games"], "model": done["model"], "job": done["job"]}
     keys = ("games", "holdout_games", "examples", "holdout_examples", "moves", "black_wins",
             "resigned", "resign_disabled_games", "would_have_resigned", "false_positives",
@@ -393,7 +480,11 @@ def summarise_selfplay(done):
         total[key] = sum(batch.get(key, 0) for batch in done["batches"].values())
     seconds = max(total["seconds"], 1e-9)
     total["complete"] = total["games"] == done["games"]
-    total["games_per_hour"] = 3600 * total["games"] / seconds
+    total["games_per_hour"] = 3600 * total["games"] / seconds  # a worker's rate
+    # The job's rate, all its workers together (from the first batch to the last written).
+    total["workers"] = done.get("workers", 1)
+    total["wall_seconds"] = done.get("wall_seconds", total["seconds"])
+    total["job_games_per_hour"] = 3600 * total["games"] / max(total["wall_seconds"], 1e-9)
     total["evals_per_s"] = total["evaluations"] / seconds
     total["network_share"] = total["network_seconds"] / seconds
     total["mean_moves"] = total["moves"] / max(total["games"], 1)

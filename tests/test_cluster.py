@@ -1,0 +1,344 @@
+"""mockgo.cluster: tasks on worker processes and on Ray (issue 19).
+
+The Ray tests share one local Ray instance (2 CPUs, a small object store, no
+dashboard), started by a module fixture and shut down after the last test;
+the two-node test starts its own head and worker node with ``ray start`` on
+127.0.0.1 and ends every process they started. Without Ray they are skipped,
+except on CI (``CI=true``), where the dev extra installs it.
+"""
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import pytest
+
+from mockgo.arena.matches import match
+from mockgo.cluster import InProcess, Processes, Recipe, make_executor
+from mockgo.data.files import read_npz
+from mockgo.zero.config import ZeroConfig
+from mockgo.zero.layout import RunLayout
+from mockgo.zero.run import bootstrap
+from mockgo.zero.selfplay import selfplay_job
+
+
+def _ray_or_skip():
+    try:
+        import ray
+    except ImportError:
+        if os.environ.get("CI") == "true":
+            pytest.fail("Ray is not installed, but CI=true: the dev extra installs it "
+                        "(pip install -e '.[dev]'); the cluster tests cannot run", pytrace=False)
+        pytest.skip("Ray is not installed (pip install -e '.[cluster]')")
+    return ray
+
+
+@pytest.fixture(autouse=True)
+def bounded():
+    """Every test here ends within ten minutes, Ray or not (SIGALRM; the
+    executor's waits return to Python at least once a minute)."""
+    def give_up(signum, frame):
+        raise TimeoutError("a cluster test ran for more than 10 minutes")
+
+    previous = signal.signal(signal.SIGALRM, give_up)
+    signal.alarm(600)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    """One local Ray instance for the module's tests, shut down after them,
+    in a folder of its own (a short path: Ray's sockets live there),
+    removed afterwards."""
+    ray = _ray_or_skip()
+    temp_dir = tempfile.mkdtemp(prefix="mockgo-ray-", dir="/tmp")
+    try:
+        # Two GPUs as Ray counts them (a logical resource: no GPU is needed).
+        ray.init(num_cpus=2, num_gpus=2, object_store_memory=200 * 1024**2,
+                 include_dashboard=False, log_to_driver=False, _temp_dir=temp_dir)
+        try:
+            yield ray
+        finally:
+            ray.shutdown()
+    finally:
+        shutil.rmtree(temp_dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def ray_workers(local_ray):
+    """Two Ray workers (one CPU and half a GPU each, after the trainer's
+    GPU), kept for the module's tests."""
+    from mockgo.cluster import RayExecutor
+
+    with RayExecutor(workers=2, gpus_per_worker=0.5, trainer_gpus=1) as executor:
+        yield executor
+
+
+class Square:
+    """A session that counts the tasks it has run (sessions are kept)."""
+
+    def __init__(self, offset):
+        self.offset = offset
+        self.calls = 0
+
+    def __call__(self, task):
+        self.calls += 1
+        return task * task + self.offset, self.calls, os.getpid()
+
+
+def test_executors_deliver_each_key_once_and_keep_sessions():
+    recipe = Recipe(Square, (1,))
+    with InProcess() as executor:
+        results = dict(executor.map(recipe, {k: k for k in range(5)}))
+        assert {k: r[0] for k, r in results.items()} == {k: k * k + 1 for k in range(5)}
+        assert sorted(r[1] for r in results.values()) == [1, 2, 3, 4, 5]  # one session
+        assert dict(executor.map(recipe, {3: 3})) == {3: (10, 6, os.getpid())}  # a new task
+    with Processes(2) as executor:
+        results = dict(executor.map(recipe, {k: k for k in range(6)}))
+        assert {k: r[0] for k, r in results.items()} == {k: k * k + 1 for k in range(6)}
+        # Each worker process made the session once and kept it.
+        by_pid = {}
+        for _, calls, pid in results.values():
+            by_pid.setdefault(pid, []).append(calls)
+        assert all(sorted(calls) == list(range(1, len(calls) + 1)) for calls in by_pid.values())
+
+
+def test_match_on_worker_processes_replays_the_in_process_match(tmp_path):
+    one = match("random:seed=1", "random", games=4, size=7, seed=3)
+    two = match("random:seed=1", "random", games=4, size=7, seed=3, workers=2,
+                games_per_task=2, out_dir=tmp_path / "m")
+    assert [g.board.history for g in two.games] == [g.board.history for g in one.games]
+    assert len(list((tmp_path / "m").glob("*.sgf"))) == 4  # saved by the driver
+    assert len((tmp_path / "m" / "games.jsonl").read_text().splitlines()) == 4
+
+
+def test_no_ray_without_a_cluster():
+    code = ("import sys, mockgo.cluster, mockgo.arena.matches, mockgo.zero.cli, "
+            "mockgo.learn.value, mockgo.learn.reinforce; "
+            "sys.exit('ray' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], timeout=120).returncode == 0
+
+
+def _examples(base_dir, job):
+    layout = RunLayout(base_dir)
+    found = {}
+    for holdout in (False, True):
+        for path in layout.examples("000000", job, holdout):
+            found[(holdout, path.name)] = read_npz(path)
+    return found
+
+
+def test_zero_generation_through_ray_gives_the_in_process_examples(ray_workers, tmp_path):
+    config = ZeroConfig.for_test(board_size=7, games_per_generation=8, games_in_parallel=4,
+                                 readouts=8, eval_games=2, epochs=1)
+    here = bootstrap(tmp_path / "here", config)
+    here.selfplay(progress=False)
+    there = bootstrap(tmp_path / "there", config, cluster=ray_workers)
+    record = there.next_generation(progress=False)  # self-play, train, evaluate: via Ray
+    assert record["evaluate"]["games"] == 2
+    assert record["selfplay"]["workers"] == 2 and record["selfplay"]["job_games_per_hour"] > 0
+    rates = there.strength("random", 2, models=[1], progress=False)  # a match against random
+    assert set(rates) == {1} and 0 <= rates[1] <= 1
+    assert len(list(RunLayout(tmp_path / "there").evaluation_sgf_dir("000001", "000000")
+                    .glob("*.sgf"))) == 2
+    mine, theirs = _examples(tmp_path / "here", "gen000001"), _examples(tmp_path / "there",
+                                                                        "gen000001")
+    assert sorted(mine) == sorted(theirs) and len(mine) == 4  # two batches, each with holdout
+    for name, arrays in mine.items():
+        for key, value in arrays.items():
+            assert np.array_equal(value, theirs[name][key]), (name, key)
+    for kind in ("clean", "full"):
+        assert ([p.read_text() for p in here.selfplay_sgfs(1, kind)]
+                == [p.read_text() for p in there.selfplay_sgfs(1, kind)])
+
+
+def test_a_killed_worker_loses_and_doubles_no_game(ray_workers, tmp_path):
+    config = ZeroConfig.for_test(board_size=7, games_per_generation=12, games_in_parallel=2,
+                                 readouts=8)
+    run = bootstrap(tmp_path / "run", config)
+    killed = []
+    before = ray_workers.pids()
+
+    def kill_one(event, info):
+        if event == "selfplay_batch" and not killed:
+            # The executor has handed both workers their next batch already.
+            os.kill(before[0], signal.SIGKILL)
+            killed.append(before[0])
+
+    summary = selfplay_job(tmp_path / "run", run.model_path(0), 12, config, job="extra",
+                           progress=False, callback=kill_one, executor=ray_workers)
+    after = ray_workers.pids()
+    assert killed and after[0] != before[0]  # Ray restarted the worker
+    assert summary["complete"] and summary["games"] == 12
+    layout = RunLayout(tmp_path / "run")
+    progress = json.loads(layout.job_progress("000000", "extra").read_text())
+    assert sorted(map(int, progress["batches"])) == list(range(6))
+    numbers = []
+    for holdout in (False, True):
+        for path in layout.examples("000000", "extra", holdout):
+            numbers += np.unique(read_npz(path)["game"]).tolist()
+    assert sorted(numbers) == list(range(12))  # every game once
+    assert len(layout.sgfs("000000", "extra")) == 12
+
+
+def test_value_data_and_reinforce_through_ray_play_the_same_games(ray_workers, tmp_path):
+    """Notebook 02's value data and notebook 03's REINFORCE iterations with
+    cluster=: the same data and games as played here (5x5, tiny nets)."""
+    import keras
+
+    from mockgo.learn.reinforce import Reinforce, ReinforceConfig
+    from mockgo.learn.value import value_dataset
+    from mockgo.nets.models import policy_network
+
+    keras.utils.set_random_seed(0)
+    sl = policy_network(5, 48, layers=2, filters=4)
+    here = value_dataset(sl, 10, 5, max_step=10, batch=2, rng=3)
+    there = value_dataset(sl, 10, 5, max_step=10, batch=2, rng=3, cluster=ray_workers,
+                          folder=tmp_path / "value")
+    for field in ("planes", "outcomes", "steps"):
+        np.testing.assert_array_equal(getattr(there, field), getattr(here, field))
+    assert there.games_played == here.games_played
+    assert len(list((tmp_path / "value").glob("batch_*.npz"))) >= 5
+    config = ReinforceConfig(size=5, games=4, learning_rate=0.05, pool_every=1, eval_games=2,
+                             eval_every=1, max_moves=30, seed=3)
+    runs = [Reinforce(tmp_path / "rl-here", sl, config),
+            Reinforce(tmp_path / "rl-there", sl, config, cluster=ray_workers)]
+    histories = [run.run(until=2, progress=False) for run in runs]
+    for key in ("opponent", "win_rate", "eval_win_rate", "positions", "mean_length"):
+        assert [h[key] for h in histories[1]] == [h[key] for h in histories[0]], key
+    for a, b in zip(runs[0].learner.get_weights(), runs[1].learner.get_weights()):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def test_the_trainer_and_the_workers_ask_ray_for_gpus(ray_workers):
+    """The trainer's GPU first, on this node; the workers share the other."""
+    assert len(ray_workers.trainer_gpu_ids) == 1
+    (first,), (second,) = ray_workers.gpu_ids()
+    assert first == second != ray_workers.trainer_gpu_ids[0]
+
+
+def _free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _end(processes):
+    """Stop the ``ray start --block`` processes and everything they started."""
+    import psutil
+
+    family = []
+    for process in processes:
+        try:
+            family += [process.pid] + [child.pid for child in
+                                       psutil.Process(process.pid).children(recursive=True)]
+        except psutil.NoSuchProcess:
+            pass
+    for pid in family:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+    _, alive = psutil.wait_procs([p for p in map(_process, family) if p], timeout=10)
+    for process in alive:
+        process.kill()
+    psutil.wait_procs(alive, timeout=10)
+
+
+def _process(pid):
+    import psutil
+
+    try:
+        return psutil.Process(pid)
+    except psutil.NoSuchProcess:
+        return None
+
+
+# Waits for the second node, then checks that two one-CPU workers go one to each node.
+PLACEMENT = """
+import sys, time, ray
+from mockgo.cluster import RayExecutor
+ray.init(address="127.0.0.1:{port}", log_to_driver=False)
+deadline = time.monotonic() + 60
+while sum(node["Alive"] for node in ray.nodes()) < 2:
+    if time.monotonic() > deadline:
+        sys.exit("the second node did not join")
+    time.sleep(1)
+with RayExecutor(workers=2, cpus_per_worker=1) as executor:
+    sys.exit(0 if len(set(executor.nodes())) == 2 else "both workers on one node")
+"""
+
+
+def test_a_two_node_cluster_on_loopback_plays_a_match(tmp_path, gnugo_path):
+    """``ray start --head`` and a second ``ray start --address`` on 127.0.0.1,
+    one CPU each; ``mockgo match --cluster ray`` with two one-CPU workers
+    then has one on each node (each with its own GnuGo)."""
+    _ray_or_skip()
+    ray_cli = os.path.join(os.path.dirname(sys.executable), "ray")
+    mockgo_cli = os.path.join(os.path.dirname(sys.executable), "mockgo")
+    port = _free_port()
+    # Ray 2.59+ authenticates by a token: one made for this cluster, not the user's.
+    env = dict(os.environ, RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=secrets.token_hex(32))
+    common = ["--num-cpus=1", "--object-store-memory=100000000", "--disable-usage-stats",
+              "--node-ip-address=127.0.0.1", "--block"]
+    # A short folder: Ray's sockets live in it, and socket paths are short.
+    temp_dir = tempfile.mkdtemp(prefix="mockgo-ray-", dir="/tmp")
+    logs = [open(tmp_path / f"{node}.log", "w") for node in ("head", "node")]
+    started = []
+    try:
+        started.append(subprocess.Popen(
+            [ray_cli, "start", "--head", f"--port={port}", "--include-dashboard=false",
+             f"--temp-dir={temp_dir}", *common], env=env, start_new_session=True,
+            stdout=logs[0], stderr=subprocess.STDOUT))
+        assert _wait_for_port(port, 90), (tmp_path / "head.log").read_text()[-2000:]
+        # A loaded machine can take more than the 30 s Ray gives a node to start:
+        # then it is started again.
+        for attempt in range(3):
+            node = subprocess.Popen(
+                [ray_cli, "start", f"--address=127.0.0.1:{port}", *common], env=env,
+                start_new_session=True, stdout=logs[1], stderr=subprocess.STDOUT)
+            started.append(node)
+            placed = subprocess.run([sys.executable, "-c", PLACEMENT.format(port=port)],
+                                    env=env, capture_output=True, text=True, timeout=180)
+            if placed.returncode == 0:
+                break
+            _end([node])
+        assert placed.returncode == 0, (placed.stdout + placed.stderr)[-2000:] + \
+            (tmp_path / "node.log").read_text()[-2000:]
+        out = tmp_path / "match"
+        played = subprocess.run(
+            [mockgo_cli, "match", "--black", "random", "--white", "gnugo:level=1", "--games",
+             "4", "--size", "9", "--seed", "0", "--out", str(out), "--quiet", "--cluster",
+             "ray", "--address", f"127.0.0.1:{port}", "--workers", "2",
+             "--cpus-per-worker", "1"], env=env, capture_output=True, text=True, timeout=240)
+        assert played.returncode == 0, played.stderr[-2000:]
+        assert "4 games on 9x9" in played.stdout
+        assert len(list(out.glob("game-*.sgf"))) == 4  # written by the driver
+        assert len((out / "games.jsonl").read_text().splitlines()) == 4
+    finally:
+        _end(started)
+        for log in logs:
+            log.close()
+        shutil.rmtree(temp_dir, ignore_errors=True)
+
+
+def _wait_for_port(port, seconds):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return True
+        time.sleep(0.5)
+    return False
