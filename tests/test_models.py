@@ -11,7 +11,7 @@ import pytest
 from mockgo import Board
 from mockgo.nets.inference import Predictor, masked_policy
 from mockgo.nets.models import (dual_network, imago_conv_network, imago_dense_network, logits_model,
-                                policy_network, value_network)
+                                minigo_tower, policy_network, value_network)
 
 N = 5  # board size for the small nets
 
@@ -95,6 +95,7 @@ def test_logits_model_gives_the_softmax_input(built):
 def test_dual_value_hidden_defaults_to_64_on_9x9_and_256_on_19x19():
     assert dual_network(9, blocks=0, filters=4).get_layer("value_hidden").units == 64
     assert dual_network(19, blocks=0, filters=4).get_layer("value_hidden").units == 256
+    assert dual_network(13, blocks=0, filters=4).get_layer("value_hidden").units == 64
     small = dual_network(9, blocks=0, filters=4, value_hidden=32)
     assert small.get_layer("value_hidden").units == 32
 
@@ -286,3 +287,17 @@ def test_masked_policy_rejects_bad_input():
         masked_policy(np.ones((1, 4)) / 4, np.ones((1, 7), bool))  # widths do not fit
     with pytest.raises(ValueError):
         masked_policy(np.ones((2, 4)) / 4, np.ones((3, 4), bool))  # rows do not match
+
+
+def test_the_tower_takes_minigos_sizes_for_the_board():
+    # MiniGo's dual_net.py: trunk_layers = go.N; conv_width and fc_width 256
+    # on 19x19, 32 and 64 on smaller boards.
+    assert minigo_tower(19) == (19, 256, 256)
+    assert minigo_tower(9) == (9, 32, 64)
+    assert minigo_tower(13) == (13, 32, 64)
+    nine = dual_network(9)
+    residual = [layer for layer in nine.layers if layer.name.endswith("_add")]
+    assert len(residual) == 9
+    assert nine.get_layer("init_conv").filters == 32
+    assert nine.get_layer("value_hidden").units == 64
+    assert dual_network(9, blocks=2).get_layer("res2_conv1").filters == 32

@@ -74,6 +74,7 @@ __all__ = [
     "imago_conv_network",
     "imago_dense_network",
     "logits_model",
+    "minigo_tower",
     "policy_network",
     "value_network",
 ]
@@ -195,7 +196,18 @@ def value_network(board_size=19, planes=49, layers=6, filters=64, first_kernel=5
     return keras.Model(inputs, outputs, name=name)
 
 
-def dual_network(board_size=19, planes=17, blocks=6, filters=64, value_hidden=None,
+def minigo_tower(board_size):
+    """MiniGo's defaults for the dual network on a ``board_size`` board:
+    ``(blocks, filters, value_hidden)``. Its ``dual_net.py`` takes as many
+    residual blocks as the board has lines (``trunk_layers = go.N``: 19 on
+    19x19, 9 on 9x9), 256 filters and a 256-unit value layer on 19x19 (the
+    paper's widths) and 32 filters and 64 units on smaller boards."""
+    if board_size == 19:
+        return board_size, 256, 256
+    return board_size, 32, 64
+
+
+def dual_network(board_size=19, planes=17, blocks=None, filters=None, value_hidden=None,
                  l2=0.0, input_dtype="uint8", name="dual_network", ownership_head=False,
                  score_head=False, global_pooling=0):
     """AlphaGo Zero's residual policy-and-value network (MiniGo's DualNet).
@@ -208,8 +220,11 @@ def dual_network(board_size=19, planes=17, blocks=6, filters=64, value_hidden=No
     - value head: 1x1 convolution of 1 filter, BN, ReLU, flatten, dense of
       ``value_hidden`` ReLU units, dense 1 tanh (``"value"``).
 
-    ``value_hidden=None`` means 256 (the paper's, 19x19) on boards larger
-    than 9x9 and 64 on 9x9 and smaller (MiniGo's 9x9 setting). Convolutions
+    ``blocks``, ``filters`` and ``value_hidden`` left None take MiniGo's
+    defaults for the board size (:func:`minigo_tower`: 19 blocks of 256
+    filters and 256 value units on 19x19, 9 blocks of 32 filters and 64
+    units on 9x9; a GPU's sizes: the Zero loop's CPU runs set smaller ones,
+    :class:`mockgo.zero.config.ZeroConfig`). Convolutions
     have no bias (the batch norm after each has one, its beta). ``l2 > 0``
     puts an L2 kernel regulariser of that factor on every convolution and
     dense layer (the paper's weight decay; ``model.losses`` then holds the
@@ -236,11 +251,13 @@ def dual_network(board_size=19, planes=17, blocks=6, filters=64, value_hidden=No
 
     Outputs in this order: policy, value, then ownership and score if asked.
     """
+    default_blocks, default_filters, default_hidden = minigo_tower(board_size)
+    blocks = default_blocks if blocks is None else blocks
+    filters = default_filters if filters is None else filters
+    value_hidden = default_hidden if value_hidden is None else value_hidden
     if not isinstance(blocks, int) or blocks < 0:
         raise ValueError(f"blocks must be an int >= 0, got {blocks!r}")
     _check(board_size, planes, filters=filters)
-    if value_hidden is None:
-        value_hidden = 256 if board_size > 9 else 64
     if l2 < 0:
         raise ValueError(f"l2 must be >= 0, got {l2!r}")
     regularizer = keras.regularizers.L2(l2) if l2 > 0 else None
