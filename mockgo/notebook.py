@@ -173,7 +173,8 @@ _SUPERVISED_FULL = SupervisedPreset(mode="full", archives=None, max_games=None, 
 class ValuePreset:
     """Notebook 02 in one mode. ``kgs_*``: the first experiment, every
     position of KGS games (games, positions, epochs, the network's
-    ``value_network`` options); then ``games`` games of the SL policy on a
+    ``value_network`` options), and AlphaGo Zero's dual network on the same
+    positions (``dual_net``: ``dual_network`` options); then ``games`` games of the SL policy on a
     ``size`` board, one position each, for a network of ``net`` trained
     ``epochs`` epochs at ``learning_rate`` (Adam)."""
 
@@ -181,6 +182,7 @@ class ValuePreset:
     kgs_positions: int
     kgs_epochs: int
     kgs_net: dict
+    dual_net: dict  # AlphaGo Zero's dual network on the same KGS positions (dual_network)
     size: int
     games: int
     epochs: int
@@ -190,7 +192,8 @@ class ValuePreset:
 
 # Quick: a smoke run of about two minutes: small data, tiny nets, a 9x9 board.
 _VALUE_QUICK = ValuePreset(kgs_games=40, kgs_positions=3000, kgs_epochs=5,
-                           kgs_net=dict(layers=2, filters=8, hidden=64), size=9, games=800,
+                           kgs_net=dict(layers=2, filters=8, hidden=64),
+                           dual_net=dict(blocks=1, filters=16, value_hidden=64), size=9, games=800,
                            epochs=15, net=dict(layers=3, filters=16, hidden=64),
                            learning_rate=1e-3)
 # Full: hours on a 2-core CPU; stopped, it resumes (the games and each training
@@ -200,7 +203,9 @@ _VALUE_QUICK = ValuePreset(kgs_games=40, kgs_positions=3000, kgs_epochs=5,
 # (2026-11-23): 8,000 games in 97 minutes; test MSE by phase 1.02 / 0.79 / 0.33
 # against the constant's 1.00 / 1.01 / 0.99.
 _VALUE_FULL = ValuePreset(kgs_games=1000, kgs_positions=100_000, kgs_epochs=10,
-                          kgs_net=dict(layers=6, filters=64, hidden=256), size=19, games=8000,
+                          kgs_net=dict(layers=6, filters=64, hidden=256),
+                          dual_net=dict(blocks=3, filters=64, value_hidden=256), size=19,
+                          games=8000,
                           epochs=30, net=dict(layers=6, filters=64, hidden=256),
                           learning_rate=1e-4)
 

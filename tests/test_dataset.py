@@ -190,6 +190,26 @@ def test_tf_dataset_gives_the_batches_of_batches(sgf_folder, tmp_path, target):
     np.testing.assert_array_equal(y.numpy(), expected_y)
 
 
+def test_dual_batches_carry_the_move_and_the_outcome_turned_together(sgf_folder, tmp_path):
+    build_dataset([sgf_folder], tmp_path / "ds", SPEC, workers=1, progress=False)
+    options = dict(batch_size=16, seed=3, include_pass=True)
+    x, (moves, outcomes) = next(batches(tmp_path / "ds", "train", target="dual", **options))
+    # The same rows, symmetries and move labels as the policy batches; the
+    # value batches' outcomes.
+    policy_x, policy_moves = next(batches(tmp_path / "ds", "train", target="policy", **options))
+    _, values = next(batches(tmp_path / "ds", "train", target="value", **options))
+    np.testing.assert_array_equal(x, policy_x)
+    np.testing.assert_array_equal(moves, policy_moves)
+    np.testing.assert_array_equal(outcomes, values)
+    tx, (tmoves, toutcomes) = next(iter(tf_dataset(tmp_path / "ds", "train", target="dual",
+                                                   **options)))
+    np.testing.assert_array_equal(tx.numpy(), x)
+    np.testing.assert_array_equal(tmoves.numpy(), moves)
+    np.testing.assert_array_equal(toutcomes.numpy(), outcomes)
+    with pytest.raises(ValueError, match="target"):
+        next(batches(tmp_path / "ds", "train", target="both"))
+
+
 def test_missing_dataset_is_a_clear_error(tmp_path):
     with pytest.raises(FileNotFoundError, match="build it first"):
         next(batches(tmp_path / "nothing", "train"))

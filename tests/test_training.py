@@ -18,7 +18,7 @@ from mockgo.data.dataset import DatasetSpec, build_dataset, load_split
 from mockgo.go.board import BLACK, WHITE
 from mockgo.learn import supervised as training
 from mockgo.nets.io import NetworkInfo, load_model, save_for_play, save_model
-from mockgo.nets.models import imago_conv_network, imago_dense_network, policy_network
+from mockgo.nets.models import dual_network, imago_conv_network, imago_dense_network, policy_network
 from mockgo.play.players import make_player
 
 
@@ -106,6 +106,33 @@ def test_imagos_networks_learn_9x9_games_and_play_from_their_file(build, one_gam
     assert player.encoder.name == "simple2" and player.size == 9
     board = Board(9)
     assert player.select_move(board) == int(predicted[0])
+
+
+def test_a_dual_network_learns_the_moves_and_the_result_of_a_game_and_resumes(one_game_dataset,
+                                                                             tmp_path):
+    # AlphaGo Zero's supervised experiment in miniature: one network, the
+    # policy on the move played (passes included), the value on the result.
+    planes, moves, outcomes = load_split(one_game_dataset, "train")
+    keras.utils.set_random_seed(0)
+    model = dual_network(9, 2, blocks=1, filters=16)
+    # 640 steps: enough for the batch norms' moving averages (what predict uses) to settle.
+    options = dict(batch_size=64, learning_rate=0.003, steps_per_epoch=80, schedule="constant",
+                   augment=False, progress=False, value_weight=1.0)
+    with pytest.raises(KeyboardInterrupt):
+        training.train_policy(model, one_game_dataset, tmp_path / "run", epochs=8,
+                              callbacks=[InterruptAfterFirstEpoch()], **options)
+    model = dual_network(9, 2, blocks=1, filters=16)
+    history = training.train_policy(model, one_game_dataset, tmp_path / "run", epochs=8,
+                                    **options)
+    assert history["epoch"] == list(range(8))
+    assert history["policy_top1"][-1] >= 0.9
+    policy, value = model.predict(planes, verbose=0)
+    assert (policy.argmax(axis=1) == moves).mean() >= 0.9
+    assert np.mean((value[:, 0] - outcomes) ** 2) < 0.2  # a constant guess scores 1
+    assert load_model(tmp_path / "run" / "checkpoint_00008.keras").mockgo_info.kind == "dual"
+    with pytest.raises(ValueError, match="value_weight"):
+        training.train_policy(model, one_game_dataset, tmp_path / "run", epochs=9,
+                              **dict(options, value_weight=0.01))
 
 
 class InterruptAfterFirstEpoch(keras.callbacks.Callback):

@@ -407,3 +407,35 @@ def test_a_damaged_example_file_is_named(tmp_path):
     cut.write_bytes(good.read_bytes()[:40])
     with pytest.raises(CorruptFileError, match="gen000001-b0001.npz is damaged"):
         load_examples([good, cut])
+
+
+def test_a_run_starts_from_a_given_dual_network_and_refuses_one_that_does_not_fit(tmp_path,
+                                                                                 capsys):
+    import keras
+
+    from mockgo.nets.io import load_model, save_model
+    from mockgo.nets.models import dual_network
+
+    keras.utils.set_random_seed(3)
+    given = dual_network(7, 17, blocks=1, filters=8, name="supervised")
+    path = tmp_path / "supervised.keras"
+    save_model(given, path, encoder="agz17")
+    run = bootstrap(tmp_path / "run", ZeroConfig.for_test(board_size=7, init_model=str(path)))
+    for mine, theirs in zip(load_model(run.model_path(0)).get_weights(), given.get_weights()):
+        np.testing.assert_array_equal(mine, theirs)
+    # Another size of board or tower is named, and no run folder is left behind.
+    for changes, named in ((dict(board_size=9), "board size 7"),
+                           (dict(blocks=2), "blocks and filters (1, 8)"),
+                           (dict(ownership_head=True), "ownership head False")):
+        with pytest.raises(ValueError, match=named.replace("(", r"\(").replace(")", r"\)")):
+            bootstrap(tmp_path / "bad", ZeroConfig.for_test(**{"board_size": 7, **changes},
+                                                             init_model=str(path)))
+        assert not (tmp_path / "bad" / "config.json").exists()
+    # The command takes the tower's size from the file.
+    assert zero_main(["--base-dir", str(tmp_path / "cli"), "--test", "--board-size", "7",
+                      "--init", str(path), "--generations", "0", "--quiet"]) == 0
+    stored = json.loads((tmp_path / "cli" / "config.json").read_text())
+    assert (stored["blocks"], stored["filters"], stored["init_model"]) == (1, 8, str(path))
+    assert zero_main(["--base-dir", str(tmp_path / "none"), "--test",
+                      "--init", str(tmp_path / "missing.keras")]) == 2
+    assert "missing.keras" in capsys.readouterr().err

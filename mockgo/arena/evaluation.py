@@ -224,6 +224,8 @@ def evaluate_positions(predictor, planes, legal, moves, heuristic_planes, last_m
 
     n, points = legal.shape
     probabilities = predictor.predict(planes)
+    if isinstance(probabilities, tuple):  # a dual network: its policy (value second)
+        probabilities = probabilities[0]
     masks = np.concatenate([legal, np.zeros((n, 1), bool)], axis=1)  # pass: not scored
     policy = masked_policy(probabilities, masks)[:, :points]
     heuristic = heuristic_scores(heuristic_planes, last_moves, int(round(points ** 0.5)),

@@ -51,6 +51,7 @@ from mockgo.go.board import BLACK, EMPTY, WHITE
 from mockgo.go.features import ALPHAGO48, get_encoder
 
 SPLITS = ("train", "validation", "test")
+TARGETS = ("policy", "value", "dual")  # the labels of a batch: the move, the outcome, or both
 FORMAT_VERSION = 1
 MANIFEST = "dataset.json"
 # What a build writes besides its manifest: the shards and the list of games.
@@ -506,8 +507,10 @@ def _packed_batches(folder, split, batch_size, shuffle, augment, seed, include_p
                 syms = rng.integers(0, 8, len(chosen)) if augment else None
                 if target == "policy":
                     labels = moves[chosen].astype(np.int32)
-                else:
+                elif target == "value":
                     labels = outcomes[chosen].astype(np.float32)
+                else:  # "dual": both
+                    labels = (moves[chosen].astype(np.int32), outcomes[chosen].astype(np.float32))
                 yield packed[chosen], labels, syms
         if not repeat:
             return
@@ -520,9 +523,13 @@ def batches(folder, split, batch_size=256, shuffle=True, augment=True, seed=0,
     ``shuffle`` mixes positions across ``shards_in_memory`` shards at a time
     (and the order of shards); ``augment`` applies a random symmetry of the
     square to each position and its move. ``target`` is "policy" (labels:
-    the move played) or "value" (labels: the outcome from the mover's view).
+    the move played), "value" (labels: the outcome from the mover's view)
+    or "dual" (labels: both, ``(moves, outcomes)``, for a policy-and-value
+    network).
     Without ``include_pass`` positions where the player passed are left out.
     """
+    if target not in TARGETS:
+        raise ValueError(f"target is one of {TARGETS}, not {target!r}")
     manifest = read_manifest(folder)
     size = manifest["spec"]["board_size"]
     num_planes = get_encoder(manifest["spec"]["encoder"], size).num_planes
@@ -531,11 +538,13 @@ def batches(folder, split, batch_size=256, shuffle=True, augment=True, seed=0,
                                                 include_pass, target, shards_in_memory, repeat):
         x = np.unpackbits(packed, axis=-1, count=num_planes)
         if syms is not None:
-            n = len(labels)
+            n = len(packed)
             flat = x.reshape(n, size * size, num_planes)
             x = np.take_along_axis(flat, gather[syms][:, :, None], axis=1).reshape(x.shape)
             if target == "policy":
                 labels = move_maps[syms, labels].astype(np.int32)
+            elif target == "dual":
+                labels = (move_maps[syms, labels[0]].astype(np.int32), labels[1])
         yield x, labels
 
 
@@ -553,21 +562,24 @@ def tf_dataset(folder, split, batch_size=256, shuffle=True, augment=True, seed=0
     """
     import tensorflow as tf  # TensorFlow: imported only when a network is used
 
+    if target not in TARGETS:
+        raise ValueError(f"target is one of {TARGETS}, not {target!r}")
     manifest = read_manifest(folder)
     size = manifest["spec"]["board_size"]
     num_planes = get_encoder(manifest["spec"]["encoder"], size).num_planes
     packed_planes = (num_planes + 7) // 8
-    policy = target == "policy"
-    label_dtype = tf.int32 if policy else tf.float32
+    moves_spec = tf.TensorSpec((None,), tf.int32)
+    outcomes_spec = tf.TensorSpec((None,), tf.float32)
+    label_spec = {"policy": moves_spec, "value": outcomes_spec,
+                  "dual": (moves_spec, outcomes_spec)}[target]
 
     def generator():
         for packed, labels, syms in _packed_batches(folder, split, batch_size, shuffle, augment,
                                                     seed, include_pass, target, shards_in_memory,
                                                     repeat):
-            yield packed, labels, (syms if syms is not None else np.zeros(len(labels), np.int64))
+            yield packed, labels, (syms if syms is not None else np.zeros(len(packed), np.int64))
 
-    signature = (tf.TensorSpec((None, size, size, packed_planes), tf.uint8),
-                 tf.TensorSpec((None,), label_dtype),
+    signature = (tf.TensorSpec((None, size, size, packed_planes), tf.uint8), label_spec,
                  tf.TensorSpec((None,), tf.int64))
     dataset = tf.data.Dataset.from_generator(generator, output_signature=signature)
     gather_table, move_table = (tf.constant(t, tf.int32) for t in symmetry_tables(size))
@@ -581,8 +593,11 @@ def tf_dataset(folder, split, batch_size=256, shuffle=True, augment=True, seed=0
         if augment:
             syms32 = tf.cast(syms, tf.int32)
             x = tf.gather(x, tf.gather(gather_table, syms32), axis=1, batch_dims=1)
-            if policy:
+            if target == "policy":
                 labels = tf.gather_nd(move_table, tf.stack([syms32, labels], axis=1))
+            elif target == "dual":
+                labels = (tf.gather_nd(move_table, tf.stack([syms32, labels[0]], axis=1)),
+                          labels[1])
         return tf.reshape(x, (n, size, size, num_planes)), labels
 
     dataset = dataset.map(decode, num_parallel_calls=tf.data.AUTOTUNE, deterministic=True)

@@ -1,4 +1,5 @@
-"""Supervised training of a policy network on dataset shards, with ``model.fit``.
+"""Supervised training of a policy network (or of a policy-and-value network,
+AlphaGo Zero's supervised experiment) on dataset shards, with ``model.fit``.
 
 AlphaGo's first stage (Silver et al. 2016, "Supervised learning of policy
 networks"): a convolutional network learns to predict the move a strong human
@@ -93,7 +94,7 @@ from mockgo.data.dataset import read_manifest, tf_dataset
 from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, list_work,
                                read_json, read_npz, refuse_unrecorded_work)
 from mockgo.go.features import get_encoder
-from mockgo.nets.io import NetworkInfo, load_model, save_model
+from mockgo.nets.io import NetworkInfo, kind_of, load_model, save_model
 
 __all__ = [
     "build_policy", "compile_policy", "cpu_has_bf16", "learning_rate_at", "played_positions",
@@ -109,6 +110,7 @@ WORK = ("checkpoint*.keras", LOG, "tensorboard/**/*")
 RESTART = "pass restart=True to train_policy"
 SCHEDULES = ("constant", "step", "cosine")
 OPTIMIZERS = ("sgd", "adam")
+DUAL_VALUE_WEIGHT = 0.01  # AlphaGo Zero's weight on the value loss in supervised learning
 
 
 # ---------------------------------------------------------- building, saving
@@ -163,10 +165,19 @@ def build_policy(layers, filters, board_size=19, planes=48, precision="auto", se
 # -------------------------------------------------------------- compiling
 
 
-def compile_policy(model, optimizer="adam", learning_rate=1e-3, momentum=0.9):
+def compile_policy(model, optimizer="adam", learning_rate=1e-3, momentum=0.9, value_weight=None):
     """Compile for move prediction: sparse categorical cross-entropy, and
     top-1 (``top1``) and top-5 (``top5``) accuracy. ``optimizer`` is
-    ``"sgd"`` (with ``momentum``) or ``"adam"``; see the module docstring."""
+    ``"sgd"`` (with ``momentum``) or ``"adam"``; see the module docstring.
+
+    A dual network (policy and value heads, :func:`mockgo.nets.models.dual_network`)
+    learns both at once, AlphaGo Zero's supervised experiment: the policy's
+    cross-entropy with the move played plus ``value_weight`` times the value's
+    mean squared error with the game's result. AlphaGo Zero kept that weight
+    low, 1/100 (MiniGo's ``value_cost_weight`` for supervised learning), so
+    that the value head, one label per game, does not learn the games by
+    heart (notebook 02 shows it doing so). Keras then names the metrics by
+    output: ``policy_top1``, ``policy_top5``, ``value_loss``, ..."""
     import keras  # TensorFlow: imported only when a network is used
 
     if optimizer == "sgd":
@@ -175,12 +186,18 @@ def compile_policy(model, optimizer="adam", learning_rate=1e-3, momentum=0.9):
         opt = keras.optimizers.Adam(learning_rate=learning_rate)
     else:
         raise ValueError(f"optimizer must be one of {OPTIMIZERS}, got {optimizer!r}")
-    model.compile(
-        optimizer=opt,
-        loss="sparse_categorical_crossentropy",
-        metrics=[keras.metrics.SparseCategoricalAccuracy(name="top1"),
-                 keras.metrics.SparseTopKCategoricalAccuracy(k=5, name="top5")],
-    )
+    accuracy = [keras.metrics.SparseCategoricalAccuracy(name="top1"),
+                keras.metrics.SparseTopKCategoricalAccuracy(k=5, name="top5")]
+    if kind_of(model) == "dual":
+        if len(model.outputs) != 2:
+            raise ValueError(f"{model.name} has outputs {model.output_names}: supervised "
+                             f"training takes a policy and a value, no auxiliary heads")
+        model.compile(optimizer=opt, loss=["sparse_categorical_crossentropy", "mse"],
+                      loss_weights=[1.0, DUAL_VALUE_WEIGHT if value_weight is None
+                                    else value_weight],
+                      metrics=[accuracy, []])
+        return model
+    model.compile(optimizer=opt, loss="sparse_categorical_crossentropy", metrics=accuracy)
     return model
 
 
@@ -392,22 +409,23 @@ def dataset_identity(dataset_dir):
             "positions": manifest["positions"]}
 
 
-def played_positions(dataset_dir, split):
+def played_positions(dataset_dir, split, with_passes=False):
     """Positions of a split where the expert played a point (not a pass):
-    what the pipeline yields for a policy network. Reads only the moves."""
+    what the pipeline yields for a policy network; ``with_passes``: all of
+    them (a dual network's). Reads only the moves."""
     manifest = read_manifest(dataset_dir)
     size = manifest["spec"]["board_size"]
     total = 0
     for name, _ in manifest["shards"][split]:
         moves = read_npz(Path(dataset_dir) / name, ["moves"])["moves"]
-        total += int((moves != size * size).sum())
+        total += len(moves) if with_passes else int((moves != size * size).sum())
     return total
 
 
 def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
                  steps_per_epoch=None, validation_steps=None, schedule="cosine",
                  optimizer="adam", momentum=0.9, seed=0, augment=True, tensorboard=False,
-                 progress=True, callbacks=(), restart=False):
+                 progress=True, callbacks=(), restart=False, value_weight=None):
     """Train ``model`` (a policy network from :mod:`mockgo.nets.models`) on the
     train split of the dataset in ``dataset_dir`` until ``epochs`` epochs are
     done, keeping its checkpoint, state and log in ``run_dir`` (module
@@ -423,6 +441,14 @@ def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
     of it; skipped when the split is empty). ``seed`` fixes the data order
     (a resumed run continues with an order of its own, drawn from ``seed``
     and the epoch it resumes at).
+
+    A dual network (a policy and a value head, as
+    :func:`mockgo.nets.models.dual_network` builds it) learns both from the
+    same positions: the move played and the game's result from the mover's
+    view, the value's loss weighted by ``value_weight`` (default
+    ``DUAL_VALUE_WEIGHT``, AlphaGo Zero's 1/100; :func:`compile_policy`).
+    Its policy has a pass output, and positions where the expert passed are
+    kept: it learns when to pass.
 
     ``progress``: Keras' progress bar, which redraws live in Jupyter too.
     ``callbacks`` are Keras callbacks run after the checkpoint of each epoch
@@ -454,18 +480,27 @@ def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
     if schedule not in SCHEDULES:
         raise ValueError(f"schedule must be one of {SCHEDULES}, got {schedule!r}")
     run_dir.mkdir(parents=True, exist_ok=True)
+    kind = kind_of(model)
     # The model now knows its planes: saving it records them (mockgo.nets.io).
-    model.mockgo_info = NetworkInfo("policy", spec["encoder"], size)
+    model.mockgo_info = NetworkInfo(kind, spec["encoder"], size)
+    # A dual network learns to pass too, as AlphaGo Zero's does (a policy's
+    # positions where the expert passed are left out, as before).
+    with_passes = kind == "dual"
+    target = "dual" if kind == "dual" else "policy"
+    if kind == "dual" and value_weight is None:
+        value_weight = DUAL_VALUE_WEIGHT
 
     if steps_per_epoch is None:
-        steps_per_epoch = max(1, played_positions(dataset_dir, "train") // batch_size)
+        steps_per_epoch = max(1, played_positions(dataset_dir, "train", with_passes) // batch_size)
     record = {"dataset": dataset_identity(dataset_dir), "epochs": epochs, "batch_size": batch_size,
               "learning_rate": learning_rate, "steps_per_epoch": steps_per_epoch,
               "validation_steps": validation_steps, "schedule": schedule,
               "optimizer": optimizer, "momentum": momentum, "seed": seed, "augment": augment}
+    if kind == "dual":  # (a policy run's record stays as it was, so older runs resume)
+        record["value_weight"] = value_weight
     state = _open_run(run_dir, record, restart)
 
-    compile_policy(model, optimizer, learning_rate, momentum)
+    compile_policy(model, optimizer, learning_rate, momentum, value_weight)
     initial_epoch = int(state["epoch"])
     if initial_epoch > 0:
         # Runs of an earlier mockgo kept one checkpoint.keras and named none.
@@ -475,16 +510,17 @@ def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
         return read_history(run_dir)
     data_seed = int(np.random.SeedSequence([seed, initial_epoch]).generate_state(1)[0])
     train = tf_dataset(dataset_dir, "train", batch_size, shuffle=True, augment=augment,
-                       seed=data_seed, repeat=True)
+                       seed=data_seed, repeat=True, include_pass=with_passes, target=target)
     validation = None
-    playable = played_positions(dataset_dir, "validation")
+    playable = played_positions(dataset_dir, "validation", with_passes)
     if playable > 0:
         # Known length, so Keras neither warns that the data ran out nor
         # counts the batches anew each epoch.
         steps = math.ceil(playable / batch_size)
         steps = steps if validation_steps is None else min(steps, validation_steps)
         validation = tf_dataset(dataset_dir, "validation", batch_size, shuffle=False,
-                                augment=False, repeat=False).take(steps)
+                                augment=False, repeat=False, include_pass=with_passes,
+                                target=target).take(steps)
         validation = validation.apply(tf.data.experimental.assert_cardinality(steps))
 
     all_callbacks = [

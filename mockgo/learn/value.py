@@ -40,7 +40,7 @@ from mockgo.play.players import as_player
 from mockgo.play.runner import play_games
 
 __all__ = ["ValueData", "add_colour_plane", "fit_value_network", "game_positions",
-           "mse_by_phase", "stones_from_planes", "value_curve", "value_dataset",
+           "mse_by_phase", "predict_values", "stones_from_planes", "value_curve", "value_dataset",
            "with_symmetries"]
 
 @dataclasses.dataclass
@@ -514,6 +514,16 @@ def value_curve(value_model, record):
     values = Predictor(value_model).predict(np.stack(planes))[:, 0]
     black_view = np.where(np.array(movers) == BLACK, values, -values)
     return (1 + black_view) / 2
+
+
+def predict_values(model, planes):
+    """The value a value network, or a dual network's value head, gives each
+    of ``planes`` (for the player to move, -1 to +1), as a 1-D array."""
+    from mockgo.nets.inference import Predictor  # TensorFlow: imported only when a network is used
+
+    outputs = Predictor(model).predict(planes)
+    values = outputs[1] if isinstance(outputs, tuple) else outputs
+    return np.asarray(values, np.float64).reshape(-1)
 
 
 def mse_by_phase(predictions, outcomes, steps, edges, constant=None, movers=None):

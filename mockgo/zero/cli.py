@@ -40,6 +40,10 @@ def configure_parser(parser):
     parser.add_argument("--readouts", type=int, help="simulations per move")
     parser.add_argument("--blocks", type=int)
     parser.add_argument("--filters", type=int)
+    parser.add_argument("--init", type=Path, metavar="MODEL",
+                        help="start from this dual network (a .keras file, e.g. trained on KGS "
+                             "games) instead of random weights; --blocks and --filters default "
+                             "to its own")
     parser.add_argument("--no-evaluate", action="store_true",
                         help="no evaluation matches: every new model plays at once (AlphaZero)")
     parser.add_argument("--seed", type=int)
@@ -116,6 +120,16 @@ def config_from_args(args):
             changes[field] = getattr(args, option)
     if args.no_evaluate:
         changes["evaluate"] = False
+    if getattr(args, "init", None) is not None:
+        changes["init_model"] = str(args.init.resolve())
+        if args.blocks is None or args.filters is None:
+            from mockgo.nets.io import \
+                load_model  # TensorFlow: imported only when a network is used
+            from mockgo.zero.run import tower_of
+
+            blocks, filters = tower_of(load_model(args.init))
+            changes.setdefault("blocks", blocks)
+            changes.setdefault("filters", filters)
     settings = {}
     for item in args.set:
         field, eq, text = item.partition("=")
@@ -148,7 +162,7 @@ def run_cli(args):
     """Run the loop (or ``--selfplay-only``) as the parsed options ask."""
     try:
         config = config_from_args(args)
-    except ValueError as error:
+    except (ValueError, FileNotFoundError) as error:  # FileNotFoundError: --init's model
         print(f"error: {error}", file=sys.stderr)
         return 2
     if args.test and args.generations == _parser().get_default("generations"):

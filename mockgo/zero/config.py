@@ -31,6 +31,10 @@ class ZeroConfig:
     blocks: int = 4
     filters: int = 32
     l2: float = 1e-4
+    # a dual network to start from instead of random weights (the path of a
+    # .keras file, e.g. one trained on KGS games: train_policy); generation 0
+    # is a copy of it, and blocks and filters must be its own
+    init_model: str | None = None
     # self-play
     games_per_generation: int = 256
     readouts: int = 64  # simulations per move

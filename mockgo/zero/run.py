@@ -91,7 +91,7 @@ from mockgo.data import records
 from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, read_json,
                                read_npz, refuse_unrecorded_work)
 from mockgo.go.features import get_encoder
-from mockgo.nets.io import load_model, save_model
+from mockgo.nets.io import load_model, model_info, save_model
 from mockgo.play.gtp_client import find_gnugo
 from mockgo.play.players import RandomPlayer, gnugo_player
 from mockgo.search.evaluators import NetworkEvaluator
@@ -210,6 +210,33 @@ def analyse_position(model, board, config, readouts=None, seed=0):
 # -------------------------------------------------------------------- the run
 
 
+def tower_of(model):
+    """``(blocks, filters)`` of a dual network built by
+    :func:`mockgo.nets.models.dual_network`, read off its layers' names."""
+    names = {layer.name for layer in model.layers}
+    blocks = sum(1 for name in names if name.startswith("res") and name.endswith("_conv1"))
+    return blocks, model.get_layer("init_conv").filters
+
+
+def check_init_model(model, config, path):
+    """ValueError naming ``path`` and each difference when ``model`` cannot
+    be generation 0 of a run of ``config``: a dual network on agz17 planes
+    of the run's board size, with the run's blocks, filters and heads."""
+    info = model_info(model)
+    wanted = {"kind": "dual", "encoder": ENCODER, "board size": config.board_size,
+              "blocks and filters": (config.blocks, config.filters),
+              "ownership head": config.ownership_head, "score head": config.score_head}
+    names = set(model.output_names)
+    found = {"kind": info.kind, "encoder": info.encoder, "board size": info.board_size,
+             "blocks and filters": tower_of(model) if "init_conv" in
+             {layer.name for layer in model.layers} else None,
+             "ownership head": "ownership" in names, "score head": "score" in names}
+    differences = [f"{key} {found[key]} (the run wants {wanted[key]})"
+                   for key in wanted if found[key] != wanted[key]]
+    if differences:
+        raise ValueError(f"{path} cannot start this run: {'; '.join(differences)}")
+
+
 def bootstrap(base_dir, config, restart=False, cluster=None):
     """Open the run in ``base_dir``: a new one (``config.json``, a randomly
     initialised model 000000, an empty ``state.json``), or the one already
@@ -270,6 +297,8 @@ class ZeroRun:
             work = self.layout.work() + ([self.state_path.relative_to(self.base_dir)]
                                          if state is not None else [])
             refuse_unrecorded_work(self.base_dir, config_path, work, RESTART)
+            if config.init_model is not None:  # before the config is written: a new run
+                check_init_model(load_model(config.init_model), config, config.init_model)
             self.base_dir.mkdir(parents=True, exist_ok=True)
             write_json(config_path, config.to_dict())
         else:
@@ -303,8 +332,13 @@ class ZeroRun:
         from mockgo.nets.models import \
             dual_network  # TensorFlow: imported only when a network is used
 
-        keras.utils.set_random_seed(self.config.seed)
         config = self.config
+        if config.init_model is not None:
+            model = load_model(config.init_model)
+            check_init_model(model, config, config.init_model)
+            save_model(model, self.model_path(0), encoder=ENCODER)
+            return
+        keras.utils.set_random_seed(self.config.seed)
         model = dual_network(config.board_size,
                              planes=get_encoder(ENCODER, config.board_size).num_planes,
                              blocks=config.blocks, filters=config.filters, l2=config.l2,
