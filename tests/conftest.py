@@ -1,6 +1,8 @@
 """Fixtures shared by the test modules."""
 
 import os
+import signal
+import subprocess
 
 import pytest
 
@@ -24,3 +26,69 @@ def gnugo_path():
         pytest.skip("GnuGo is not installed (apt-get install gnugo): "
                     "no rules oracle to compare against")
     return path
+
+
+@pytest.fixture(scope="session")
+def ray_module():
+    """The ray module, for the tests that start a Ray cluster. Without Ray
+    they are skipped, except on CI (``CI=true``), where the dev extra
+    installs it: there a missing Ray is an error."""
+    try:
+        import ray
+    except ImportError:
+        if os.environ.get("CI") == "true":
+            pytest.fail("Ray is not installed, but CI=true: the dev extra installs it "
+                        "(pip install -e '.[dev]'); the cluster tests cannot run", pytrace=False)
+        pytest.skip("Ray is not installed (pip install -e '.[cluster]')")
+    return ray
+
+
+@pytest.fixture
+def bounded():
+    """Every test here ends within ten minutes, Ray or not (SIGALRM; the
+    executor's waits return to Python at least once a minute)."""
+    def give_up(signum, frame):
+        raise TimeoutError("a cluster test ran for more than 10 minutes")
+
+    previous = signal.signal(signal.SIGALRM, give_up)
+    signal.alarm(600)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+CLONE_NEWNET = 0x40000000  # <sched.h>: a network namespace of one's own
+
+
+@pytest.fixture(scope="module")
+def loopback_only():
+    """The module's tests run in a network namespace of their own whose one
+    interface is the loopback (a module that starts Ray asks for it): Ray (2.60) has its servers (gcs_server,
+    raylet, workers) listen on every interface of the machine, and the
+    servers that tests start must be reachable on 127.0.0.1 only. The
+    namespace is the test process's own (unshare), so Ray's processes,
+    started from it, inherit it; the machine's namespace is taken back after
+    the module (setns). Without the privilege to make one (not root), the
+    tests are skipped, or fail under CI=true."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    machine = os.open("/proc/thread-self/ns/net", os.O_RDONLY)
+    try:
+        if libc.unshare(CLONE_NEWNET) != 0:
+            reason = (f"cannot make a network namespace of loopback only "
+                      f"({os.strerror(ctypes.get_errno())}): Ray's servers would listen on "
+                      f"every interface")
+            if os.environ.get("CI") == "true":
+                pytest.fail(f"{reason}, and CI=true: run the tests as root", pytrace=False)
+            pytest.skip(reason)
+        try:
+            subprocess.run(["ip", "link", "set", "lo", "up"], check=True, timeout=30)
+            yield
+        finally:
+            if libc.setns(machine, CLONE_NEWNET) != 0:
+                raise OSError(ctypes.get_errno(), "cannot go back to the machine's network")
+    finally:
+        os.close(machine)

@@ -1,68 +1,41 @@
 """mockgo.cluster: tasks on worker processes and on Ray (issue 19).
 
-The Ray tests share one local Ray instance (2 CPUs, a small object store, no
-dashboard), started by a module fixture and shut down after the last test;
-the two-node test starts its own head and worker node with ``ray start`` on
-127.0.0.1 and ends every process they started. Without Ray they are skipped,
-except on CI (``CI=true``), where the dev extra installs it.
+The module runs in a network namespace whose one interface is the loopback
+(Ray's servers listen on every interface: :func:`loopback_only`). The Ray
+tests share one local Ray instance (2 CPUs, a small object store, no
+dashboard), started by a module fixture and shut down after the last test
+(the two-node cluster is :mod:`test_cluster_nodes`'s). Without Ray they are
+skipped, except on CI (``CI=true``), where the dev extra installs it.
 """
 
 import json
 import os
-import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
 import pytest
 
 from mockgo.arena.matches import match
-from mockgo.cluster import InProcess, Processes, Recipe, make_executor
+from mockgo.cluster import InProcess, Processes, Recipe
 from mockgo.data.files import read_npz
 from mockgo.zero.config import ZeroConfig
 from mockgo.zero.layout import RunLayout
 from mockgo.zero.run import bootstrap
 from mockgo.zero.selfplay import selfplay_job
 
-
-def _ray_or_skip():
-    try:
-        import ray
-    except ImportError:
-        if os.environ.get("CI") == "true":
-            pytest.fail("Ray is not installed, but CI=true: the dev extra installs it "
-                        "(pip install -e '.[dev]'); the cluster tests cannot run", pytrace=False)
-        pytest.skip("Ray is not installed (pip install -e '.[cluster]')")
-    return ray
-
-
-@pytest.fixture(autouse=True)
-def bounded():
-    """Every test here ends within ten minutes, Ray or not (SIGALRM; the
-    executor's waits return to Python at least once a minute)."""
-    def give_up(signum, frame):
-        raise TimeoutError("a cluster test ran for more than 10 minutes")
-
-    previous = signal.signal(signal.SIGALRM, give_up)
-    signal.alarm(600)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+pytestmark = pytest.mark.usefixtures("loopback_only", "bounded")
 
 
 @pytest.fixture(scope="module")
-def local_ray():
+def local_ray(loopback_only, ray_module):
     """One local Ray instance for the module's tests, shut down after them,
     in a folder of its own (a short path: Ray's sockets live there),
     removed afterwards."""
-    ray = _ray_or_skip()
+    ray = ray_module
     temp_dir = tempfile.mkdtemp(prefix="mockgo-ray-", dir="/tmp")
     try:
         # Two GPUs as Ray counts them (a logical resource: no GPU is needed).
@@ -227,118 +200,3 @@ def test_the_trainer_and_the_workers_ask_ray_for_gpus(ray_workers):
     assert len(ray_workers.trainer_gpu_ids) == 1
     (first,), (second,) = ray_workers.gpu_ids()
     assert first == second != ray_workers.trainer_gpu_ids[0]
-
-
-def _free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _end(processes):
-    """Stop the ``ray start --block`` processes and everything they started."""
-    import psutil
-
-    family = []
-    for process in processes:
-        try:
-            family += [process.pid] + [child.pid for child in
-                                       psutil.Process(process.pid).children(recursive=True)]
-        except psutil.NoSuchProcess:
-            pass
-    for pid in family:
-        try:
-            os.kill(pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-    _, alive = psutil.wait_procs([p for p in map(_process, family) if p], timeout=10)
-    for process in alive:
-        process.kill()
-    psutil.wait_procs(alive, timeout=10)
-
-
-def _process(pid):
-    import psutil
-
-    try:
-        return psutil.Process(pid)
-    except psutil.NoSuchProcess:
-        return None
-
-
-# Waits for the second node, then checks that two one-CPU workers go one to each node.
-PLACEMENT = """
-import sys, time, ray
-from mockgo.cluster import RayExecutor
-ray.init(address="127.0.0.1:{port}", log_to_driver=False)
-deadline = time.monotonic() + 60
-while sum(node["Alive"] for node in ray.nodes()) < 2:
-    if time.monotonic() > deadline:
-        sys.exit("the second node did not join")
-    time.sleep(1)
-with RayExecutor(workers=2, cpus_per_worker=1) as executor:
-    sys.exit(0 if len(set(executor.nodes())) == 2 else "both workers on one node")
-"""
-
-
-def test_a_two_node_cluster_on_loopback_plays_a_match(tmp_path, gnugo_path):
-    """``ray start --head`` and a second ``ray start --address`` on 127.0.0.1,
-    one CPU each; ``mockgo match --cluster ray`` with two one-CPU workers
-    then has one on each node (each with its own GnuGo)."""
-    _ray_or_skip()
-    ray_cli = os.path.join(os.path.dirname(sys.executable), "ray")
-    mockgo_cli = os.path.join(os.path.dirname(sys.executable), "mockgo")
-    port = _free_port()
-    # Ray 2.59+ authenticates by a token: one made for this cluster, not the user's.
-    env = dict(os.environ, RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=secrets.token_hex(32))
-    common = ["--num-cpus=1", "--object-store-memory=100000000", "--disable-usage-stats",
-              "--node-ip-address=127.0.0.1", "--block"]
-    # A short folder: Ray's sockets live in it, and socket paths are short.
-    temp_dir = tempfile.mkdtemp(prefix="mockgo-ray-", dir="/tmp")
-    logs = [open(tmp_path / f"{node}.log", "w") for node in ("head", "node")]
-    started = []
-    try:
-        started.append(subprocess.Popen(
-            [ray_cli, "start", "--head", f"--port={port}", "--include-dashboard=false",
-             f"--temp-dir={temp_dir}", *common], env=env, start_new_session=True,
-            stdout=logs[0], stderr=subprocess.STDOUT))
-        assert _wait_for_port(port, 90), (tmp_path / "head.log").read_text()[-2000:]
-        # A loaded machine can take more than the 30 s Ray gives a node to start:
-        # then it is started again.
-        for attempt in range(3):
-            node = subprocess.Popen(
-                [ray_cli, "start", f"--address=127.0.0.1:{port}", *common], env=env,
-                start_new_session=True, stdout=logs[1], stderr=subprocess.STDOUT)
-            started.append(node)
-            placed = subprocess.run([sys.executable, "-c", PLACEMENT.format(port=port)],
-                                    env=env, capture_output=True, text=True, timeout=180)
-            if placed.returncode == 0:
-                break
-            _end([node])
-        assert placed.returncode == 0, (placed.stdout + placed.stderr)[-2000:] + \
-            (tmp_path / "node.log").read_text()[-2000:]
-        out = tmp_path / "match"
-        played = subprocess.run(
-            [mockgo_cli, "match", "--black", "random", "--white", "gnugo:level=1", "--games",
-             "4", "--size", "9", "--seed", "0", "--out", str(out), "--quiet", "--cluster",
-             "ray", "--address", f"127.0.0.1:{port}", "--workers", "2",
-             "--cpus-per-worker", "1"], env=env, capture_output=True, text=True, timeout=240)
-        assert played.returncode == 0, played.stderr[-2000:]
-        assert "4 games on 9x9" in played.stdout
-        assert len(list(out.glob("game-*.sgf"))) == 4  # written by the driver
-        assert len((out / "games.jsonl").read_text().splitlines()) == 4
-    finally:
-        _end(started)
-        for log in logs:
-            log.close()
-        shutil.rmtree(temp_dir, ignore_errors=True)
-
-
-def _wait_for_port(port, seconds):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                return True
-        time.sleep(0.5)
-    return False
