@@ -41,7 +41,7 @@ from mockgo.zero.config import ZeroConfig
 __all__ = ["ArenaPreset", "LoadedModel", "Notebook", "NOTEBOOKS", "ReinforcePreset",
            "SupervisedPreset", "ValuePreset", "ZeroPreset", "check", "gnugo9_archive", "kgs_archive",
            "kgs_archives", "load_sl_policy", "load_value_network", "preset", "quick_mode",
-           "repo_root", "standin_policy", "standin_value_network", "start"]
+           "repo_root", "standin_policy", "standin_value_network", "start", "zero_dir"]
 
 _TRUE = {"1", "true", "yes"}
 _FALSE = {"0", "false", "no", ""}
@@ -259,36 +259,58 @@ def _reinforce_presets():
 @dataclasses.dataclass(frozen=True)
 class ZeroPreset:
     """Notebook 04 in one mode: the run's
-    :class:`~mockgo.zero.config.ZeroConfig`, the generations to make, and the
-    games of each strength match; and the tic-tac-toe warm-up's settings
-    (changes to :class:`mockgo.zero.tictactoe.WarmUp`), checked by a search
-    of ``warmup_readouts`` a move."""
+    :class:`~mockgo.zero.config.ZeroConfig` (KataGo's changes on), the
+    generations to make, and the games of each strength match; the
+    comparison run with the plain AlphaGo Zero settings (``plain``, its
+    ``plain_generations``), both with a strength curve against GnuGo; and the
+    tic-tac-toe warm-up's settings (changes to
+    :class:`mockgo.zero.tictactoe.WarmUp`), checked by a search of
+    ``warmup_readouts`` a move."""
 
     config: object
     generations: int
     match_games: int
+    plain: object = None
+    plain_generations: int = 0
     warmup: dict = dataclasses.field(default_factory=dict)
     warmup_readouts: int = 64
 
+    def without_gnugo(self):
+        """The same preset with no strength curve (for a machine without
+        GnuGo, which plays the curve's matches)."""
+        return dataclasses.replace(
+            self, config=dataclasses.replace(self.config, strength_every=0),
+            plain=dataclasses.replace(self.plain, strength_every=0))
+
 
 def _zero_presets():
-    # Quick: a 2-block, 16-filter network, 16 games a generation, 16 readouts a move.
-    quick = ZeroPreset(ZeroConfig(blocks=2, filters=16, games_per_generation=16,
-                                  games_in_parallel=16, readouts=16, parallel_readouts=4,
-                                  holdout_share=0.125, window=3, epochs=2, batch_size=64,
-                                  eval_games=8),
-                       generations=3, match_games=8,
+    # Quick: a 2-block, 16-filter network, 16 games a generation, 16 readouts a
+    # move, KataGo's set on; a strength match of 2 games against GnuGo level 1
+    # after every generation; the plain settings beside it, as small.
+    small = ZeroConfig(blocks=2, filters=16, games_per_generation=16, games_in_parallel=16,
+                       readouts=16, parallel_readouts=4, holdout_share=0.125, window=3, epochs=2,
+                       batch_size=64, eval_games=8, strength_every=1, strength_games=2)
+    quick = ZeroPreset(dataclasses.replace(small, evaluate=False).with_katago(),
+                       generations=3, match_games=8, plain=small, plain_generations=2,
                        # the warm-up: 6 generations of 64 games, a tenth of the full one
                        warmup=dict(generations=6, games=64))
     # Full: hours on a 2-core CPU; stop any time, run the notebook again to go
-    # on. ZeroConfig's defaults (those of `mockgo zero`), without evaluation
-    # matches (AlphaZero): every new network plays the next self-play at once.
-    # Measured (2026-11-23): 25 generations in about 2 hours. The warm-up:
-    # WarmUp's defaults, 24 generations of 128 games (57 s of CPU time, 2026-11-24).
-    full = ZeroPreset(ZeroConfig(blocks=4, filters=32, games_per_generation=256,
-                                 games_in_parallel=32, readouts=64, parallel_readouts=8,
-                                 window=5, epochs=1, evaluate=False),
-                      generations=25, match_games=40)
+    # on. ZeroConfig's defaults (those of `mockgo zero`: 4 x 32, 256 games a
+    # generation, 64 readouts) with KataGo's changes (`mockgo zero --katago`)
+    # and without evaluation matches (AlphaZero, as KataGo): every new network
+    # plays the next self-play at once; 10 games against GnuGo level 1 every 5
+    # generations. Beside it, the plain AlphaGo Zero settings, with their
+    # evaluation matches, and the same strength curve. The same runs from a
+    # terminal: mockgo zero --base-dir runs/04_zero/full/katago --board-size 9
+    # --generations 60 --katago --set strength_every=5 --no-evaluate, and
+    # --base-dir runs/04_zero/full/plain --generations 20 --set strength_every=5.
+    # Until 2026-11-24 full mode was one plain run without evaluation: 25
+    # generations in about 2 hours (2026-11-23), lost 20 of 20 to GnuGo level 1.
+    # The warm-up: WarmUp's defaults, 24 generations of 128 games (57 s of CPU
+    # time, 2026-11-24).
+    default = ZeroConfig(strength_every=5)
+    full = ZeroPreset(dataclasses.replace(default, evaluate=False).with_katago(),
+                      generations=60, match_games=40, plain=default, plain_generations=20)
     return quick, full
 
 
@@ -485,6 +507,15 @@ def value_path(root, quick):
 def rl_policy_path(root, quick):
     """Notebook 03's RL policy: ``runs/03_policy_gradient/{quick,full}/rl_policy.keras``."""
     return run_folder(root, "03_policy_gradient", quick) / "rl_policy.keras"
+
+
+def zero_dir(root, quick, settings="katago"):
+    """Notebook 04's run with ``settings`` ``"katago"`` (KataGo's changes on:
+    the agent the arena plays) or ``"plain"`` (AlphaGo Zero's settings, the
+    comparison): ``runs/04_zero/{quick,full}/{katago,plain}``."""
+    if settings not in ("katago", "plain"):
+        raise ValueError(f"settings is 'katago' or 'plain', not {settings!r}")
+    return run_folder(root, "04_zero_selfplay", quick) / settings
 
 
 def reinforce_dir(root, quick, baseline):

@@ -38,7 +38,7 @@ def test_quick_lineup_with_and_without_gnugo(tmp_path):
 
 
 def _zero_run(root, best, model=True):
-    folder = root / "runs" / "04_zero" / "full"
+    folder = root / "runs" / "04_zero" / "full" / "katago"
     (folder / "models").mkdir(parents=True)
     (folder / "state.json").write_text(json.dumps({"best": best, "latest": best}))
     if model:

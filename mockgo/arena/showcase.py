@@ -87,13 +87,14 @@ def _anchors(anchors, gnugo, notes):
 
 
 def zero_network(root):
-    """Notebook 04's full run's best network (``runs/04_zero/full``, its
-    ``state.json``'s best model, as :class:`mockgo.zero.layout.RunLayout`
-    lays it out): ``(path, None)``, or ``(None, why not)``."""
-    from mockgo.notebook import run_folder
+    """Notebook 04's full run's best network (``runs/04_zero/full/katago``,
+    :func:`mockgo.notebook.zero_dir`: its ``state.json``'s best model, as
+    :class:`mockgo.zero.layout.RunLayout` lays it out): ``(path, None)``, or
+    ``(None, why not)``."""
+    from mockgo.notebook import zero_dir
     from mockgo.zero.layout import RunLayout
 
-    folder = run_folder(root, "04_zero_selfplay", quick=False)
+    folder = zero_dir(root, quick=False)
     layout = RunLayout(folder)
     if not layout.state.exists():
         return None, (f"no 9x9 Zero network: notebook 04's full run ({_shown(folder, root)}) "
