@@ -75,12 +75,13 @@ def test_big_board_lineup_adds_the_networks_that_exist(tmp_path):
     assert quick.players == ["policy:pretrained=sl-19"]
 
     full = big_board_lineup(FULL, tmp_path, gnugo=True)
-    # No runs of one's own: the shipped sl-19 and value-19 make the AlphaGo search.
-    assert full.players == ["policy:pretrained=sl-19",
+    # No runs of one's own: the shipped sl-19, rl-19 and value-19 play.
+    assert full.players == ["policy:pretrained=sl-19", "policy:pretrained=rl-19,name=rl-policy",
                             f"alphago:policy_pretrained=sl-19,value_pretrained=value-19,"
                             f"readouts={FULL.alphago_readouts},mix={FULL.alphago_mix:g},"
                             f"name=alphago-{FULL.alphago_readouts}"]
-    assert len(full.notes) == 2 and "shipped value-19" in full.notes[1]
+    assert len(full.notes) == 2 and "shipped rl-19" in full.notes[0]
+    assert "shipped value-19" in full.notes[1]
     assert full.anchors == list(FULL.big_anchors)
     rl = notebook.rl_policy_path(tmp_path, False)
     value = notebook.value_path(tmp_path, False)

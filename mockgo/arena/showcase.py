@@ -136,7 +136,8 @@ def arena_lineup(preset, root, gnugo=None):
 def big_board_lineup(preset, root, gnugo=None):
     """The 19x19 ladder's :class:`Lineup` (None when ``preset.big_size`` is
     None): ``preset.big_anchors``; the shipped SL policy ``sl-19``; with
-    ``preset.big_networks``, notebook 03's RL policy and an AlphaGo search
+    ``preset.big_networks``, notebook 03's RL policy (or else the shipped
+    ``rl-19``) and an AlphaGo search
     (the SL policy's priors, notebook 02's value network, or else the
     shipped ``value-19``, mixed with rollouts at ``preset.alphago_mix``,
     ``preset.alphago_readouts`` a move), each when its network exists."""
@@ -158,6 +159,10 @@ def big_board_lineup(preset, root, gnugo=None):
     rl_policy = rl_policy_path(root, quick=False)
     if rl_policy.exists():
         players.append(f"policy:path={rl_policy.resolve()},name=rl-policy")
+    elif "rl-19" in pretrained.names():
+        notes.append(f"the RL policy is the shipped rl-19: notebook 03's {_shown(rl_policy, root)} "
+                     f"does not exist")
+        players.append("policy:pretrained=rl-19,name=rl-policy")
     else:
         notes.append(f"no RL policy: {_shown(rl_policy, root)} does not exist (run notebook 03 "
                      f"in full mode)")
