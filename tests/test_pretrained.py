@@ -74,6 +74,13 @@ def test_models_command_and_player_spec(capsys):
     assert board.is_legal(player.select_move(board))
     with pytest.raises(ValueError, match="path=MODEL.keras or pretrained=NAME"):
         make_player("policy")
+    # The shipped Zero network searches by name, on its own board size.
+    zero = make_player("mcts:pretrained=zero-9,readouts=16,seed=0")
+    assert zero.name == "mcts:zero-9-16"
+    board = Board(9)
+    assert board.is_legal(zero.select_move(board))
+    with pytest.raises(ValueError, match="not both"):
+        make_player("mcts:pretrained=zero-9,path=x.keras")
 
 
 def kgs_folder(needed):

@@ -50,8 +50,11 @@ def test_the_zero_agent_joins_last_when_notebook_04_trained_one(tmp_path):
     path, why = zero_network(tmp_path)
     assert path is None and "has not started" in why
     lineup = arena_lineup(FULL, tmp_path, gnugo=True)
-    assert lineup.players == list(FULL.players)
-    assert any("Zero agent is left out" in note for note in lineup.notes)
+    # No run of one's own: the shipped zero-9 plays, and the notes say so.
+    assert lineup.players[:-1] == list(FULL.players)
+    assert lineup.players[-1] == (f"mcts:pretrained=zero-9,readouts={FULL.zero_readouts},"
+                                  f"name=zero-9-{FULL.zero_readouts}")
+    assert any("the shipped zero-9" in note for note in lineup.notes)
 
     folder = _zero_run(tmp_path, best=25)
     lineup = arena_lineup(FULL, tmp_path, gnugo=True)

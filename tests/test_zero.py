@@ -439,3 +439,18 @@ def test_a_run_starts_from_a_given_dual_network_and_refuses_one_that_does_not_fi
     assert zero_main(["--base-dir", str(tmp_path / "none"), "--test",
                       "--init", str(tmp_path / "missing.keras")]) == 2
     assert "missing.keras" in capsys.readouterr().err
+
+
+def test_a_run_goes_on_from_the_shipped_zero_network_by_name(tmp_path):
+    # How a long run continues on a fresh machine: from the committed network.
+    from mockgo import pretrained
+    from mockgo.nets.io import load_model
+
+    assert zero_main(["--base-dir", str(tmp_path / "run"), "--init", "zero-9", "--katago",
+                      "--no-evaluate", "--generations", "0", "--quiet"]) == 0
+    stored = json.loads((tmp_path / "run" / "config.json").read_text())
+    assert stored["init_model"] == str(pretrained.path("zero-9"))
+    assert (stored["blocks"], stored["filters"], stored["board_size"]) == (4, 32, 9)
+    copied = load_model(tmp_path / "run" / "models" / "000000.keras")
+    for mine, shipped in zip(copied.get_weights(), pretrained.load("zero-9").get_weights()):
+        np.testing.assert_array_equal(mine, shipped)

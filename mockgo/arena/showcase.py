@@ -116,8 +116,8 @@ def arena_lineup(preset, root, gnugo=None):
     """The 9x9 ladder's :class:`Lineup`: ``preset.anchors`` (GnuGo's left
     out when it is not installed; ``gnugo``: True/False to say so instead of
     looking), ``preset.players``, and last, with ``preset.zero_readouts``,
-    notebook 04's best network (:func:`zero_network`) as an ``mcts:`` player
-    with that many readouts a move."""
+    notebook 04's best network (:func:`zero_network`, or else the shipped
+    ``zero-9``) as an ``mcts:`` player with that many readouts a move."""
     notes = []
     anchors = _anchors(preset.anchors, gnugo, notes)
     players = list(preset.players)
@@ -125,11 +125,15 @@ def arena_lineup(preset, root, gnugo=None):
         notes.append("the Zero agent (notebook 04) is left out in quick mode")
     else:
         path, why = zero_network(root)
-        if path is None:
-            notes.append(why + "; the Zero agent is left out")
-        else:
+        if path is not None:
             players.append(f"mcts:path={Path(path).resolve()},readouts={preset.zero_readouts},"
                            f"name=zero-{path.stem}-{preset.zero_readouts}")
+        elif "zero-9" in pretrained.names():
+            notes.append(why + "; the Zero agent is the shipped zero-9")
+            players.append(f"mcts:pretrained=zero-9,readouts={preset.zero_readouts},"
+                           f"name=zero-9-{preset.zero_readouts}")
+        else:
+            notes.append(why + "; the Zero agent is left out")
     return Lineup(preset.size, anchors, players, notes)
 
 

@@ -70,6 +70,7 @@ Command lines and worker processes make players from strings
                                         AlphaGo's search: policy priors, value network
     mcts:readouts=200,evaluator=uniform  tree search, uniform priors
     mcts:path=models/zero.keras,readouts=100,resign=-0.9   guided by a dual network
+    mcts:pretrained=zero-9,readouts=800  the 9x9 Zero network that ships with mockgo
 
 Every kind also takes ``name=...`` (the name written into SGF files and
 tables). Values are plain text: no quoting, no commas, except that ``cmd=``
@@ -775,10 +776,17 @@ def _make_gtp(cmd=None, name=None):
     return GTPPlayer(cmd, name=name)
 
 
-def _make_mcts(readouts="200", evaluator="uniform", path=None, encoder=None, c_puct="1.5",
-               softpick=None, resign="none", seed=None, name=None):
+def _make_mcts(readouts="200", evaluator="uniform", path=None, pretrained=None, encoder=None,
+               c_puct="1.5", softpick=None, resign="none", seed=None, name=None):
     size = None
-    if path is not None:
+    if path is not None and pretrained is not None:
+        raise ValueError("mcts: give the dual network as path=MODEL.keras or pretrained=NAME, "
+                         "not both")
+    if pretrained is not None:  # loaded after checking the file against its card
+        evaluate = evaluators.NetworkEvaluator(shipped_networks.load(pretrained),
+                                               random_symmetry=False, encoder=encoder)
+        size, default_name = evaluate.size, f"mcts:{pretrained}"
+    elif path is not None:
         evaluate = evaluators.NetworkEvaluator(path, random_symmetry=False, encoder=encoder)
         size = evaluate.size
         default_name = f"mcts:{os.path.basename(path)}"
@@ -823,7 +831,8 @@ PLAYER_KINDS = {
                                "(lambda, 0), c_puct (5), parallel (leaves per network call, "
                                "16), resign (a value, or none), seed"),
     "mcts": (_make_mcts, "tree search (mockgo.search); options: readouts (200), evaluator "
-                         "(uniform) or path (a dual network), c_puct (1.5), "
+                         "(uniform) or path (a dual network) or pretrained (a shipped one: "
+                         "mockgo models), c_puct (1.5), "
                          "softpick (moves sampled by visits), resign (a value threshold, or "
                          "none), seed"),
 }

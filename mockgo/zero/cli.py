@@ -42,8 +42,8 @@ def configure_parser(parser):
     parser.add_argument("--filters", type=int)
     parser.add_argument("--init", type=Path, metavar="MODEL",
                         help="start from this dual network (a .keras file, e.g. trained on KGS "
-                             "games) instead of random weights; --blocks and --filters default "
-                             "to its own")
+                             "games, or the name of a shipped one: zero-9) instead of random "
+                             "weights; --blocks and --filters default to its own")
     parser.add_argument("--no-evaluate", action="store_true",
                         help="no evaluation matches: every new model plays at once (AlphaZero)")
     parser.add_argument("--seed", type=int)
@@ -121,6 +121,7 @@ def config_from_args(args):
     if args.no_evaluate:
         changes["evaluate"] = False
     if getattr(args, "init", None) is not None:
+        args.init = _init_model(args.init)
         changes["init_model"] = str(args.init.resolve())
         if args.blocks is None or args.filters is None:
             from mockgo.nets.io import \
@@ -150,6 +151,21 @@ def config_from_args(args):
     if getattr(args, "katago", False):
         config = config.with_katago()
     return dataclasses.replace(config, **settings)
+
+
+def _init_model(path):
+    """``--init``'s network: the file, or where the shipped network of that
+    name lies (:mod:`mockgo.pretrained`, the file checked against its card),
+    so a run goes on from a committed network on a fresh machine."""
+    from mockgo import pretrained
+
+    if path.exists() or str(path) not in pretrained.names():
+        return path
+    shipped = pretrained.path(str(path))
+    if pretrained.file_sha256(shipped) != pretrained.card(str(path))["sha256"]:
+        raise ValueError(f"--init {path}: {shipped} is not the file its card describes "
+                         f"(sha256 differs): reinstall mockgo")
+    return shipped
 
 
 def main(argv=None):
