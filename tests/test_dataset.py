@@ -264,6 +264,21 @@ def test_damaged_manifest_and_shard_are_named(sgf_folder, tmp_path):
             read()
 
 
+def test_a_finished_dataset_with_a_shard_missing_is_refused_naming_it(sgf_folder, tmp_path):
+    # As when two builds wrote into one folder at once: the manifest says
+    # finished, a shard it lists is gone. Refused at once, not mid-training.
+    folder = tmp_path / "ds"
+    build_dataset([sgf_folder], folder, SPEC, workers=1, shard_size=200, progress=False)
+    gone = json.loads((folder / "dataset.json").read_text())["shards"]["train"][0][0]
+    (folder / gone).unlink()
+    with pytest.raises(FileNotFoundError, match=rf"the dataset in {folder} lists 1 shard\(s\) "
+                                                rf"that are not there: {gone}; pass restart=True"):
+        build_dataset([sgf_folder], folder, SPEC, workers=1, shard_size=200, progress=False)
+    manifest = build_dataset([sgf_folder], folder, SPEC, workers=1, shard_size=200,
+                             progress=False, restart=True)
+    assert manifest["complete"] and (folder / gone).is_file()
+
+
 def test_a_missing_source_is_an_error_naming_it(tmp_path):
     missing = tmp_path / "data" / "kgs" / "KGS-2001-19-1-.tar.gz"
     with pytest.raises(FileNotFoundError, match=f"no such SGF file, folder or archive: "

@@ -372,6 +372,15 @@ def _load_or_start(folder, spec, sources, max_games, restart):
     for both in (stored, given):
         both["sources"] = [Path(source).name for source in both["sources"] or []]
     check_same_settings(folder, "a dataset", stored, given)
+    # Every shard the manifest lists must be there: a folder two builds wrote
+    # into at once, or one partly deleted, would otherwise pass as finished
+    # and fail in the middle of a training run, far from the cause.
+    missing = [name for split in SPLITS for name, _ in manifest["shards"][split]
+               if not (folder / name).is_file()]
+    if missing:
+        raise FileNotFoundError(f"the dataset in {folder} lists {len(missing)} shard(s) that are "
+                                f"not there: {', '.join(missing[:5])}"
+                                f"{' ...' if len(missing) > 5 else ''}; {RESTART}")
     if manifest["complete"]:
         return manifest
     _check_sources(folder, sources)
