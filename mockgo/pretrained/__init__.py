@@ -23,7 +23,8 @@ from pathlib import Path
 from mockgo.data.files import atomic_write_text
 from mockgo.nets.io import load_model, model_info, save_for_play
 
-__all__ = ["FOLDER", "card", "file_sha256", "headline", "load", "names", "path", "ship"]
+__all__ = ["FOLDER", "card", "checked_path", "file_sha256", "headline", "load", "names", "path",
+           "ship"]
 
 FOLDER = Path(__file__).resolve().parent
 
@@ -55,15 +56,20 @@ def file_sha256(file):
     return digest.hexdigest()
 
 
+def checked_path(name):
+    """The ``.keras`` file of ``name``, after checking that it is the one its
+    card describes (ValueError naming the file otherwise)."""
+    file = path(name)
+    if file_sha256(file) != card(name)["sha256"]:
+        raise ValueError(f"{file} is not the file its card describes (sha256 differs): "
+                         f"reinstall mockgo")
+    return file
+
+
 def load(name):
     """The network ``name`` (uncompiled, its record attached), after checking
     that the file is the one its card describes."""
-    file = path(name)
-    expected = card(name)["sha256"]
-    if file_sha256(file) != expected:
-        raise ValueError(f"{file} is not the file its card describes (sha256 differs): "
-                         f"reinstall mockgo")
-    return load_model(file)
+    return load_model(checked_path(name))
 
 
 def headline(name):

@@ -161,11 +161,7 @@ def _init_model(path):
 
     if path.exists() or str(path) not in pretrained.names():
         return path
-    shipped = pretrained.path(str(path))
-    if pretrained.file_sha256(shipped) != pretrained.card(str(path))["sha256"]:
-        raise ValueError(f"--init {path}: {shipped} is not the file its card describes "
-                         f"(sha256 differs): reinstall mockgo")
-    return shipped
+    return pretrained.checked_path(str(path))
 
 
 def main(argv=None):
