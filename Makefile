@@ -25,10 +25,12 @@ test: venv
 # jupyter from the venv runs the `python3` kernel on the venv's own python
 # (the venv's kernelspec comes first and its "python" is the running interpreter).
 # Coalescing the stream outputs after execution keeps each progress bar's last
-# state only (a full-mode notebook 01 is 11 MB of Keras progress updates without).
+# state only (a full-mode notebook 01 is 11 MB of Keras progress updates without);
+# TensorFlow's native start-up lines are dropped (mockgo/notebook_export.py says why).
 EXECUTE := $(BIN)/jupyter nbconvert --to notebook --execute \
 	--ExecutePreprocessor.kernel_name=python3 \
-	--NotebookExporter.preprocessors=nbconvert.preprocessors.CoalesceStreamsPreprocessor
+	--NotebookExporter.preprocessors=nbconvert.preprocessors.CoalesceStreamsPreprocessor \
+	--NotebookExporter.preprocessors=mockgo.notebook_export.DropNativeLogLines
 
 notebooks: venv data
 	MOCKGO_QUICK=1 $(EXECUTE) --output-dir build/notebooks notebooks/*.ipynb
