@@ -196,3 +196,25 @@ def plot_strength_curve(curves, ax=None, x="cpu_hours", level=1, title=None):
     if curves:
         ax.legend()
     return ax
+
+
+def plot_equal_cost(points, names=("this run", "the other run"), ax=None, title=None):
+    """The Elo of one run's model over another run's model of the same CPU
+    time, against those CPU-hours, with 95% intervals as error bars
+    (:func:`strength_elo`): ``points`` from
+    :func:`mockgo.zero.run.equal_cost_matches`; ``names``: the two runs. Above
+    0, the first run's settings made the stronger player for the same work."""
+    ax = _axes(ax, 6)
+    elos = np.array([strength_elo(p) for p in points]).reshape(-1, 3)
+    xs = [p["other_cpu_hours"] for p in points]
+    ax.errorbar(xs, elos[:, 0], yerr=[elos[:, 0] - elos[:, 1], elos[:, 2] - elos[:, 0]],
+                marker="o", capsize=3,
+                label=f"{names[0]} against {names[1]}"
+                      + (f" ({points[-1]['games']} games a point)" if points else ""))
+    ax.axhline(0, color="gray", lw=0.8, ls=":")
+    ax.set_xlabel(f"CPU-hours of {names[1]}'s model (the other at most as many)")
+    ax.set_ylabel("Elo difference")
+    ax.set_title(title or "head to head at equal CPU time")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    return ax

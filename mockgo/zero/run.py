@@ -87,6 +87,7 @@ from pathlib import Path
 import numpy as np
 
 from mockgo.arena.matches import match
+from mockgo.cluster import Recipe
 from mockgo.data import records
 from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, read_json,
                                read_npz, refuse_unrecorded_work)
@@ -101,8 +102,8 @@ from mockgo.zero.layout import RunLayout, job_name, model_name, write_json
 from mockgo.zero.selfplay import evaluator_for, load_targets, searcher, selfplay_job
 from mockgo.zero.train import augment, compile_dual, epoch_bar, gather_examples, targets
 
-__all__ = ["ZeroRun", "analyse_position", "bootstrap", "generation_line", "play_match",
-           "search_player"]
+__all__ = ["ZeroRun", "analyse_position", "bootstrap", "equal_cost_matches", "generation_line",
+           "play_match", "search_player"]
 
 STEPS = ("selfplay", "gather", "train", "validate", "evaluate")
 STATE_FORMAT = 1
@@ -113,7 +114,7 @@ RESTART = "pass restart=True to bootstrap (mockgo zero --restart)"
 
 
 def search_player(side, config, readouts=None, name=None, resign_threshold=None,
-                  batch_size=256, seed=None):
+                  batch_size=256, seed=None, answer_passes=False):
     """A side of a Zero match as a player: ``"random"`` (a
     :class:`~mockgo.play.players.RandomPlayer`), or a dual network (a Keras
     model, its path, or a :class:`~mockgo.search.evaluators.NetworkEvaluator`)
@@ -121,14 +122,18 @@ def search_player(side, config, readouts=None, name=None, resign_threshold=None,
     on the sensible moves, no Dirichlet noise, the first ``softpick_moves``
     moves sampled by visit count (so that games differ), resigning at
     ``resign_threshold`` (default None: every game is played out, so that a
-    value head that is still wrong cannot lose a won game by resigning)."""
+    value head that is still wrong cannot lose a won game by resigning).
+    ``answer_passes``: answer a pass with a pass when that cannot lose (as
+    against GnuGo or a person; self-play passes only when nothing is left)."""
 
     if isinstance(side, str) and side == "random":
         return RandomPlayer(name=name)
     evaluator = evaluator_for(side, config, batch_size, seed)
-    return searcher(evaluator, config, config.match_readouts if readouts is None else readouts,
-                    dirichlet=False, resign_threshold=resign_threshold,
-                    name=name or _side_name(side))
+    player = searcher(evaluator, config, config.match_readouts if readouts is None else readouts,
+                      dirichlet=False, resign_threshold=resign_threshold,
+                      name=name or _side_name(side))
+    player.answer_passes = answer_passes
+    return player
 
 
 def play_match(first, second, games, config, readouts=None, seed=0, sgf_dir=None,
@@ -152,8 +157,6 @@ def play_match(first, second, games, config, readouts=None, seed=0, sgf_dir=None
         labels = [side.name for side in sides]
         games_per_task = 1
     else:
-        from mockgo.cluster import Recipe
-
         games_per_task = -(-games // executor.workers)
         labels = [names[k] or _side_name(side) for k, side in enumerate((first, second))]
         sides = [Recipe(search_player, (_shipped(side), config, readouts, labels[k],
@@ -674,6 +677,24 @@ class ZeroRun:
             games += rec.get("selfplay", {}).get("games", 0)
         return {"cpu_hours": cpu / 3600, "hours": wall / 3600, "selfplay_games": int(games)}
 
+    def generation_within(self, cpu_hours):
+        """The last generation whose cost (:meth:`cost`) is at most
+        ``cpu_hours`` CPU-hours; 0 (the untrained model) if none is."""
+        cpu, within = 0.0, 0
+        for g in range(1, self.latest + 1):
+            cpu = self.cost(g)["cpu_hours"] if g == 1 else cpu + self._cpu_hours_of(g)
+            if cpu > cpu_hours:
+                break
+            within = g
+        return within
+
+    def _cpu_hours_of(self, generation):
+        # one generation's share of cost(): cost(g) - cost(g - 1), without the sum
+        rec = self.record(generation) if str(generation) in self.state["generations"] else {}
+        cpu = sum(rec.get(step, {}).get("cpu_seconds", 0.0) for step in ("selfplay", "train"))
+        cpu += sum(spent[1] for spent in rec.get("cost", {}).values())
+        return cpu / 3600
+
     def gnugo_strength(self, generation, progress=True):
         """The strength curve's point at ``generation``, if it is due (every
         ``strength_every`` generations; none for generation 0 or with
@@ -708,10 +729,11 @@ class ZeroRun:
     def _strength_match(self, generation, level, progress):
         config = self.config
         name = model_name(generation)
+        # against GnuGo, a pass is answered when it cannot lose
         player = search_player(self.evaluator(generation), config, name=name,
                                batch_size=config.strength_games * config.parallel_readouts,
-                               seed=seed_of(config.seed, "strength", generation))
-        player.answer_passes = True  # against GnuGo, a pass is answered when it cannot lose
+                               seed=seed_of(config.seed, "strength", generation),
+                               answer_passes=True)
         result = match(player, gnugo_player(level=level, seed=0), games=config.strength_games,
                        size=config.board_size, komi=config.komi, max_moves=config.moves_cap,
                        out_dir=self.layout.strength_sgf_dir(name, level), scorer="gnugo",
@@ -811,6 +833,54 @@ class ZeroRun:
                 write_json(path, table)
             rates[g] = table[key]["win_rate"]
         return rates
+
+
+def equal_cost_matches(run, other, games, readouts=None, generations=None, progress=True):
+    """Which run's settings make the stronger player for the same work:
+    for each generation of ``other`` in ``generations`` (default: the
+    generations of ``other``'s strength curve, or all of them when it has
+    none), that model against the last
+    model of ``run`` that cost no more CPU time (:meth:`ZeroRun.generation_within`),
+    ``games`` games with colours alternating, both searching with ``readouts``
+    a move (default ``run.config.match_readouts``) under their own run's
+    settings, no noise, answering a pass with a pass as against GnuGo, and
+    dead stones marked by GnuGo when it is installed. A strength curve
+    against GnuGo says nothing while both runs lose every game to it; a
+    head-to-head match at equal cost does. Each match is a resumable folder
+    of ``run`` (``sgf/equal-cost/``), so asking again replays nothing.
+    Returns one dict a match, in order: the CPU-hours of both models,
+    their generations, ``run``'s wins, the games, its win rate with the 95%
+    Wilson interval, and its Elo over ``other``'s model with its interval."""
+    readouts = run.config.match_readouts if readouts is None else readouts
+    if generations is None:
+        generations = (sorted({p["generation"] for p in other.strength_curve()})
+                       or range(1, other.latest + 1))
+    label = other.base_dir.name
+    points = []
+    for other_g in generations:
+        other_cpu = other.cost(other_g)["cpu_hours"]
+        g = run.generation_within(other_cpu)
+        # Recipes: a network is loaded only when its match has games left to play.
+        players = [Recipe(search_player, (str(side.model_path(gen)), side.config, readouts,
+                                          f"{side.base_dir.name}-{model_name(gen)}", None,
+                                          games * side.config.parallel_readouts,
+                                          seed_of(side.config.seed, "equal-cost", gen)),
+                          {"answer_passes": True}, name=f"{side.base_dir.name}-{model_name(gen)}")
+                   for side, gen in ((run, g), (other, other_g))]
+        result = match(*players, games=games, size=run.config.board_size, komi=run.config.komi,
+                       max_moves=run.config.moves_cap, scorer="auto",
+                       out_dir=run.layout.equal_cost_sgf_dir(model_name(g), label,
+                                                             model_name(other_g)),
+                       seed=seed_of(run.config.seed, "equal-cost", g, label, other_g)[0],
+                       progress=f"{players[0].name} vs {players[1].name}" if progress else False)
+        low, high = result.interval()
+        elo_low, elo_high = result.elo_interval()
+        points.append({"cpu_hours": run.cost(g)["cpu_hours"], "other_cpu_hours": other_cpu,
+                       "generation": g, "other_generation": other_g, "wins": result.wins_a,
+                       "games": result.n, "win_rate": result.win_rate, "wilson_95": [low, high],
+                       "elo": _finite(result.elo()),
+                       "elo_95": [_finite(elo_low), _finite(elo_high)]})
+    return points
 
 
 def _clock():
