@@ -420,6 +420,23 @@ def test_strength_curve_plot(tmp_path):
     assert len(ax.lines) >= 2 and ax.get_xlabel() == "CPU-hours"
 
 
+def test_equal_cost_plot_draws_each_match_at_the_other_runs_cpu_hours():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from mockgo.arena.matches import wilson_interval
+    from mockgo.plotting import plot_equal_cost
+
+    matches = ((35, 0.37), (20, 0.7), (4, 1.0))  # wins of 40, CPU-hours
+    points = [{"wins": w, "games": 40, "other_cpu_hours": h,
+               "wilson_95": list(wilson_interval(w, 40))} for w, h in matches]
+    ax = plot_equal_cost(points, names=("katago", "plain"))
+    xs, ys = ax.lines[0].get_data()
+    assert list(xs) == [0.37, 0.7, 1.0]
+    assert ys[0] > 0 and ys[1] == pytest.approx(0, abs=15) and ys[2] < 0
+    assert "katago against plain" in ax.get_legend().get_texts()[0].get_text()
+
+
 # ------------------------------------------------------- the tic-tac-toe warm-up
 
 
