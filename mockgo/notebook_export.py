@@ -9,8 +9,9 @@ logging before Python's logging or absl's exist, so neither
 TensorFlow 2.21 at levels 2 and 3). They say nothing about the notebook, and
 in ``docs/notebooks/`` they would sit in the first cell that imports Keras,
 with a date and process id that change every run. The preprocessor removes
-exactly those lines from stderr stream outputs; every other line, and every
-stdout output, is kept as it was.
+those lines, known by the source files that print them, from stderr stream
+outputs; every other line (TensorFlow's warnings later in a run included),
+and every stdout output, is kept as it was.
 
 Used through nbconvert's command line (the Makefile's ``EXECUTE``)::
 
@@ -24,9 +25,15 @@ from nbconvert.preprocessors import Preprocessor
 
 __all__ = ["DropNativeLogLines", "is_native_log_line"]
 
-# abseil's C++ log prefix: severity letter, MMDD, time, thread id, file:line]
+# abseil's C++ log prefix (severity letter, MMDD, time, thread id, file:line])
+# from the files that speak at start-up only: oneDNN's notice, the CPU
+# features, and looking for CUDA; a warning or error of any other file, later
+# in the run, is kept.
 # e.g. "I0000 00:00:1795468937.455237   17371 port.cc:153] oneDNN custom ..."
-_NATIVE_PREFIX = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:[\d.]+\s+\d+ [\w.+-]+:\d+\] ")
+_START_UP_FILES = ("port.cc", "cudart_stub.cc", "cpu_feature_guard.cc", "cuda_platform.cc",
+                   "cuda_executor.cc", "cuda_dnn.cc", "cuda_fft.cc", "cuda_blas.cc")
+_NATIVE_PREFIX = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:[\d.]+\s+\d+ (%s):\d+\] "
+                            % "|".join(re.escape(name) for name in _START_UP_FILES))
 # Lines printed beside them without the prefix: absl's warning that logging
 # is not initialised, and the continuation of cpu_feature_guard's message.
 _NATIVE_LINES = (

@@ -510,13 +510,16 @@ def test_auto_precision_follows_the_cpus_bfloat16_instructions(tmp_path):
 
 def _fake_generations(run, cpu_seconds, strength_at=()):
     """Give ``run`` generations 1..len(cpu_seconds) that each cost that many
-    CPU seconds of self-play, all with model 0's weights (copied), and a
-    strength point at each of ``strength_at``."""
+    CPU seconds (self-play half, training a quarter, an evaluation match a
+    quarter: every part ZeroRun.cost counts), all with model 0's weights
+    (copied), and a strength point at each of ``strength_at``."""
     import shutil
 
     for g, seconds in enumerate(cpu_seconds, start=1):
         shutil.copy(run.model_path(0), run.model_path(g))
-        rec = {"generation": g, "done": True, "selfplay": {"cpu_seconds": seconds, "games": 4}}
+        rec = {"generation": g, "done": True,
+               "selfplay": {"cpu_seconds": seconds / 2, "games": 4},
+               "train": {"cpu_seconds": seconds / 4}, "cost": {"evaluate": [1.0, seconds / 4]}}
         if g in strength_at:
             rec["strength"] = [{"generation": g, "level": 1, "wins": 0, "games": 2}]
         run.state["generations"][str(g)] = rec
@@ -533,6 +536,7 @@ def test_equal_cost_matches_pair_models_of_no_more_cpu_time_and_resume(tmp_path,
     _fake_generations(katago, [360.0] * 6)  # 0.1 CPU-hours a generation
     _fake_generations(plain, [900.0] * 3, strength_at=(1, 3))  # 0.25 a generation
     assert [katago.generation_within(h) for h in (0.05, 0.1, 0.25, 0.75, 9.0)] == [0, 1, 2, 6, 6]
+    assert all(katago.generation_within(katago.cost(g)["cpu_hours"]) == g for g in range(7))
 
     points = zero_run.equal_cost_matches(katago, plain, games=2, progress=False)
     # the plain run's strength-curve generations, each against the last katago
@@ -541,17 +545,25 @@ def test_equal_cost_matches_pair_models_of_no_more_cpu_time_and_resume(tmp_path,
     assert [round(p["cpu_hours"], 6) for p in points] == [0.2, 0.6]
     assert [round(p["other_cpu_hours"], 6) for p in points] == [0.25, 0.75]
     assert all(p["games"] == 2 and 0 <= p["wins"] <= 2 for p in points)
-    folder = tmp_path / "katago" / "sgf" / "equal-cost" / "000002-vs-plain-000001"
+    folder = tmp_path / "katago" / "sgf" / "equal-cost" / "000002-vs-plain-000001-r4"
     games = sorted(folder.glob("*.sgf"))
     assert len(games) == 2
     first = records.load_sgf(games[0])
-    assert (first.black, first.white) == ("katago-000002", "plain-000001")
-    assert records.load_sgf(games[1]).black == "plain-000001"  # colours alternate
+    assert (first.black, first.white) == ("katago-000002-r4", "plain-000001-r4")
+    assert records.load_sgf(games[1]).black == "plain-000001-r4"  # colours alternate
     # Asked again, the matches are read from their folders: no game is played.
     monkeypatch.setattr(zero_run, "evaluator_for", _refuse_to_play)
     played = zero_run.equal_cost_matches(katago, plain, games=2, generations=[1],
                                          progress=False)
     assert played == points[:1]
+    # Other readouts are another match, in another folder: never the games above.
+    with pytest.raises(AssertionError, match="played again"):
+        zero_run.equal_cost_matches(katago, plain, games=2, readouts=3, generations=[1],
+                                    progress=False)
+    # Runs of different boards or komi cannot be compared.
+    other = zero_run.bootstrap(tmp_path / "komi", ZeroConfig.for_test(komi=6.5, **small))
+    with pytest.raises(ValueError, match="komi 7.5 against 6.5"):
+        zero_run.equal_cost_matches(katago, other, games=2, generations=[1], progress=False)
 
 
 def _refuse_to_play(*args, **kwargs):

@@ -17,7 +17,7 @@
     strength_curve.jsonl                 the strength curve: every strength_every generations,
                                          the match against GnuGo and the CPU-hours so far
     sgf/strength/<model>-vs-gnugo-l<level>/  its games (a resumable match folder)
-    sgf/equal-cost/<model>-vs-<other run>-<model>/  a match against another run's
+    sgf/equal-cost/<model>-vs-<other run>-<model>-r<readouts>/  a match against another run's
                                          model of the same CPU time (equal_cost_matches)
 
 ``<model>`` is the model that played (``000003``), ``<job>`` names the
@@ -156,10 +156,11 @@ class RunLayout:
         """``sgf/strength/<model>-vs-gnugo-l<level>``: a strength-curve match."""
         return self.base_dir / "sgf" / "strength" / f"{model}-vs-gnugo-l{level}"
 
-    def equal_cost_sgf_dir(self, model, other_run, other_model):
-        """``sgf/equal-cost/<model>-vs-<other_run>-<other_model>``: a match
-        against another run's model (a resumable match folder)."""
-        return self.base_dir / "sgf" / "equal-cost" / f"{model}-vs-{other_run}-{other_model}"
+    def equal_cost_sgf_dir(self, model, other_run, other_model, readouts):
+        """``sgf/equal-cost/<model>-vs-<other_run>-<other_model>-r<readouts>``:
+        a match against another run's model (a resumable match folder)."""
+        return (self.base_dir / "sgf" / "equal-cost"
+                / f"{model}-vs-{other_run}-{other_model}-r{readouts}")
 
     def extra_evaluation_sgf_dir(self, new, old):
         """``sgf/evaluate/<new>-vs-<old>-extra``: an ``--evaluate-only`` match

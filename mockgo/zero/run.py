@@ -129,11 +129,9 @@ def search_player(side, config, readouts=None, name=None, resign_threshold=None,
     if isinstance(side, str) and side == "random":
         return RandomPlayer(name=name)
     evaluator = evaluator_for(side, config, batch_size, seed)
-    player = searcher(evaluator, config, config.match_readouts if readouts is None else readouts,
-                      dirichlet=False, resign_threshold=resign_threshold,
-                      name=name or _side_name(side))
-    player.answer_passes = answer_passes
-    return player
+    return searcher(evaluator, config, config.match_readouts if readouts is None else readouts,
+                    dirichlet=False, resign_threshold=resign_threshold,
+                    name=name or _side_name(side), answer_passes=answer_passes)
 
 
 def play_match(first, second, games, config, readouts=None, seed=0, sgf_dir=None,
@@ -680,20 +678,12 @@ class ZeroRun:
     def generation_within(self, cpu_hours):
         """The last generation whose cost (:meth:`cost`) is at most
         ``cpu_hours`` CPU-hours; 0 (the untrained model) if none is."""
-        cpu, within = 0.0, 0
+        within = 0
         for g in range(1, self.latest + 1):
-            cpu = self.cost(g)["cpu_hours"] if g == 1 else cpu + self._cpu_hours_of(g)
-            if cpu > cpu_hours:
+            if self.cost(g)["cpu_hours"] > cpu_hours:
                 break
             within = g
         return within
-
-    def _cpu_hours_of(self, generation):
-        # one generation's share of cost(): cost(g) - cost(g - 1), without the sum
-        rec = self.record(generation) if str(generation) in self.state["generations"] else {}
-        cpu = sum(rec.get(step, {}).get("cpu_seconds", 0.0) for step in ("selfplay", "train"))
-        cpu += sum(spent[1] for spent in rec.get("cost", {}).values())
-        return cpu / 3600
 
     def gnugo_strength(self, generation, progress=True):
         """The strength curve's point at ``generation``, if it is due (every
@@ -852,6 +842,11 @@ def equal_cost_matches(run, other, games, readouts=None, generations=None, progr
     their generations, ``run``'s wins, the games, its win rate with the 95%
     Wilson interval, and its Elo over ``other``'s model with its interval."""
     readouts = run.config.match_readouts if readouts is None else readouts
+    for field in ("board_size", "komi"):
+        if getattr(run.config, field) != getattr(other.config, field):
+            raise ValueError(f"{run.base_dir} and {other.base_dir} play different games: "
+                             f"{field} {getattr(run.config, field)} against "
+                             f"{getattr(other.config, field)}")
     if generations is None:
         generations = (sorted({p["generation"] for p in other.strength_curve()})
                        or range(1, other.latest + 1))
@@ -861,17 +856,20 @@ def equal_cost_matches(run, other, games, readouts=None, generations=None, progr
         other_cpu = other.cost(other_g)["cpu_hours"]
         g = run.generation_within(other_cpu)
         # Recipes: a network is loaded only when its match has games left to play.
-        players = [Recipe(search_player, (str(side.model_path(gen)), side.config, readouts,
-                                          f"{side.base_dir.name}-{model_name(gen)}", None,
-                                          games * side.config.parallel_readouts,
-                                          seed_of(side.config.seed, "equal-cost", gen)),
-                          {"answer_passes": True}, name=f"{side.base_dir.name}-{model_name(gen)}")
-                   for side, gen in ((run, g), (other, other_g))]
+        # The readouts are in the names, so a match folder is never resumed at others.
+        players = []
+        for side, gen in ((run, g), (other, other_g)):
+            name = f"{side.base_dir.name}-{model_name(gen)}-r{readouts}"
+            players.append(Recipe(search_player, (str(side.model_path(gen)), side.config),
+                                  {"readouts": readouts, "name": name,
+                                   "batch_size": games * side.config.parallel_readouts,
+                                   "seed": seed_of(side.config.seed, "equal-cost", gen),
+                                   "answer_passes": True}, name=name))
         result = match(*players, games=games, size=run.config.board_size, komi=run.config.komi,
                        max_moves=run.config.moves_cap, scorer="auto",
                        out_dir=run.layout.equal_cost_sgf_dir(model_name(g), label,
-                                                             model_name(other_g)),
-                       seed=seed_of(run.config.seed, "equal-cost", g, label, other_g)[0],
+                                                             model_name(other_g), readouts),
+                       seed=seed_of(run.config.seed, "equal-cost", g, label, other_g),
                        progress=f"{players[0].name} vs {players[1].name}" if progress else False)
         low, high = result.interval()
         elo_low, elo_high = result.elo_interval()
