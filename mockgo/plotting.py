@@ -172,6 +172,14 @@ def strength_elo(point, clip=800.0):
     return min(max(elo_from_rate(rate), low), high), low, high
 
 
+def _elo_errorbar(ax, xs, points, label):
+    """One line of match points' Elo (:func:`strength_elo`) at ``xs``, each
+    with its 95% interval as an error bar."""
+    elos = np.array([strength_elo(p) for p in points]).reshape(-1, 3)
+    ax.errorbar(xs, elos[:, 0], yerr=[elos[:, 0] - elos[:, 1], elos[:, 2] - elos[:, 0]],
+                marker="o", capsize=3, label=label)
+
+
 def plot_strength_curve(curves, ax=None, x="cpu_hours", level=1, title=None):
     """Elo against GnuGo at ``level`` as a function of the run's cost, one
     line per run: ``curves`` maps a label to the points of
@@ -183,10 +191,8 @@ def plot_strength_curve(curves, ax=None, x="cpu_hours", level=1, title=None):
         points = [p for p in points if p["level"] == level]
         if not points:
             continue
-        elos = np.array([strength_elo(p) for p in points])
-        xs = [p[x] for p in points]
-        ax.errorbar(xs, elos[:, 0], yerr=[elos[:, 0] - elos[:, 1], elos[:, 2] - elos[:, 0]],
-                    marker="o", capsize=3, label=f"{label} ({points[-1]['games']} games a point)")
+        _elo_errorbar(ax, [p[x] for p in points], points,
+                      f"{label} ({points[-1]['games']} games a point)")
     ax.axhline(0, color="gray", lw=0.8, ls=":")
     ax.set_xlabel({"cpu_hours": "CPU-hours", "hours": "hours (wall clock)",
                    "selfplay_games": "self-play games"}.get(x, x))
@@ -205,12 +211,9 @@ def plot_equal_cost(points, names=("this run", "the other run"), ax=None, title=
     :func:`mockgo.zero.run.equal_cost_matches`; ``names``: the two runs. Above
     0, the first run's settings made the stronger player for the same work."""
     ax = _axes(ax, 6)
-    elos = np.array([strength_elo(p) for p in points]).reshape(-1, 3)
-    xs = [p["other_cpu_hours"] for p in points]
-    ax.errorbar(xs, elos[:, 0], yerr=[elos[:, 0] - elos[:, 1], elos[:, 2] - elos[:, 0]],
-                marker="o", capsize=3,
-                label=f"{names[0]} against {names[1]}"
-                      + (f" ({points[-1]['games']} games a point)" if points else ""))
+    _elo_errorbar(ax, [p["other_cpu_hours"] for p in points], points,
+                  f"{names[0]} against {names[1]}"
+                  + (f" ({points[-1]['games']} games a point)" if points else ""))
     ax.axhline(0, color="gray", lw=0.8, ls=":")
     ax.set_xlabel(f"CPU-hours of {names[1]}'s model (the other at most as many)")
     ax.set_ylabel("Elo difference")

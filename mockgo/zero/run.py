@@ -729,15 +729,11 @@ class ZeroRun:
                        out_dir=self.layout.strength_sgf_dir(name, level), scorer="gnugo",
                        seed=seed_of(config.seed, "strength", generation, level)[0],
                        progress=f"{name} vs gnugo-l{level}" if progress else False)
-        low, high = result.interval()
-        elo_low, elo_high = result.elo_interval()
         ours, _ = result.seconds_per_move()
-        cost = self.cost(generation)
         return {"generation": generation, "model": name, "level": level,
-                "opponent": f"gnugo-l{level}", "games": result.n, "wins": result.wins_a,
-                "win_rate": result.win_rate, "wilson_95": [low, high],
-                "elo": _finite(result.elo()), "elo_95": [_finite(elo_low), _finite(elo_high)],
-                "seconds_per_move": ours, "readouts": config.match_readouts, **cost}
+                "opponent": f"gnugo-l{level}", **_match_figures(result),
+                "seconds_per_move": ours, "readouts": config.match_readouts,
+                **self.cost(generation)}
 
     def _write_strength_curve(self):
         lines = [json.dumps(point, sort_keys=True) for point in self.strength_curve()]
@@ -871,14 +867,21 @@ def equal_cost_matches(run, other, games, readouts=None, generations=None, progr
                                                              model_name(other_g), readouts),
                        seed=seed_of(run.config.seed, "equal-cost", g, label, other_g),
                        progress=f"{players[0].name} vs {players[1].name}" if progress else False)
-        low, high = result.interval()
-        elo_low, elo_high = result.elo_interval()
         points.append({"cpu_hours": run.cost(g)["cpu_hours"], "other_cpu_hours": other_cpu,
-                       "generation": g, "other_generation": other_g, "wins": result.wins_a,
-                       "games": result.n, "win_rate": result.win_rate, "wilson_95": [low, high],
-                       "elo": _finite(result.elo()),
-                       "elo_95": [_finite(elo_low), _finite(elo_high)]})
+                       "generation": g, "other_generation": other_g,
+                       **_match_figures(result)})
     return points
+
+
+def _match_figures(result):
+    """A match's figures as its records keep them (the strength curve, the
+    equal-cost points): A's wins of the games, win rate with its 95% Wilson
+    interval, and Elo over B with its interval (None where infinite)."""
+    low, high = result.interval()
+    elo_low, elo_high = result.elo_interval()
+    return {"games": result.n, "wins": result.wins_a, "win_rate": result.win_rate,
+            "wilson_95": [low, high], "elo": _finite(result.elo()),
+            "elo_95": [_finite(elo_low), _finite(elo_high)]}
 
 
 def _clock():
