@@ -16,8 +16,9 @@ from mockgo.go import coords
 from mockgo.search.evaluators import random_rollout_evaluator, uniform_evaluator
 from mockgo.search.games import Game, GoGame, TicTacToe
 from mockgo.search.minimax import best_actions, game_value
-from mockgo.search.mcts import (MCTSPlayer, Node, ResignationCheck, default_softpick_moves,
-                                pick_action, prune_forced_playouts, search_many)
+from mockgo.search.mcts import (MCTSPlayer, Node, ResignationCheck, _select_edge,
+                                default_softpick_moves, forced_playouts, pick_action,
+                                prune_forced_playouts, search_many, search_step)
 
 
 class Counting:
@@ -280,6 +281,69 @@ def test_lockstep_search_equals_independent_searches():
             assert b.pick_action() == action
             a.play(action)
             b.play(action)
+
+
+def test_step_wise_searches_end_each_at_its_own_readouts():
+    """search_step: one evaluator call per step for every search still
+    going; each ends after its own readouts (a fresh root first sends
+    itself), and its tree is the one search_many gives it alone."""
+    def players():
+        out = []
+        for g, (first, readouts) in enumerate([(0, 16), (6, 40), (12, 8), (24, 64)]):
+            p = MCTSPlayer(score_evaluator, num_readouts=readouts, parallel_readouts=8, seed=g)
+            p.initialize(GoGame(5, komi=0.5).play(first))
+            out.append(p)
+        return out
+    stepped, alone = players(), players()
+    evaluate = Counting(score_evaluator)
+    for p in stepped:
+        assert not p.searching
+        p.start_search()
+        assert p.searching and p.remaining == p.num_readouts
+    ended = {}
+    steps = 0
+    while any(p.searching for p in stepped):
+        calls = evaluate.calls
+        search_step(stepped, evaluate)
+        steps += 1
+        assert evaluate.calls == calls + 1
+        for i, p in enumerate(stepped):
+            if not p.searching:
+                ended.setdefault(i, steps)
+    assert ended == {0: 3, 1: 6, 2: 2, 3: 9}  # the root's step, then readouts / 8
+    for a, b in zip(stepped, alone):
+        b.search()
+        np.testing.assert_array_equal(a.root.child_N, b.root.child_N)
+        np.testing.assert_allclose(a.root.child_W, b.root.child_W)
+        check_tree(a.root)
+    search_step(stepped, evaluate)  # nothing is searching: no call
+    assert evaluate.calls == steps
+
+
+def test_compiled_selection_is_argmax_q_plus_u():
+    """_select_edge against the formula in numpy: Q + U, the first of
+    equals, forced playouts at a root first, and the virtual loss added."""
+    rng = np.random.default_rng(3)
+    for trial in range(200):
+        n = rng.integers(0, 6, 12).astype(np.float64)
+        w = rng.uniform(-1, 1, 12) * n
+        p = rng.dirichlet(np.ones(12))
+        q = np.where(n > 0, w / np.maximum(n, 1), 0.1)
+        q[rng.random(12) < 0.2] = -np.inf  # illegal
+        if trial % 10 == 0:
+            q[:] = 0.0
+            p[:] = 1 / 12  # all equal: the first
+        total, forced = float(n.sum()), [0.0, 2.0][trial % 2]
+        score = q + 1.5 * math.sqrt(max(total, 1.0)) * p / (1 + n)
+        short = n < forced_playouts(p, total, forced) if forced else np.zeros(12, bool)
+        expected = int(np.where(short, score, -np.inf).argmax() if short.any()
+                       else score.argmax())
+        arrays = [a.copy() for a in (q, p, n, w)]
+        assert _select_edge(*arrays, total, 1.5, 3, forced) == expected
+        q2, _, n2, w2 = arrays
+        assert n2[expected] == n[expected] + 3 and w2[expected] == w[expected] - 3
+        assert q2[expected] == (w[expected] - 3) / (n[expected] + 3)
+        assert np.array_equal(np.delete(n2, expected), np.delete(n, expected))
 
 
 def test_tree_reuse_keeps_the_chosen_subtree():

@@ -39,7 +39,11 @@ W -= vl), so the next selection in the same tree goes elsewhere; a tree
 gathers ``parallel_readouts`` leaves, then they are evaluated together and
 the virtual losses undone as the real values are backed up.
 :func:`search_many` runs many games' trees in lockstep so that one evaluator
-call serves every game. If a leaf is selected twice before it is evaluated
+call serves every game; :func:`search_step` makes one step of many searches,
+so that a game whose search is done can move on while the others still
+search (self-play: :class:`mockgo.play.players.SearchPlayer` ``stepwise``).
+The edge choice and the backup along a path are compiled (numba): they run
+once per level of every simulation. If a leaf is selected twice before it is evaluated
 (a *duplicate*, common late in a game), it is evaluated and expanded once, and
 its value is backed up once per selection: every selection counts as a
 readout, so the root's visit counts grow by exactly ``num_readouts``.
@@ -81,6 +85,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 DIRICHLET_WEIGHT = 0.25
 
@@ -152,6 +157,45 @@ class Node:
         return 0.0 if self.value is None else self.value
 
 
+@njit(cache=True)
+def _select_edge(child_Q, child_P, child_N, child_W, n_total, c_puct, virtual_loss, forced_k):
+    """The edge a simulation takes from a node (argmax Q + U, the first of
+    equals; with ``forced_k > 0`` among the children short of their forced
+    playouts first, if any), with its virtual loss added to N, W and Q.
+    Compiled: :func:`select_leaf` takes one per level of every simulation."""
+    scale = c_puct * math.sqrt(n_total if n_total > 1 else 1.0)
+    best, best_score = -1, -np.inf
+    if forced_k > 0.0:
+        for a in range(len(child_P)):
+            score = child_Q[a] + scale * child_P[a] / (1.0 + child_N[a])
+            if child_N[a] < math.sqrt(forced_k * child_P[a] * n_total) and \
+                    (best < 0 or score > best_score):
+                best, best_score = a, score
+    if best < 0:
+        for a in range(len(child_P)):
+            score = child_Q[a] + scale * child_P[a] / (1.0 + child_N[a])
+            if best < 0 or score > best_score:
+                best, best_score = a, score
+    if virtual_loss:
+        n = child_N[best] + virtual_loss
+        w = child_W[best] - virtual_loss
+        child_N[best] = n
+        child_W[best] = w
+        child_Q[best] = w / n
+    return best
+
+
+@njit(cache=True)
+def _back_up_edge(child_N, child_W, child_Q, a, step, value, virtual_loss):
+    """Edge ``a``: N += step, W += value + virtual loss, Q = W / N (compiled,
+    as :func:`_select_edge`)."""
+    n = child_N[a] + step
+    w = child_W[a] + value + virtual_loss
+    child_N[a] = n
+    child_W[a] = w
+    child_Q[a] = w / n
+
+
 def select_leaf(root, c_puct, virtual_loss, forced_k=0.0):
     """Walk down by argmax Q + U, adding virtual loss to each edge taken;
     return the path of nodes from the root to the leaf (an unexpanded or a
@@ -161,20 +205,9 @@ def select_leaf(root, c_puct, virtual_loss, forced_k=0.0):
     node = root
     path = [node]
     while node.child_P is not None:
-        scale = c_puct * math.sqrt(node.n_total if node.n_total > 1 else 1.0)
-        score = node.child_Q + scale * node.child_P / (1.0 + node.child_N)
-        if forced_k and node is root:
-            short = node.child_N < forced_playouts(node.child_P, node.n_total, forced_k)
-            if short.any():
-                score = np.where(short, score, -np.inf)
-        a = int(score.argmax())
-        if virtual_loss:
-            n = node.child_N[a] + virtual_loss
-            w = node.child_W[a] - virtual_loss
-            node.child_N[a] = n
-            node.child_W[a] = w
-            node.child_Q[a] = w / n
-            node.n_total += virtual_loss
+        a = _select_edge(node.child_Q, node.child_P, node.child_N, node.child_W, node.n_total,
+                         c_puct, virtual_loss, forced_k if node is root else 0.0)
+        node.n_total += virtual_loss
         child = node.children.get(a)
         if child is None:
             child = node.children[a] = Node(node.state.play(a), a)
@@ -191,12 +224,8 @@ def backup(path, value, virtual_loss):
     for parent in reversed(path[:-1]):
         if parent.to_play != node.to_play:
             value = -value
-        a = node.action
-        n = parent.child_N[a] + step
-        w = parent.child_W[a] + value + virtual_loss
-        parent.child_N[a] = n
-        parent.child_W[a] = w
-        parent.child_Q[a] = w / n
+        _back_up_edge(parent.child_N, parent.child_W, parent.child_Q, node.action, step,
+                      value, virtual_loss)
         parent.n_total += step
         node = parent
 
@@ -342,6 +371,10 @@ class MCTSPlayer:
         self.fpu_reduction = fpu_reduction
         self.rng = np.random.default_rng(seed)
         self.root = None
+        # The present search (start_search, search_step): readouts left, and
+        # whether it is still going (its root may also wait for its evaluation).
+        self.remaining = 0
+        self.searching = False
 
     def initialize(self, state, move_number=0):
         """Start a game from ``state``, ``move_number`` moves into it."""
@@ -357,6 +390,21 @@ class MCTSPlayer:
         """Run ``num_readouts`` simulations from the root (or, with playout
         cap randomization, a full or a fast search, as drawn)."""
         search_many([self])
+
+    def start_search(self):
+        """Begin a search (:meth:`plan_search` draws its kind): ``remaining``
+        readouts are left to run, by :func:`search_step` (0 at a terminal
+        root, which has nothing to search)."""
+        readouts = self.plan_search()
+        self.remaining = 0 if self.root.terminal else readouts
+        self.searching = not self.root.terminal
+
+    def noise_root(self):
+        """Mix Dirichlet noise into the root's priors if this search is a
+        full one with noise and the root has none yet (the root must be
+        expanded)."""
+        if self.dirichlet and self.full_search and not self.root.noised:
+            self.root.add_dirichlet_noise(self.rng, self.dirichlet_weight)
 
     def plan_search(self):
         """Draw whether the next search is a full one (playout cap
@@ -432,37 +480,65 @@ def search_many(players, evaluate=None):
     its ``num_readouts`` new simulations (with playout cap randomization,
     those of the search it draws: :meth:`MCTSPlayer.plan_search`); Dirichlet
     noise goes on the roots of full searches only; terminal roots are
-    skipped."""
+    skipped. Every search ends in the same step as the longest one: a tree
+    whose search is done waits for the others (:func:`search_step` lets a
+    caller move such a game on instead)."""
     players = [p for p in players if not p.root.terminal]
     if not players:
         return
     evaluate = evaluate or players[0].evaluate
-    remaining = [p.plan_search() for p in players]
-    roots = [(p.root, p) for p in players if not p.root.is_expanded]
-    if roots:
-        _evaluate_and_expand(evaluate, roots)
     for p in players:
-        if p.dirichlet and p.full_search and not p.root.noised:
-            p.root.add_dirichlet_noise(p.rng, p.dirichlet_weight)
-    forcing = [p.forcing for p in players]
-    while any(remaining):
-        leaves, waiting = [], []
-        for i, p in enumerate(players):
-            for _ in range(min(p.parallel_readouts, remaining[i])):
-                remaining[i] -= 1
-                path = select_leaf(p.root, p.c_puct, p.virtual_loss, forcing[i])
-                leaf = path[-1]
-                if leaf.terminal:
-                    backup(path, leaf.value, p.virtual_loss)
-                    continue
-                if not leaf.pending:  # a duplicate is evaluated once
-                    leaf.pending = True
-                    leaves.append((leaf, p))
-                waiting.append((path, p))
-        if leaves:
-            _evaluate_and_expand(evaluate, leaves)
-        for path, p in waiting:
-            backup(path, path[-1].value, p.virtual_loss)
+        p.start_search()
+    search_step([p for p in players if not p.root.is_expanded], evaluate)
+    while any(p.searching for p in players):
+        search_step(players, evaluate)
+
+
+def search_step(players, evaluate=None):
+    """One step of the players' searches (each begun with
+    :meth:`MCTSPlayer.start_search`), with ONE evaluator call: a tree whose
+    root is not expanded yet sends its root; the others gather up to
+    ``parallel_readouts`` leaves each, of the readouts they have left
+    (``remaining``). Leaves selected twice are evaluated once (module
+    docstring); terminal leaves back up their exact value without a call.
+    A root expanded here, or met for the first time in a full search, gets
+    its Dirichlet noise before its first selection. A player's search is
+    done when :attr:`MCTSPlayer.searching` is False: self-play then plays
+    its move and begins the next search, so that a game with a fast search
+    need not wait for the full searches of the games beside it."""
+    players = [p for p in players if p.searching]
+    if not players:
+        return
+    evaluate = evaluate or players[0].evaluate
+    leaves, waiting, roots = [], [], []
+    for p in players:
+        root = p.root
+        if not root.is_expanded:
+            root.pending = True
+            leaves.append((root, p))
+            roots.append(p)
+            continue
+        p.noise_root()
+        forcing = p.forcing
+        for _ in range(min(p.parallel_readouts, p.remaining)):
+            p.remaining -= 1
+            path = select_leaf(root, p.c_puct, p.virtual_loss, forcing)
+            leaf = path[-1]
+            if leaf.terminal:
+                backup(path, leaf.value, p.virtual_loss)
+                continue
+            if not leaf.pending:  # a duplicate is evaluated once
+                leaf.pending = True
+                leaves.append((leaf, p))
+            waiting.append((path, p))
+    if leaves:
+        _evaluate_and_expand(evaluate, leaves)
+    for path, p in waiting:
+        backup(path, path[-1].value, p.virtual_loss)
+    for p in roots:
+        p.noise_root()
+    for p in players:
+        p.searching = p.remaining > 0 or not p.root.is_expanded
 
 
 def _evaluate_and_expand(evaluate, nodes):
