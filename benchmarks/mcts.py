@@ -37,8 +37,9 @@ weights) and ``--selfplay-readouts`` simulations per move:
 - ``games_per_hour`` and ``moves_per_game``: from playing the games to the
   end, as the loop plays them (sensible moves, resignation at -0.9; with an
   untrained network the games are longer than a trained one's);
-  ``--selfplay-moves N`` stops after N moves instead (a quicker look: then
-  these two are null), ``--selfplay-moves 0`` skips self-play;
+  ``--selfplay-moves N`` stops once N moves a game have been played
+  (games move at their own pace: self-play searches step-wise; a quicker
+  look: then these two are null), ``--selfplay-moves 0`` skips self-play;
   ``moves_per_hour`` either way;
 - ``raw_best`` and ``ratio_to_best_raw``: the network's best raw throughput
   at any batch size from 32 to 1024 (the same graph), and self-play's
@@ -178,7 +179,7 @@ def selfplay(model, config, variant, moves, seconds, seed):
     raw_before = network_throughput(evaluator.predictor, planes, seconds)
 
     def stop(event, info):
-        if moves > 0 and info["step"] >= moves:
+        if moves > 0 and info["moves"] >= moves * games:  # as many as N moves a game
             raise _Stop
 
     start = time.perf_counter()

@@ -15,7 +15,8 @@ from mockgo.go.board import BLACK, WHITE
 from mockgo.go.features import get_encoder
 from mockgo.nets.inference import masked_policy
 from mockgo.nets.models import policy_network
-from mockgo.play.players import PolicyPlayer, RandomPlayer, as_player
+from mockgo.play.players import PolicyPlayer, RandomPlayer, SearchPlayer, as_player
+from mockgo.search.evaluators import uniform_evaluator
 from mockgo.play.runner import RANDOM_MOVE, mixture, play_games
 from mockgo.play.sampling import temper
 
@@ -208,6 +209,44 @@ def test_a_game_does_not_depend_on_the_games_beside_it(policy):
     alone = [play_games(policy, RandomPlayer(), 1, N, seeds=[s])[0] for s in seeds]
     for a, b in zip(together, alone):
         assert a.board.history == b.board.history
+
+
+def test_step_wise_search_plays_the_same_games_in_fewer_calls():
+    """SearchPlayer(stepwise=True): each choose() is one search step, games
+    whose search is done move on (THINKING for the rest), so the calls are
+    fewer and fuller; each game's trees do not depend on the games beside
+    it, so the games are those of the lockstep search, move for move, with
+    a time for every move and only played moves counted."""
+    def counting():
+        calls = []
+
+        def evaluate(states):
+            calls.append(len(states))
+            return uniform_evaluator(states)
+        return evaluate, calls
+
+    played = {}
+    for stepwise in (False, True):
+        evaluate, calls = counting()
+        player = SearchPlayer(evaluate, readouts=24, parallel_readouts=4, full_search_share=0.25,
+                              fast_readouts=4, resign_threshold=None, stepwise=stepwise,
+                              name="search")
+        stats = {}
+        games = play_games(player, player, 6, N, seeds=range(6), max_moves=20, stats=stats)
+        played[stepwise] = (games, calls, stats)
+    (lockstep, lockstep_calls, lockstep_stats), (stepped, stepped_calls, stepped_stats) = \
+        played[False], played[True]
+    for a, b in zip(lockstep, stepped):
+        assert a.board.history == b.board.history
+        assert len(b.think_seconds) == b.length and (b.think_seconds > 0).all()
+    assert stepped_stats["moves"] == lockstep_stats["moves"] == sum(g.length for g in stepped)
+    assert sum(stepped_calls) == sum(lockstep_calls)  # the same trees: the same leaves
+    assert len(stepped_calls) < len(lockstep_calls)
+    assert np.mean(stepped_calls) > np.mean(lockstep_calls)
+    assert stepped_stats["steps"] > lockstep_stats["steps"]  # a step is now a search step
+    # select_move steps a step-wise search to its end.
+    single = SearchPlayer(uniform_evaluator, readouts=16, stepwise=True)
+    assert Board(N).is_legal(single.select_move(Board(N)))
 
 
 def test_mixture_keeps_the_proportions():

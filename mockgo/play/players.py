@@ -99,14 +99,17 @@ from mockgo.play.gtp_client import GTPEngine, GTPError, find_gnugo, gnugo_comman
 from mockgo.play.sampling import check_temperature, sample_moves, temper
 from mockgo.search import evaluators
 from mockgo.search.games import CarefulGoGame, GoGame
-from mockgo.search.mcts import MCTSPlayer, ResignationCheck, search_many
+from mockgo.search.mcts import MCTSPlayer, ResignationCheck, search_many, search_step
 from mockgo.search.uct import UCTSearch
 
-__all__ = ["RESIGN", "Choices", "GTPPlayer", "Player", "PolicyPlayer", "RandomPlayer",
+__all__ = ["RESIGN", "THINKING", "Choices", "GTPPlayer", "Player", "PolicyPlayer", "RandomPlayer",
            "SearchPlayer", "Turn", "UCTPlayer", "as_player", "gnugo_player", "make_player", "parse_spec",
            "register_player_kind", "spec_help"]
 
 RESIGN = -1  # the move that resigns the game
+# Not decided yet: a step-wise search goes on (SearchPlayer(stepwise=True));
+# the runner offers the same turn again at its next step.
+THINKING = -2
 
 
 @dataclasses.dataclass
@@ -189,7 +192,10 @@ class Player:
         self.check_size(board.size)
         rng = self.game_rng(None) if rng is None else rng
         turn = Turn(game, board, board.sensible_moves(), rng, self)
-        return int(self.choose([turn]).moves[0])
+        move = int(self.choose([turn]).moves[0])
+        while move == THINKING:  # a step-wise search: step it to its end
+            move = int(self.choose([turn]).moves[0])
+        return move
 
     def close(self):
         """Free what the player holds (an engine process, say)."""
@@ -556,6 +562,16 @@ class SearchPlayer(_TreePerGame):
     examples there); ``on_end_game(game, tree)``: when a game ends, with its
     last tree (self-play reads whether resigning was on).
 
+    ``stepwise``: each :meth:`choose` call makes ONE search step
+    (:func:`mockgo.search.mcts.search_step`, one evaluator call) for all the
+    games' searches, and answers the games whose search is done;
+    the others get :data:`THINKING` and the runner offers them again at its
+    next step. A game whose search is short (a fast search of playout cap
+    randomization, a tree mostly kept from the last move) then moves on
+    while the games beside it still search, and every evaluator call carries
+    leaves of every game: self-play's batches stay full. Off, each call
+    searches its games to the end together (:func:`~mockgo.search.mcts.search_many`).
+
     When a turn's board is not the position at the root of its game's tree
     (a new game, an undo, a loaded position), the search starts afresh
     from it. Each game's tree gets its seed from the game's generator.
@@ -566,8 +582,9 @@ class SearchPlayer(_TreePerGame):
                  resign_threshold=None, resign_disabled_share=0.0, size=None, game=None,
                  max_moves=None, on_search=None, on_end_game=None, name="mcts", seed=None,
                  answer_passes=False, full_search_share=1.0, fast_readouts=None,
-                 forced_playouts=0.0):
+                 forced_playouts=0.0, stepwise=False):
         self.evaluate = evaluate
+        self.stepwise = bool(stepwise)
         self.answer_passes = bool(answer_passes)
         self.options = dict(num_readouts=readouts, c_puct=c_puct, dirichlet=dirichlet,
                             parallel_readouts=parallel_readouts, fpu_reduction=fpu_reduction,
@@ -596,6 +613,8 @@ class SearchPlayer(_TreePerGame):
         return tree
 
     def choose(self, turns):
+        if self.stepwise:
+            return self._choose_stepwise(turns)
         moves = np.empty(len(turns), np.int64)
         passing = _answers_pass(turns)
         for i in np.flatnonzero(passing):
@@ -604,14 +623,35 @@ class SearchPlayer(_TreePerGame):
         trees = [self._tree_for(turns[i]) for i in searching]
         search_many(trees, self.evaluate)
         for i, tree in zip(searching, trees):
-            turn = turns[i]
-            if tree.should_resign():
-                moves[i] = RESIGN
-                continue
-            if self.on_search is not None:
-                self.on_search(turn.game, tree)
-            moves[i] = tree.pick_action()
+            moves[i] = self._answer(turns[i], tree)
         return Choices(moves, np.zeros(len(turns)))
+
+    def _choose_stepwise(self, turns):
+        """One search step for every game (``stepwise`` in the class docstring)."""
+        moves = np.full(len(turns), THINKING, np.int64)
+        trees = [self._tree_for(turn) for turn in turns]
+        new = [i for i, tree in enumerate(trees) if not tree.searching]
+        passing = _answers_pass([turns[i] for i in new])
+        for i, answers_pass in zip(new, passing):
+            if answers_pass:
+                moves[i] = turns[i].board.pass_index
+            else:
+                trees[i].start_search()
+        stepping = [i for i in range(len(turns)) if moves[i] == THINKING]
+        search_step([trees[i] for i in stepping], self.evaluate)
+        for i in stepping:
+            if not trees[i].searching:
+                moves[i] = self._answer(turns[i], trees[i])
+        return Choices(moves, np.zeros(len(turns)))
+
+    def _answer(self, turn, tree):
+        """The move after a finished search: RESIGN, or the tree's pick
+        (after ``on_search``)."""
+        if tree.should_resign():
+            return RESIGN
+        if self.on_search is not None:
+            self.on_search(turn.game, tree)
+        return tree.pick_action()
 
     def end_game(self, game):
         tree = super().end_game(game)

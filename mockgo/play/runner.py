@@ -7,8 +7,11 @@ running games advance *in lockstep*, one move each per step, and at every
 step each player answers all the games in which it is to move in one call
 (:meth:`mockgo.play.players.Player.choose`): a network player with one
 compiled network call, a tree search with one evaluator call per search step
-for all its trees. Players that answer one position at a time (GTP engines)
-play their games one after another::
+for all its trees. A step-wise search (self-play's) makes one search step per
+call and answers :data:`~mockgo.play.players.THINKING` for the games whose
+search goes on: those keep their turn to the next step while the others
+play. Players that answer one position at a time (GTP engines) play their
+games one after another::
 
     from mockgo.play.players import PolicyPlayer, RandomPlayer
     from mockgo.play.runner import play_games
@@ -64,7 +67,7 @@ from tqdm.auto import tqdm
 
 from mockgo.data import records
 from mockgo.go.board import BLACK, EMPTY, WHITE, Board, IllegalMove, opponent
-from mockgo.play.players import RESIGN, Turn, as_player
+from mockgo.play.players import RESIGN, THINKING, Turn, as_player
 from mockgo.play.sampling import sample_moves
 
 __all__ = ["PlayedGame", "RANDOM_MOVE", "game_seed", "mixture", "play_games"]
@@ -262,7 +265,7 @@ class _Running:
 
     __slots__ = ("index", "board", "players", "rngs", "rng", "start", "began", "moves", "colors",
                  "masks", "log_probs", "chosen_by", "evaluated", "plane_rows", "planes",
-                 "think", "keep", "reason", "note", "forfeited_by")
+                 "think", "waited", "keep", "reason", "note", "forfeited_by")
 
     def __init__(self, index, board, players, rngs, rng, keep):
         self.index, self.board, self.players = index, board, players
@@ -272,6 +275,7 @@ class _Running:
         self.moves, self.colors, self.masks, self.log_probs = [], [], [], []
         self.chosen_by, self.evaluated, self.plane_rows, self.planes = [], [], [], []
         self.think = []
+        self.waited = 0.0  # seconds of steps at which its player was still THINKING
         self.reason = self.note = self.forfeited_by = None
 
     def distinct(self):
@@ -465,10 +469,16 @@ def play_games(black, white, count, size, komi=7.5, rng=None, seeds=None, max_mo
                         plane_of[int(rows[seen[k]])] = row
         # Play the moves and note them.
         still = []
+        played = 0
         for j, game in enumerate(running):
             board = game.board
             move = int(chosen[j])
             color = board.to_play
+            if move == THINKING:  # a step-wise search goes on: the same turn next step
+                game.waited += think[j]
+                still.append(game)
+                continue
+            played += 1
             if move == RESIGN:
                 board.resign(color)
                 for player in game.distinct():
@@ -489,7 +499,8 @@ def play_games(black, white, count, size, komi=7.5, rng=None, seeds=None, max_mo
             game.log_probs.append(log_probs[j])
             game.chosen_by.append(who[j])
             game.evaluated.append(evaluated[j])
-            game.think.append(think[j])
+            game.think.append(think[j] + game.waited)
+            game.waited = 0.0
             packed = plane_of.get(j)
             if packed is not None:
                 game.plane_rows.append(len(game.planes))
@@ -504,7 +515,7 @@ def play_games(black, white, count, size, komi=7.5, rng=None, seeds=None, max_mo
                 end_game(game, "move cap")
             else:
                 still.append(game)
-        stats["moves"] += n
+        stats["moves"] += played
         running[:] = still
         while started < count and len(running) < concurrent:
             start_game()

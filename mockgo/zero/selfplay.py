@@ -52,8 +52,10 @@ def searcher(evaluate, config, readouts, **options):
 def selfplay_searcher(evaluate, config, **options):
     """The self-play player: :func:`searcher` with Dirichlet noise,
     resignation, and KataGo's search options of ``config`` (playout cap
-    randomization, forced playouts)."""
-    return searcher(evaluate, config, config.readouts, dirichlet=True,
+    randomization, forced playouts), searching step-wise (each game moves
+    as soon as its own search is done: ``stepwise`` of
+    :class:`~mockgo.play.players.SearchPlayer`)."""
+    return searcher(evaluate, config, config.readouts, dirichlet=True, stepwise=True,
                     resign_threshold=config.resign_threshold,
                     resign_disabled_share=config.resign_disabled_share,
                     full_search_share=config.full_search_share,
@@ -114,14 +116,17 @@ def play_selfplay_games(evaluate, config, numbers, seed_parts=(), callback=None,
 
     One :class:`~mockgo.play.players.SearchPlayer` plays both colours of
     every game through the runner (:func:`mockgo.play.runner.play_games`):
-    each step searches every unfinished game with one ``evaluate`` call per
-    step of :func:`mockgo.search.mcts.search_many`, with Dirichlet noise at
-    the roots, then each game plays its move (or resigns). Before each move
-    the position, the root's visit distribution and the search's comment are
-    recorded. Game ``i``'s random numbers (noise, sampling, whether it may
-    resign) come from ``(config.seed, *seed_parts, i)``. ``callback(
-    "selfplay_step", info)`` is called after each step, ``on_game(game)``
-    as each game finishes.
+    each step is one search step of every unfinished game's search
+    (:func:`mockgo.search.mcts.search_step`, one ``evaluate`` call for
+    all), with Dirichlet noise at the roots of full searches; each game
+    whose search is done plays its move (or resigns) and begins its next
+    search at the next step. Before each move the position, the root's visit
+    distribution and the search's comment are recorded. Game ``i``'s random
+    numbers (noise, sampling, whether it may resign) come from
+    ``(config.seed, *seed_parts, i)``. ``callback("selfplay_step", info)``
+    is called after each step (``info``: the ``step``, the games still
+    ``active``, the ``moves`` played so far), ``on_game(game)`` as each game
+    finishes.
     """
 
     encoder = get_encoder(ENCODER, config.board_size)
@@ -152,11 +157,13 @@ def play_selfplay_games(evaluate, config, numbers, seed_parts=(), callback=None,
 
     player = selfplay_searcher(evaluate, config, on_search=record, on_end_game=keep,
                                name="selfplay")
+    stats = {}
     step = None if callback is None else (
-        lambda step, running: callback("selfplay_step", {"step": step, "active": running}))
+        lambda step, running: callback("selfplay_step", {"step": step, "active": running,
+                                                         "moves": stats["moves"]}))
     play_games(player, player, len(numbers), config.board_size, komi=config.komi,
                seeds=[seed_of(config.seed, *seed_parts, n) for n in numbers],
-               max_moves=config.moves_cap, on_step=step, on_game=done)
+               max_moves=config.moves_cap, stats=stats, on_step=step, on_game=done)
     return finished
 
 
