@@ -10,9 +10,11 @@ One *generation* g = 1, 2, ... is five steps, each a method of
 ``selfplay``
     The current model (the best so far; the latest when evaluation is off)
     plays ``games_per_generation`` games against itself,
-    ``games_in_parallel`` at a time in lockstep (:func:`mockgo.search.mcts.search_many`):
+    ``games_in_parallel`` at a time in lockstep (:func:`mockgo.search.mcts.search_step`):
     every step of the searches makes ONE network call for all the games'
-    leaves, ``games_in_parallel * parallel_readouts`` positions. Each move
+    leaves, up to ``games_in_parallel * parallel_readouts`` positions, and a
+    game whose search is done plays its move and searches the next one at
+    the next step. Each move
     yields a training example: the position (``agz17`` planes), the root's
     visit distribution pi, and, once the game is over, its result z (+1 if the
     player to move won, -1 if lost). A share of the games resigns never
