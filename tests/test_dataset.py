@@ -9,6 +9,7 @@ import pytest
 
 from mockgo import Board
 from mockgo.data import records
+from mockgo.data.files import FolderBusyError, folder_lock
 from mockgo.data.dataset import (DatasetSpec, batches, build_dataset, load_split, rank_value,
                                  split_of, summary_line, symmetry_tables, tf_dataset)
 
@@ -277,6 +278,16 @@ def test_a_finished_dataset_with_a_shard_missing_is_refused_naming_it(sgf_folder
     manifest = build_dataset([sgf_folder], folder, SPEC, workers=1, shard_size=200,
                              progress=False, restart=True)
     assert manifest["complete"] and (folder / gone).is_file()
+
+
+def test_a_second_build_in_the_same_folder_is_refused(sgf_folder, tmp_path):
+    folder = tmp_path / "ds"
+    with folder_lock(folder, "another build"):
+        with pytest.raises(FolderBusyError, match=rf"{folder} is in use"):
+            build_dataset([sgf_folder], folder, SPEC, workers=1, progress=False)
+    assert not (folder / "dataset.json").exists()  # nothing written
+    build_dataset([sgf_folder], folder, SPEC, workers=1, progress=False)  # free again
+    assert (folder / "dataset.json").exists()
 
 
 def test_a_missing_source_is_an_error_naming_it(tmp_path):

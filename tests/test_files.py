@@ -1,11 +1,16 @@
-"""mockgo.data.files: atomic writes and the resumable-folder settings check."""
+"""mockgo.data.files: atomic writes, the resumable-folder settings check, one job a
+folder."""
+
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
-from mockgo.data.files import (CorruptFileError, UnrecordedWorkError, atomic_open, atomic_path,
-                               atomic_write_text, check_same_settings, discard_work, list_work,
-                               read_json, read_npz, refuse_unrecorded_work)
+from mockgo.data.files import (CorruptFileError, FolderBusyError, UnrecordedWorkError,
+                               atomic_open, atomic_path, atomic_write_text, check_same_settings,
+                               discard_work, folder_lock, list_work, read_json, read_npz,
+                               refuse_unrecorded_work)
 
 
 def test_atomic_write_replaces_the_file_and_leaves_no_temporary(tmp_path):
@@ -110,3 +115,31 @@ def test_work_without_state_is_refused_then_discarded_on_request(tmp_path):
     assert (tmp_path / "models/000000.keras").exists()
     assert list_work(tmp_path, ["models/*.keras", "data/**/*.npz", "log.csv"],
                      keep={"models/000000.keras"}) == []
+
+
+def test_one_job_a_folder_and_a_killed_job_leaves_it_free(tmp_path):
+    """A second holder is refused at once, naming the folder and the first
+    holder's process; the lock goes with a killed process."""
+    folder = tmp_path / "run"
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys, time; from mockgo.data.files import folder_lock\n"
+         f"with folder_lock({str(folder)!r}, 'a test job'):\n"
+         "    print('held', flush=True); time.sleep(120)"],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with pytest.raises(FolderBusyError, match=rf"{folder} is in use: process "
+                                                  rf"{holder.pid} \(a test job"):
+            with folder_lock(folder, "a second job"):
+                pass
+    finally:
+        holder.kill()
+        holder.wait(timeout=30)
+    with folder_lock(folder, "after the kill"):
+        with pytest.raises(FolderBusyError, match="after the kill"):  # one holder, even here
+            with folder_lock(folder, "nested"):
+                pass
+    with folder_lock(folder, "again"):  # released on leaving the block
+        pass
+    assert (folder / ".lock").read_text() == ""  # the holder's line goes with its lock

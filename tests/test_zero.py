@@ -237,7 +237,7 @@ def test_a_run_without_its_state_is_refused_unless_restarted(loop_dir, tmp_path,
     assert zero_main(["--base-dir", str(base), "--test", "--restart", "--generations", "0",
                       "--quiet"]) == 0
     assert sorted(str(p.relative_to(base)) for p in base.rglob("*") if p.is_file()) == [
-        "config.json", "models/000000.keras", "state.json"]
+        ".lock", "config.json", "models/000000.keras", "state.json"]  # .lock: the loop's
     assert json.loads((base / "state.json").read_text())["latest"] == 0
 
 

@@ -44,8 +44,8 @@ from tqdm.auto import tqdm
 
 from mockgo.data import records
 from mockgo.data.files import (CorruptFileError, atomic_open, atomic_write_text,
-                               check_same_settings, discard_work, list_work, read_json, read_npz,
-                               refuse_unrecorded_work)
+                               check_same_settings, discard_work, folder_lock, list_work,
+                               read_json, read_npz, refuse_unrecorded_work)
 from mockgo.go import symmetries
 from mockgo.go.board import BLACK, EMPTY, WHITE
 from mockgo.go.features import ALPHAGO48, get_encoder
@@ -247,11 +247,23 @@ def build_dataset(sources, folder, spec=None, workers=2, shard_size=8192,
     damaged, which is an error otherwise (module docstring).
 
     FileNotFoundError naming a source that does not exist (before anything
-    is written); ValueError when the dataset ends up with no game at all.
+    is written); ValueError when the dataset ends up with no game at all;
+    :class:`mockgo.data.files.FolderBusyError` when another build is
+    writing in ``folder`` (a build holds the folder's lock while it runs).
     """
     spec = spec or DatasetSpec()
     folder = Path(folder)
     sources = [str(s) for s in ([sources] if isinstance(sources, (str, os.PathLike)) else sources)]
+    if not (folder / MANIFEST).exists():
+        _check_sources(folder, sources)  # before anything is written, the folder included
+    with folder_lock(folder, "building a dataset"):  # one build a folder
+        return _build(folder, spec, sources, workers, shard_size, checkpoint_games, max_games,
+                      progress, restart)
+
+
+def _build(folder, spec, sources, workers, shard_size, checkpoint_games, max_games, progress,
+           restart):
+    """:func:`build_dataset`'s work, with the folder's lock held."""
     manifest = _load_or_start(folder, spec, sources, max_games, restart)
     if manifest["complete"]:
         _check_not_empty(folder, manifest)

@@ -8,12 +8,15 @@ What a resumed job reads back is read through :func:`read_json` and
 :func:`read_npz`, whose errors name the damaged file; and a job whose folder
 holds work but no state refuses to start over it
 (:func:`refuse_unrecorded_work`) unless the caller asks for a restart
-(:func:`discard_work`).
+(:func:`discard_work`). A long job holds its folder's lock
+(:func:`folder_lock`) while it writes, so that a second one started on the
+same folder stops at once instead of writing over the first.
 """
 
 import contextlib
 import json
 import os
+import sys
 import tempfile
 import zipfile
 import zlib
@@ -183,3 +186,51 @@ def discard_work(folder, state_file, work):
     Path(state_file).unlink(missing_ok=True)
     for path in work:
         (folder / path).unlink(missing_ok=True)
+
+
+# ------------------------------------------------------------ one job a folder
+
+
+class FolderBusyError(RuntimeError):
+    """Another process holds the folder's lock: a job is writing there."""
+
+
+LOCK_FILE = ".lock"
+
+
+@contextlib.contextmanager
+def folder_lock(folder, job):
+    """Hold ``folder``'s lock (the file ``.lock`` in it, made if need be)
+    while the block runs; :class:`FolderBusyError` at once, naming the folder
+    and the process that holds it, if another process does. ``job`` says
+    what is being done there (for that message). The lock is the operating
+    system's (``flock``), so it goes with the process that held it, even one
+    killed: a crashed job never leaves the folder locked. Where there is no
+    ``flock`` (Windows) the block runs without a lock."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        import fcntl
+    except ImportError:  # Windows: no advisory locks here
+        yield
+        return
+    path = folder / LOCK_FILE
+    with open(path, "a+", encoding="utf-8") as file:
+        try:
+            fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            file.seek(0)
+            holder = file.read().strip() or "another process"
+            raise FolderBusyError(f"{folder} is in use: {holder} is writing there (its lock "
+                                  f"{path} is held); wait for it to finish or stop it, or use "
+                                  f"another folder") from None
+        file.seek(0)
+        file.truncate()
+        file.write(f"process {os.getpid()} ({job}: {' '.join(sys.argv) or 'python'})\n")
+        file.flush()
+        try:
+            yield
+        finally:
+            file.seek(0)
+            file.truncate()
+            fcntl.flock(file.fileno(), fcntl.LOCK_UN)

@@ -91,8 +91,8 @@ import numpy as np
 from mockgo.arena.matches import match
 from mockgo.cluster import Recipe
 from mockgo.data import records
-from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, read_json,
-                               read_npz, refuse_unrecorded_work)
+from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, folder_lock,
+                               read_json, read_npz, refuse_unrecorded_work)
 from mockgo.go.features import get_encoder
 from mockgo.nets.io import load_model, model_info, save_model
 from mockgo.play.gtp_client import find_gnugo
@@ -648,12 +648,17 @@ class ZeroRun:
     def run(self, generations, progress=True, callback=None):
         """Make generations until the latest is ``generations`` (with
         ``progress``: bars, and a line on each generation). A strength
-        match that an interruption cut short is finished first."""
-        self.gnugo_strength(self.latest, progress)
-        while self.latest < generations:
-            rec = self.next_generation(progress, callback)
-            if progress:
-                print(generation_line(rec), flush=True)
+        match that an interruption cut short is finished first. The loop
+        holds the run folder's lock (:func:`mockgo.data.files.folder_lock`):
+        a second loop started on the same run stops at once with
+        :class:`~mockgo.data.files.FolderBusyError` (extra ``--selfplay-only``
+        jobs beside it are welcome: they write their own files)."""
+        with folder_lock(self.base_dir, "the AlphaGo Zero loop"):
+            self.gnugo_strength(self.latest, progress)
+            while self.latest < generations:
+                rec = self.next_generation(progress, callback)
+                if progress:
+                    print(generation_line(rec), flush=True)
         return self
 
     # ------------------------------------------------------ the strength curve
