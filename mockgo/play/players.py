@@ -103,8 +103,8 @@ from mockgo.search.mcts import MCTSPlayer, ResignationCheck, search_many, search
 from mockgo.search.uct import UCTSearch
 
 __all__ = ["RESIGN", "THINKING", "Choices", "GTPPlayer", "Player", "PolicyPlayer", "RandomPlayer",
-           "SearchPlayer", "Turn", "UCTPlayer", "as_player", "gnugo_player", "make_player", "parse_spec",
-           "register_player_kind", "spec_help"]
+           "SearchPlayer", "Turn", "UCTPlayer", "as_player", "gnugo_player", "make_player",
+           "parse_spec", "register_player_kind", "spec_help"]
 
 RESIGN = -1  # the move that resigns the game
 # Not decided yet: a step-wise search goes on (SearchPlayer(stepwise=True));

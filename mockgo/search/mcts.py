@@ -43,10 +43,11 @@ call serves every game; :func:`search_step` makes one step of many searches,
 so that a game whose search is done can move on while the others still
 search (self-play: :class:`mockgo.play.players.SearchPlayer` ``stepwise``).
 The edge choice and the backup along a path are compiled (numba): they run
-once per level of every simulation. If a leaf is selected twice before it is evaluated
-(a *duplicate*, common late in a game), it is evaluated and expanded once, and
-its value is backed up once per selection: every selection counts as a
-readout, so the root's visit counts grow by exactly ``num_readouts``.
+once per level of every simulation. If a leaf is selected twice before it is
+evaluated (a *duplicate*, common late in a game), it is evaluated and
+expanded once, and its value is backed up once per selection: every
+selection counts as a readout, so the root's visit counts grow by exactly
+``num_readouts``.
 
 At the root, Dirichlet noise mixes into the priors of the legal actions,
 P = 0.75 P + 0.25 eta with eta ~ Dir(alpha). The paper used alpha = 0.03 on
