@@ -17,8 +17,8 @@ from mockgo.search.evaluators import random_rollout_evaluator, uniform_evaluator
 from mockgo.search.games import Game, GoGame, TicTacToe
 from mockgo.search.minimax import best_actions, game_value
 from mockgo.search.mcts import (MCTSPlayer, Node, ResignationCheck, _select_edge,
-                                default_softpick_moves, forced_playouts, pick_action,
-                                prune_forced_playouts, search_many, search_step)
+                                default_softpick_moves, fewer_collections, forced_playouts,
+                                pick_action, prune_forced_playouts, search_many, search_step)
 
 
 class Counting:
@@ -344,6 +344,16 @@ def test_compiled_selection_is_argmax_q_plus_u():
         assert n2[expected] == n[expected] + 3 and w2[expected] == w[expected] - 3
         assert q2[expected] == (w[expected] - 3) / (n[expected] + 3)
         assert np.array_equal(np.delete(n2, expected), np.delete(n, expected))
+
+
+def test_fewer_collections_while_searching_and_as_before_after():
+    import gc
+    before = gc.get_threshold()
+    with pytest.raises(RuntimeError):
+        with fewer_collections(12345):
+            assert gc.get_threshold() == (12345, *before[1:])
+            raise RuntimeError("an interrupted search")
+    assert gc.get_threshold() == before
 
 
 def test_tree_reuse_keeps_the_chosen_subtree():

@@ -28,7 +28,7 @@ from mockgo.go.features import get_encoder
 from mockgo.play.players import SearchPlayer
 from mockgo.play.runner import play_games
 from mockgo.search.evaluators import NetworkEvaluator
-from mockgo.search.mcts import ResignationCheck
+from mockgo.search.mcts import ResignationCheck, fewer_collections
 from mockgo.zero.config import ENCODER, seed_of
 from mockgo.zero.layout import RunLayout, is_holdout, write_json
 
@@ -161,9 +161,10 @@ def play_selfplay_games(evaluate, config, numbers, seed_parts=(), callback=None,
     step = None if callback is None else (
         lambda step, running: callback("selfplay_step", {"step": step, "active": running,
                                                          "moves": stats["moves"]}))
-    play_games(player, player, len(numbers), config.board_size, komi=config.komi,
-               seeds=[seed_of(config.seed, *seed_parts, n) for n in numbers],
-               max_moves=config.moves_cap, stats=stats, on_step=step, on_game=done)
+    with fewer_collections():
+        play_games(player, player, len(numbers), config.board_size, komi=config.komi,
+                   seeds=[seed_of(config.seed, *seed_parts, n) for n in numbers],
+                   max_moves=config.moves_cap, stats=stats, on_step=step, on_game=done)
     return finished
 
 
