@@ -1,8 +1,10 @@
 """Fixtures shared by the test modules."""
 
+import contextlib
 import os
 import signal
 import subprocess
+import sys
 
 import pytest
 
@@ -92,3 +94,26 @@ def loopback_only():
                 raise OSError(ctypes.get_errno(), "cannot go back to the machine's network")
     finally:
         os.close(machine)
+
+
+@pytest.fixture
+def another_process_holds():
+    """``with another_process_holds(folder, job) as pid:`` a child process
+    holds ``folder``'s lock (mockgo.data.files.folder_lock) for the block,
+    then is killed (which frees the lock)."""
+    @contextlib.contextmanager
+    def hold(folder, job):
+        holder = subprocess.Popen(
+            [sys.executable, "-c",
+             "import time; from mockgo.data.files import folder_lock\n"
+             f"with folder_lock({str(folder)!r}, {job!r}):\n"
+             "    print('held', flush=True); time.sleep(120)"],
+            stdout=subprocess.PIPE, text=True)
+        try:
+            assert holder.stdout.readline().strip() == "held"
+            yield holder.pid
+        finally:
+            holder.kill()
+            holder.wait(timeout=30)
+            holder.stdout.close()
+    return hold

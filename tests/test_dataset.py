@@ -9,7 +9,7 @@ import pytest
 
 from mockgo import Board
 from mockgo.data import records
-from mockgo.data.files import FolderBusyError, folder_lock
+from mockgo.data.files import FolderBusyError
 from mockgo.data.dataset import (DatasetSpec, batches, build_dataset, load_split, rank_value,
                                  split_of, summary_line, symmetry_tables, tf_dataset)
 
@@ -280,10 +280,11 @@ def test_a_finished_dataset_with_a_shard_missing_is_refused_naming_it(sgf_folder
     assert manifest["complete"] and (folder / gone).is_file()
 
 
-def test_a_second_build_in_the_same_folder_is_refused(sgf_folder, tmp_path):
+def test_a_second_build_in_the_same_folder_is_refused(sgf_folder, tmp_path,
+                                                      another_process_holds):
     folder = tmp_path / "ds"
-    with folder_lock(folder, "another build"):
-        with pytest.raises(FolderBusyError, match=rf"{folder} is in use"):
+    with another_process_holds(folder, "building a dataset"):
+        with pytest.raises(FolderBusyError, match=rf"{folder} is in use: process"):
             build_dataset([sgf_folder], folder, SPEC, workers=1, progress=False)
     assert not (folder / "dataset.json").exists()  # nothing written
     build_dataset([sgf_folder], folder, SPEC, workers=1, progress=False)  # free again

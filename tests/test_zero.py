@@ -241,6 +241,25 @@ def test_a_run_without_its_state_is_refused_unless_restarted(loop_dir, tmp_path,
     assert json.loads((base / "state.json").read_text())["latest"] == 0
 
 
+def test_a_second_loop_or_a_restart_under_a_running_loop_is_refused(
+        loop_dir, tmp_path, capsys, another_process_holds):
+    """The loop holds the run folder's lock (files.folder_lock): with it
+    held by another process, the loop and --restart stop at once, naming
+    the holder, and nothing of the run is touched."""
+    base = tmp_path / "run"
+    shutil.copytree(loop_dir, base)
+    before = sorted(str(p.relative_to(base)) for p in base.rglob("*") if p.is_file())
+    with another_process_holds(base, "the AlphaGo Zero loop") as pid:
+        capsys.readouterr()
+        for extra in ([], ["--restart"]):
+            assert zero_main(["--base-dir", str(base), "--test", "--generations", "3",
+                              "--quiet", *extra]) == 2
+            assert f"process {pid} (the AlphaGo Zero loop" in capsys.readouterr().err
+    after = sorted(str(p.relative_to(base)) for p in base.rglob("*") if p.is_file())
+    assert after == sorted(set(before) | {".lock"})
+    assert json.loads((base / "state.json").read_text())["latest"] == 2
+
+
 def test_a_damaged_state_or_model_is_named(loop_dir, tmp_path):
     base = tmp_path / "run"
     shutil.copytree(loop_dir, base)

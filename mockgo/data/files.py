@@ -198,21 +198,33 @@ class FolderBusyError(RuntimeError):
 LOCK_FILE = ".lock"
 
 
+_held = {}  # folder -> how many blocks of this process hold its lock
+
+
 @contextlib.contextmanager
 def folder_lock(folder, job):
     """Hold ``folder``'s lock (the file ``.lock`` in it, made if need be)
     while the block runs; :class:`FolderBusyError` at once, naming the folder
     and the process that holds it, if another process does. ``job`` says
-    what is being done there (for that message). The lock is the operating
-    system's (``flock``), so it goes with the process that held it, even one
-    killed: a crashed job never leaves the folder locked. Where there is no
-    ``flock`` (Windows) the block runs without a lock."""
+    what is being done there (for that message). A process may take a lock
+    it holds again (a restart inside the loop that holds it). The lock is
+    the operating system's (``flock``), so it goes with the process that held
+    it, even one killed: a crashed job never leaves the folder locked. Where
+    there is no ``flock`` (Windows) the block runs without a lock."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
+    key = folder.resolve()
     try:
         import fcntl
     except ImportError:  # Windows: no advisory locks here
         yield
+        return
+    if _held.get(key):
+        _held[key] += 1
+        try:
+            yield
+        finally:
+            _held[key] -= 1
         return
     path = folder / LOCK_FILE
     with open(path, "a+", encoding="utf-8") as file:
@@ -228,9 +240,11 @@ def folder_lock(folder, job):
         file.truncate()
         file.write(f"process {os.getpid()} ({job}: {' '.join(sys.argv) or 'python'})\n")
         file.flush()
+        _held[key] = 1
         try:
             yield
         finally:
+            del _held[key]
             file.seek(0)
             file.truncate()
             fcntl.flock(file.fileno(), fcntl.LOCK_UN)

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from mockgo.cluster import add_cluster_options, executor_from_args
-from mockgo.data.files import read_json
+from mockgo.data.files import FolderBusyError, read_json
 from mockgo.zero.config import ZeroConfig
 from mockgo.zero.layout import RunLayout, is_loop_job, model_name
 from mockgo.zero.run import bootstrap, generation_line
@@ -197,10 +197,14 @@ def run_cli(args):
             os.environ["CUDA_VISIBLE_DEVICES"] = ",".join(executor.trainer_gpu_ids)
         try:
             run = bootstrap(args.base_dir, config, restart=args.restart, cluster=executor)
-        except ValueError as error:
+        except (ValueError, FolderBusyError) as error:  # busy: a loop runs there (--restart)
             print(f"error: {error}", file=sys.stderr)
             return 2
-        return _work(run, args, config)
+        try:
+            return _work(run, args, config)
+        except FolderBusyError as error:  # another loop runs there
+            print(f"error: {error}", file=sys.stderr)
+            return 2
     finally:
         if executor is not None:
             executor.close()

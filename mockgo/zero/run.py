@@ -261,7 +261,8 @@ class ZeroRun:
 
     ``restart=True`` starts the run over: it deletes ``state.json`` (first),
     the models, examples, games, ``strength.json`` and ``config.json`` of the
-    run in ``base_dir``, and begins anew with ``config``. Without it, a
+    run in ``base_dir``, and begins anew with ``config`` (refused with
+    :class:`~mockgo.data.files.FolderBusyError` while a loop runs there). Without it, a
     folder holding models or examples but no readable ``state.json`` or
     ``config.json`` is an error naming the files (module docstring).
 
@@ -282,9 +283,10 @@ class ZeroRun:
         self.state_path = self.layout.state
         config_path = self.layout.config
         stored = state = None
-        if restart:
-            discard_work(self.base_dir, self.state_path,
-                         self.layout.work() + [config_path.relative_to(self.base_dir)])
+        if restart:  # never under a loop that runs there
+            with folder_lock(self.base_dir, "starting the run over"):
+                discard_work(self.base_dir, self.state_path,
+                             self.layout.work() + [config_path.relative_to(self.base_dir)])
         else:
             remedy = f"To delete the run and start over, {RESTART}"
             stored = read_json(config_path, "the run's ZeroConfig", missing_ok=True,
