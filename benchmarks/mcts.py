@@ -178,7 +178,10 @@ def selfplay(model, config, variant, moves, seconds, seed):
     planes = np.random.default_rng(seed).integers(0, 2, (batch, size, size, 17), dtype=np.uint8)
     raw_before = network_throughput(evaluator.predictor, planes, seconds)
 
+    played = [0]
+
     def stop(event, info):
+        played[0] = info["moves"]
         if moves > 0 and info["moves"] >= moves * games:  # as many as N moves a game
             raise _Stop
 
@@ -203,7 +206,7 @@ def selfplay(model, config, variant, moves, seconds, seed):
         "mean_batch": round(evaluator.evaluations / evaluator.calls, 1),
         "games_per_hour": round(3600 * games / elapsed, 1) if finished else None,
         "moves_per_game": round(sum(lengths) / games, 1) if finished else None,
-        "moves_per_hour": round(3600 * (sum(lengths) if finished else games * moves) / elapsed),
+        "moves_per_hour": round(3600 * (sum(lengths) if finished else played[0]) / elapsed),
         "seconds": round(elapsed, 1),
     }
 

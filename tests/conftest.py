@@ -2,6 +2,7 @@
 
 import contextlib
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -110,7 +111,8 @@ def another_process_holds():
              "    print('held', flush=True); time.sleep(120)"],
             stdout=subprocess.PIPE, text=True)
         try:
-            assert holder.stdout.readline().strip() == "held"
+            ready, _, _ = select.select([holder.stdout], [], [], 120)
+            assert ready and holder.stdout.readline().strip() == "held"
             yield holder.pid
         finally:
             holder.kill()

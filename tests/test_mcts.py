@@ -314,10 +314,38 @@ def test_step_wise_searches_end_each_at_its_own_readouts():
     for a, b in zip(stepped, alone):
         b.search()
         np.testing.assert_array_equal(a.root.child_N, b.root.child_N)
-        np.testing.assert_allclose(a.root.child_W, b.root.child_W)
+        np.testing.assert_array_equal(a.root.child_W, b.root.child_W)
         check_tree(a.root)
     search_step(stepped, evaluate)  # nothing is searching: no call
     assert evaluate.calls == steps
+
+
+def test_search_many_gives_the_trees_it_gave_before_search_step():
+    """Recorded at d8bb338 (search_many's own loop, selection and backup in
+    numpy): two games, playout cap randomization, forced playouts and
+    Dirichlet noise; per search: full or fast, the root's visits, sum of W."""
+    recorded = [
+        (False, [0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 0.399667),
+        (False, [1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 0.399667),
+        (True, [0, 1, 3, 0, 2, 4, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 2, 2, 2, 3, 2, 2, 1, 1], 0.29975025),
+        (True, [2, 2, 1, 2, 2, 2, 2, 0, 4, 2, 2, 2, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1], 0.0),
+        (True, [0, 2, 2, 0, 2, 2, 3, 2, 2, 3, 2, 2, 2, 2, 2, 2, 4, 2, 2, 2, 0, 2, 2, 2, 2, 1], 0.347728442),
+        (False, [0, 2, 1, 1, 1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 0.349708625),
+    ]
+    players = []
+    for g, first in enumerate([0, 12]):
+        p = MCTSPlayer(score_evaluator, num_readouts=48, parallel_readouts=8, seed=g,
+                       full_search_share=0.5, fast_readouts=8, forced_playouts=2.0)
+        p.initialize(GoGame(5, komi=0.5).play(first))
+        players.append(p)
+    found = []
+    for _ in range(3):
+        search_many(players)
+        for p in players:
+            found.append((p.full_search, p.root.child_N.astype(int).tolist(),
+                          round(float(p.root.child_W.sum()), 9)))
+            p.play(p.pick_action())
+    assert found == recorded
 
 
 def test_compiled_selection_is_argmax_q_plus_u():

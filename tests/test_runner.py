@@ -228,17 +228,22 @@ def test_step_wise_search_plays_the_same_games_in_fewer_calls():
     played = {}
     for stepwise in (False, True):
         evaluate, calls = counting()
+        # The search's own move cap (10) below the games' (20): its roots turn
+        # terminal; a forced random move at move 5; moves sampled to move 12.
         player = SearchPlayer(evaluate, readouts=24, parallel_readouts=4, full_search_share=0.25,
                               fast_readouts=4, resign_threshold=None, stepwise=stepwise,
-                              name="search")
+                              max_moves=10, softpick_moves=12, name="search")
         stats = {}
-        games = play_games(player, player, 6, N, seeds=range(6), max_moves=20, stats=stats)
+        games = play_games(player, player, 6, N, seeds=range(6), max_moves=20, stats=stats,
+                           random_move_at=5)
         played[stepwise] = (games, calls, stats)
     (lockstep, lockstep_calls, lockstep_stats), (stepped, stepped_calls, stepped_stats) = \
         played[False], played[True]
     for a, b in zip(lockstep, stepped):
         assert a.board.history == b.board.history
-        assert len(b.think_seconds) == b.length and (b.think_seconds > 0).all()
+        assert len(b.think_seconds) == b.length
+        searched = b.chosen_by != RANDOM_MOVE
+        assert (b.think_seconds[searched] > 0).all() and (b.think_seconds[~searched] == 0).all()
     assert stepped_stats["moves"] == lockstep_stats["moves"] == sum(g.length for g in stepped)
     assert sum(stepped_calls) == sum(lockstep_calls)  # the same trees: the same leaves
     assert len(stepped_calls) < len(lockstep_calls)

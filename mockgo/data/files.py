@@ -198,7 +198,7 @@ class FolderBusyError(RuntimeError):
 LOCK_FILE = ".lock"
 
 
-_held = {}  # folder -> how many blocks of this process hold its lock
+_held = {}  # folder -> how many blocks of this process hold its lock (any of its threads)
 
 
 @contextlib.contextmanager
@@ -207,7 +207,8 @@ def folder_lock(folder, job):
     while the block runs; :class:`FolderBusyError` at once, naming the folder
     and the process that holds it, if another process does. ``job`` says
     what is being done there (for that message). A process may take a lock
-    it holds again (a restart inside the loop that holds it). The lock is
+    it holds again (a restart inside the loop that holds it; the lock is
+    the process's, its threads share it). The lock is
     the operating system's (``flock``), so it goes with the process that held
     it, even one killed: a crashed job never leaves the folder locked. Where
     there is no ``flock`` (Windows) the block runs without a lock."""
@@ -217,6 +218,8 @@ def folder_lock(folder, job):
     try:
         import fcntl
     except ImportError:  # Windows: no advisory locks here
+        fcntl = None
+    if fcntl is None:
         yield
         return
     if _held.get(key):

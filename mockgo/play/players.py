@@ -629,20 +629,30 @@ class SearchPlayer(_TreePerGame):
     def _choose_stepwise(self, turns):
         """One search step for every game (``stepwise`` in the class docstring)."""
         moves = np.full(len(turns), THINKING, np.int64)
-        trees = [self._tree_for(turn) for turn in turns]
-        new = [i for i, tree in enumerate(trees) if not tree.searching]
-        passing = _answers_pass([turns[i] for i in new])
-        for i, answers_pass in zip(new, passing):
-            if answers_pass:
+        going_on = [self._searching(turn) for turn in turns]
+        new = [i for i, searching in enumerate(going_on) if not searching]
+        for i, answers_pass in zip(new, _answers_pass([turns[i] for i in new])):
+            if answers_pass:  # no search, and the game's tree stays as it was
                 moves[i] = turns[i].board.pass_index
-            else:
-                trees[i].start_search()
         stepping = [i for i in range(len(turns)) if moves[i] == THINKING]
-        search_step([trees[i] for i in stepping], self.evaluate)
+        trees = {i: self._tree_for(turns[i]) for i in stepping}
         for i in stepping:
-            if not trees[i].searching:
-                moves[i] = self._answer(turns[i], trees[i])
+            if not going_on[i]:
+                trees[i].start_search()
+        search_step(list(trees.values()), self.evaluate)
+        for i, tree in trees.items():
+            if not tree.searching:
+                moves[i] = self._answer(turns[i], tree)
         return Choices(moves, np.zeros(len(turns)))
+
+    def _searching(self, turn):
+        """Whether the turn's game has a step-wise search going on at its
+        position (begun at an earlier step)."""
+        tree = self.trees.get(turn.game)
+        if tree is None or not tree.searching:
+            return False
+        mine = tree.root.state.board
+        return mine.hash == turn.board.hash and mine.history == turn.board.history
 
     def _answer(self, turn, tree):
         """The move after a finished search: RESIGN, or the tree's pick

@@ -144,9 +144,10 @@ class PlayedGame:
     index: int = 0  # the game's number in its run or match
     seconds: float = 0.0  # from its first move to its last
     # Seconds the mover's player took to choose each move: how long the
-    # choose() call that answered it ran (one call may answer several games
-    # in lockstep; each of them waited that long). 0 for a forced random
-    # move; None for a game read back without times.
+    # choose() calls that answered it ran (one call may answer several games
+    # in lockstep; each of them waited that long; a step-wise search takes
+    # several calls, THINKING until the last). 0 for a forced random move;
+    # None for a game read back without times.
     think_seconds: np.ndarray | None = None
     dead: list = field(default_factory=list)
     path: str | None = None  # its SGF file, once saved by a match

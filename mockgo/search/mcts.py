@@ -398,9 +398,11 @@ class MCTSPlayer:
         """Begin a search (:meth:`plan_search` draws its kind): ``remaining``
         readouts are left to run, by :func:`search_step` (0 at a terminal
         root, which has nothing to search)."""
-        readouts = self.plan_search()
-        self.remaining = 0 if self.root.terminal else readouts
-        self.searching = not self.root.terminal
+        if self.root.terminal:  # nothing to search, nothing drawn (as search_many)
+            self.remaining, self.searching = 0, False
+            return
+        self.remaining = self.plan_search()
+        self.searching = True
 
     def noise_root(self):
         """Mix Dirichlet noise into the root's priors if this search is a

@@ -170,27 +170,29 @@ def main(argv=None):
     return run_cli(_parser().parse_args(argv))
 
 
+def _error(error):
+    """A bad option or a busy folder: one line on stderr, exit status 2."""
+    print(f"error: {error}", file=sys.stderr)
+    return 2
+
+
 def run_cli(args):
     """Run the loop (or ``--selfplay-only``) as the parsed options ask."""
     try:
         config = config_from_args(args)
     except (ValueError, FileNotFoundError) as error:  # FileNotFoundError: --init's model
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+        return _error(error)
     if args.test and args.generations == _parser().get_default("generations"):
         args.generations = 2
     if args.workers is not None and args.cluster is None:
-        print("error: --workers needs --cluster ray", file=sys.stderr)
-        return 2
+        return _error("--workers needs --cluster ray")
     if args.selfplay_only and is_loop_job(args.job):
-        print(f"error: --job {args.job}: names like gen000004 are the loop's own self-play "
-              f"jobs; give the extra job another name", file=sys.stderr)
-        return 2
+        return _error(f"--job {args.job}: names like gen000004 are the loop's own self-play "
+                      f"jobs; give the extra job another name")
     try:
         executor = executor_from_args(args, workers=args.workers)
     except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+        return _error(error)
     try:
         if executor is not None and executor.trainer_gpu_ids:
             # Before TensorFlow starts: training uses the GPUs Ray gave it, no other.
@@ -198,13 +200,11 @@ def run_cli(args):
         try:
             run = bootstrap(args.base_dir, config, restart=args.restart, cluster=executor)
         except (ValueError, FolderBusyError) as error:  # busy: a loop runs there (--restart)
-            print(f"error: {error}", file=sys.stderr)
-            return 2
+            return _error(error)
         try:
             return _work(run, args, config)
         except FolderBusyError as error:  # another loop runs there
-            print(f"error: {error}", file=sys.stderr)
-            return 2
+            return _error(error)
     finally:
         if executor is not None:
             executor.close()
@@ -251,8 +251,7 @@ def _inspect(run, args, config):
                       "wins": match.wins_a, "win_rate": match.win_rate,
                       "wilson_95": [round(low, 4), round(high, 4)]}
     except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+        return _error(error)
     print(json.dumps({k: round(v, 4) if isinstance(v, float) else v for k, v in result.items()}))
     return 0
 

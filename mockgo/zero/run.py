@@ -80,6 +80,7 @@ by one; ``restart=True`` (``mockgo zero --restart``) deletes the run and
 starts over.
 """
 
+import contextlib
 import json
 import math
 import shutil
@@ -281,12 +282,22 @@ class ZeroRun:
         self.layout = RunLayout(base_dir)
         self.config = config
         self.state_path = self.layout.state
+        # A restart deletes the run and writes a new one: never beside a loop
+        # that runs there (which holds the folder's lock).
+        with (folder_lock(self.base_dir, "starting the run over") if restart
+              else contextlib.nullcontext()):
+            self._open(config, restart)
+        if cluster is not None:  # last: a run refused above starts no workers
+            from mockgo.cluster import make_executor
+            self.executor = make_executor(cluster)
+
+    def _open(self, config, restart):
+        """Read the run in the folder, or start it (over): ``__init__``'s work."""
         config_path = self.layout.config
         stored = state = None
-        if restart:  # never under a loop that runs there
-            with folder_lock(self.base_dir, "starting the run over"):
-                discard_work(self.base_dir, self.state_path,
-                             self.layout.work() + [config_path.relative_to(self.base_dir)])
+        if restart:
+            discard_work(self.base_dir, self.state_path,
+                         self.layout.work() + [config_path.relative_to(self.base_dir)])
         else:
             remedy = f"To delete the run and start over, {RESTART}"
             stored = read_json(config_path, "the run's ZeroConfig", missing_ok=True,
@@ -327,9 +338,6 @@ class ZeroRun:
             self._bootstrap_model()
         if not self.state_path.exists():
             self._save_state()
-        if cluster is not None:  # last: a run refused above starts no workers
-            from mockgo.cluster import make_executor
-            self.executor = make_executor(cluster)
 
     def _bootstrap_model(self):
         import keras  # TensorFlow: imported only when a network is used
