@@ -460,6 +460,28 @@ def test_a_run_starts_from_a_given_dual_network_and_refuses_one_that_does_not_fi
     assert "missing.keras" in capsys.readouterr().err
 
 
+def test_a_bigger_network_grows_on_a_runs_games_and_a_run_starts_from_it(loop_dir, tmp_path):
+    from mockgo.nets.io import load_model, model_info
+    from mockgo.zero.grow import grow_network, played_examples
+
+    assert len(played_examples(loop_dir, [1, 2])) >= 2  # a job of each generation
+    with pytest.raises(ValueError, match="no self-play examples of generation 9"):
+        played_examples(loop_dir, [9])
+    out = tmp_path / "grown.keras"
+    grown = grow_network(loop_dir, out, blocks=2, filters=12, generations=[1, 2], epochs=1,
+                         progress=False)
+    model = load_model(out)
+    info = model_info(model)
+    assert (info.kind, info.encoder, info.board_size) == ("dual", "agz17", 9)
+    assert grown["parameters"] == model.count_params() > load_model(
+        loop_dir / "models" / "000000.keras").count_params()
+    assert grown["examples"] > 0 and len(grown["history"]["loss"]) == 1
+    assert zero_main(["--base-dir", str(tmp_path / "bigger"), "--test", "--init", str(out),
+                      "--generations", "0", "--quiet"]) == 0
+    stored = json.loads((tmp_path / "bigger" / "config.json").read_text())
+    assert (stored["blocks"], stored["filters"]) == (2, 12)
+
+
 def test_a_run_goes_on_from_the_shipped_zero_network_by_name(tmp_path):
     # How a long run continues on a fresh machine: from the committed network.
     from mockgo import pretrained
