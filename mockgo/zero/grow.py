@@ -36,7 +36,7 @@ from mockgo.nets.io import save_model
 from mockgo.zero.config import ENCODER, ZeroConfig, seed_of
 from mockgo.zero.layout import RunLayout
 from mockgo.zero.selfplay import load_targets
-from mockgo.zero.train import augment, compile_dual, targets
+from mockgo.zero.train import compile_dual, fit_epoch, new_network
 
 __all__ = ["grow_network", "played_examples"]
 
@@ -72,29 +72,19 @@ def grow_network(base_dir, out_path, blocks, filters, generations, epochs=2, see
     import keras  # TensorFlow: imported only when a network is used
 
     from mockgo.data.files import read_json
-    from mockgo.nets.models import dual_network
 
     layout = RunLayout(base_dir)
     stored = read_json(layout.config, "the run's ZeroConfig")
     config = dataclasses.replace(ZeroConfig.from_dict(stored), blocks=blocks, filters=filters)
     examples = load_targets(played_examples(base_dir, generations))
     keras.utils.set_random_seed(seed)
-    model = dual_network(config.board_size, planes=examples["planes"].shape[-1], blocks=blocks,
-                         filters=filters, l2=config.l2, name=Path(out_path).stem,
-                         ownership_head=config.ownership_head, score_head=config.score_head,
-                         global_pooling=config.global_pooling)
-    compile_dual(model, config)
+    model = compile_dual(new_network(config, Path(out_path).stem), config)
     history = {}
     start, cpu_start = time.perf_counter(), time.process_time()
     for epoch in range(epochs):
         rng = np.random.default_rng(seed_of(seed, "grow", epoch))
-        x, y_pi, owner = augment(examples["planes"], examples["pi"], rng,
-                                 examples["ownership"])
-        y, weights = targets(model, dict(examples, pi=y_pi), owner)
-        fitted = model.fit(x, y, sample_weight=weights, batch_size=config.batch_size,
-                           epochs=epoch + 1, initial_epoch=epoch, shuffle=True,
-                           verbose=2 if progress else 0)
-        for key, values in fitted.history.items():
+        fitted = fit_epoch(model, examples, config, epoch, rng, verbose=2 if progress else 0)
+        for key, values in fitted.items():
             history.setdefault(key, []).extend(float(v) for v in values)
     Path(out_path).parent.mkdir(parents=True, exist_ok=True)
     save_model(model, out_path, encoder=ENCODER)

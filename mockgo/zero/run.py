@@ -94,7 +94,6 @@ from mockgo.cluster import Recipe
 from mockgo.data import records
 from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, folder_lock,
                                read_json, read_npz, refuse_unrecorded_work)
-from mockgo.go.features import get_encoder
 from mockgo.nets.io import load_model, model_info, save_model
 from mockgo.play.gtp_client import find_gnugo
 from mockgo.play.players import RandomPlayer, gnugo_player
@@ -103,7 +102,8 @@ from mockgo.search.mcts import MCTSPlayer
 from mockgo.zero.config import ENCODER, ZeroConfig, seed_of
 from mockgo.zero.layout import RunLayout, job_name, model_name, write_json
 from mockgo.zero.selfplay import evaluator_for, load_targets, searcher, selfplay_job
-from mockgo.zero.train import augment, compile_dual, epoch_bar, gather_examples, targets
+from mockgo.zero.train import (compile_dual, epoch_bar, fit_epoch, gather_examples,
+                               new_network, targets)
 
 __all__ = ["ZeroRun", "analyse_position", "bootstrap", "equal_cost_matches", "generation_line",
            "play_match", "search_player"]
@@ -342,9 +342,6 @@ class ZeroRun:
     def _bootstrap_model(self):
         import keras  # TensorFlow: imported only when a network is used
 
-        from mockgo.nets.models import \
-            dual_network  # TensorFlow: imported only when a network is used
-
         config = self.config
         if config.init_model is not None:
             model = load_model(config.init_model)
@@ -352,12 +349,7 @@ class ZeroRun:
             save_model(model, self.model_path(0), encoder=ENCODER)
             return
         keras.utils.set_random_seed(self.config.seed)
-        model = dual_network(config.board_size,
-                             planes=get_encoder(ENCODER, config.board_size).num_planes,
-                             blocks=config.blocks, filters=config.filters, l2=config.l2,
-                             name="generation_000000", ownership_head=config.ownership_head,
-                             score_head=config.score_head, global_pooling=config.global_pooling)
-        save_model(model, self.model_path(0), encoder=ENCODER)
+        save_model(new_network(config, "generation_000000"), self.model_path(0), encoder=ENCODER)
 
     # ------------------------------------------------------ state
 
@@ -508,7 +500,6 @@ class ZeroRun:
         config = self.config
         chunks = sorted(self._chunks_dir(g).glob("chunk-*.npz"))
         examples = load_targets(chunks)
-        planes, pi, z = examples["planes"], examples["pi"], examples["z"]
         self.layout.training.mkdir(exist_ok=True)
         done = rec.get("train_progress", {"epochs": 0, "history": {}, "seconds": 0.0})
         done.setdefault("cpu_seconds", 0.0)
@@ -522,15 +513,11 @@ class ZeroRun:
             for epoch in range(done["epochs"], config.epochs):
                 start, cpu_start = time.perf_counter(), time.process_time()
                 rng = np.random.default_rng(seed_of(config.seed, "train", g, epoch))
-                x, y_pi, owner = augment(planes, pi, rng, examples["ownership"])
-                y, weights = targets(model, dict(examples, pi=y_pi), owner)
-                history = model.fit(x, y, sample_weight=weights,
-                                    batch_size=config.batch_size, epochs=epoch + 1,
-                                    initial_epoch=epoch, shuffle=True, verbose=0,
+                history = fit_epoch(model, examples, config, epoch, rng, verbose=0,
                                     callbacks=[bar])
                 path = self.layout.checkpoint(g, epoch + 1)
                 save_model(model, path, encoder=ENCODER)
-                for key, values in history.history.items():
+                for key, values in history.items():
                     done["history"].setdefault(key, []).extend(float(v) for v in values)
                 done["epochs"] = epoch + 1
                 done["seconds"] += time.perf_counter() - start
@@ -549,7 +536,7 @@ class ZeroRun:
         if evaluator is not None:
             evaluator.predictor.sync_weights()  # a bfloat16 graph reads a copy of the weights
             self._evaluators[g] = evaluator
-        rec["train"] = {"history": done["history"], "examples": int(len(z)),
+        rec["train"] = {"history": done["history"], "examples": int(len(examples["z"])),
                         "seconds": done["seconds"], "cpu_seconds": done["cpu_seconds"],
                         "from": model_name(self.latest)}
         rec.pop("train_progress", None)

@@ -10,7 +10,8 @@ import numpy as np
 from mockgo.go import symmetries
 from mockgo.zero.selfplay import load_targets, progress_bar, save_npz
 
-__all__ = ["augment", "compile_dual", "epoch_bar", "gather_examples", "targets"]
+__all__ = ["augment", "compile_dual", "epoch_bar", "fit_epoch", "gather_examples", "new_network",
+           "targets"]
 
 
 def gather_examples(files, out_dir, max_examples, chunk_size, seed):
@@ -107,6 +108,33 @@ def compile_dual(model, config):
                   loss={name: losses[name] for name in names},
                   loss_weights={name: weights[name] for name in names})
     return model
+
+
+def new_network(config, name):
+    """A randomly initialised dual network of ``config``'s architecture
+    (board, tower, heads, global pooling, L2) with the run's input planes,
+    named ``name`` (seed Keras first for a reproducible one)."""
+    from mockgo.go.features import get_encoder
+    from mockgo.nets.models import dual_network
+    from mockgo.zero.config import ENCODER
+
+    return dual_network(config.board_size,
+                        planes=get_encoder(ENCODER, config.board_size).num_planes,
+                        blocks=config.blocks, filters=config.filters, l2=config.l2, name=name,
+                        ownership_head=config.ownership_head, score_head=config.score_head,
+                        global_pooling=config.global_pooling)
+
+
+def fit_epoch(model, examples, config, epoch, rng, **fit_options):
+    """Epoch ``epoch`` (0-based) of ``model`` (compiled: :func:`compile_dual`)
+    on ``examples`` (a dict of :data:`~mockgo.zero.selfplay.EXAMPLE_ARRAYS`),
+    each position turned by a random symmetry drawn from ``rng``, in
+    batches of ``config.batch_size``; ``fit_options`` go to ``model.fit``
+    (verbose, callbacks). Returns the epoch's Keras history dict."""
+    x, y_pi, owner = augment(examples["planes"], examples["pi"], rng, examples["ownership"])
+    y, weights = targets(model, dict(examples, pi=y_pi), owner)
+    return model.fit(x, y, sample_weight=weights, batch_size=config.batch_size,
+                     epochs=epoch + 1, initial_epoch=epoch, shuffle=True, **fit_options).history
 
 
 def epoch_bar(enabled, desc):
