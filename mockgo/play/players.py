@@ -500,14 +500,20 @@ class _TreePerGame(Player):
         self._rngs[game] = rng
         self.trees[game] = self._new_tree(board, rng)
 
-    def _tree_for(self, turn):
-        tree = self.trees.get(turn.game)
+    def _tree_at(self, game, board):
+        """Game ``game``'s tree if its root is the position ``board``, else None."""
+        tree = self.trees.get(game)
         mine = None if tree is None else tree.root.state.board
-        board = turn.board
         if mine is None or mine.hash != board.hash or mine.history != board.history \
                 or mine.to_play != board.to_play:
+            return None
+        return tree
+
+    def _tree_for(self, turn):
+        tree = self._tree_at(turn.game, turn.board)
+        if tree is None:
             rng = self._rngs.setdefault(turn.game, turn.rng)
-            tree = self.trees[turn.game] = self._new_tree(board, rng)
+            tree = self.trees[turn.game] = self._new_tree(turn.board, rng)
         return tree
 
     def observe(self, game, board, move):
@@ -648,11 +654,8 @@ class SearchPlayer(_TreePerGame):
     def _searching(self, turn):
         """Whether the turn's game has a step-wise search going on at its
         position (begun at an earlier step)."""
-        tree = self.trees.get(turn.game)
-        if tree is None or not tree.searching:
-            return False
-        mine = tree.root.state.board
-        return mine.hash == turn.board.hash and mine.history == turn.board.history
+        tree = self._tree_at(turn.game, turn.board)
+        return tree is not None and tree.searching
 
     def _answer(self, turn, tree):
         """The move after a finished search: RESIGN, or the tree's pick

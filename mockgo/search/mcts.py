@@ -167,18 +167,17 @@ def _select_edge(child_Q, child_P, child_N, child_W, n_total, c_puct, virtual_lo
     playouts first, if any), with its virtual loss added to N, W and Q.
     Compiled: :func:`select_leaf` takes one per level of every simulation."""
     scale = c_puct * math.sqrt(n_total if n_total > 1 else 1.0)
-    best, best_score = -1, -np.inf
-    if forced_k > 0.0:
-        for a in range(len(child_P)):
-            score = child_Q[a] + scale * child_P[a] / (1.0 + child_N[a])
-            if child_N[a] < math.sqrt(forced_k * child_P[a] * n_total) and \
-                    (best < 0 or score > best_score):
-                best, best_score = a, score
-    if best < 0:
-        for a in range(len(child_P)):
-            score = child_Q[a] + scale * child_P[a] / (1.0 + child_N[a])
-            if best < 0 or score > best_score:
-                best, best_score = a, score
+    best, best_score = -1, -np.inf  # over all children
+    short, short_score = -1, -np.inf  # over those short of their forced playouts
+    for a in range(len(child_P)):
+        score = child_Q[a] + scale * child_P[a] / (1.0 + child_N[a])
+        if best < 0 or score > best_score:
+            best, best_score = a, score
+        if forced_k > 0.0 and child_N[a] < math.sqrt(forced_k * child_P[a] * n_total) and \
+                (short < 0 or score > short_score):
+            short, short_score = a, score
+    if short >= 0:
+        best = short
     if virtual_loss:
         n = child_N[best] + virtual_loss
         w = child_W[best] - virtual_loss
