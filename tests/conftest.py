@@ -1,6 +1,7 @@
 """Fixtures shared by the test modules."""
 
 import contextlib
+import importlib
 import os
 import select
 import signal
@@ -31,19 +32,32 @@ def gnugo_path():
     return path
 
 
-@pytest.fixture(scope="session")
-def ray_module():
-    """The ray module, for the tests that start a Ray cluster. Without Ray
-    they are skipped, except on CI (``CI=true``), where the dev extra
-    installs it: there a missing Ray is an error."""
+def dev_extra_module(name, what):
+    """The module ``name``, which the dev extra installs, for tests of
+    ``what``. Without it they are skipped, except on CI (``CI=true``),
+    where the dev extra is installed: there a missing module is an error."""
     try:
-        import ray
+        return importlib.import_module(name)
     except ImportError:
         if os.environ.get("CI") == "true":
-            pytest.fail("Ray is not installed, but CI=true: the dev extra installs it "
-                        "(pip install -e '.[dev]'); the cluster tests cannot run", pytrace=False)
-        pytest.skip("Ray is not installed (pip install -e '.[cluster]')")
-    return ray
+            pytest.fail(f"{name} is not installed, but CI=true: the dev extra installs it "
+                        f"(pip install -e '.[dev]'); the tests of {what} cannot run",
+                        pytrace=False)
+        pytest.skip(f"{name} is not installed (pip install -e '.[dev]'): no tests of {what}")
+
+
+@pytest.fixture(scope="session")
+def ray_module():
+    """The ray module, for the tests that start a Ray cluster
+    (:func:`dev_extra_module`)."""
+    return dev_extra_module("ray", "a Ray cluster")
+
+
+@pytest.fixture(scope="session")
+def jax_module():
+    """jax, a second Keras backend, for the Predictor's tests
+    (:func:`dev_extra_module`)."""
+    return dev_extra_module("jax", "a second Keras backend")
 
 
 @pytest.fixture

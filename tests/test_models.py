@@ -301,3 +301,63 @@ def test_the_tower_takes_minigos_sizes_for_the_board():
     assert nine.get_layer("init_conv").filters == 32
     assert nine.get_layer("value_hidden").units == 64
     assert dual_network(9, blocks=2).get_layer("res2_conv1").filters == 32
+
+
+_OTHER_BACKEND = """
+import json, sys
+import numpy as np
+from mockgo import pretrained
+from mockgo.nets.inference import Predictor
+
+planes = np.load(sys.argv[1])
+out, counts = {}, {}
+for name, batch_size in (("zero-9", 256), ("sl-19", 16)):
+    predictor = Predictor(pretrained.load(name), batch_size=batch_size)
+    x = planes[name]
+    for count in (37, 5, 37):  # 37: one chunk padded to 64, or 16 + 16 + 5 (padded to 8)
+        result = predictor.predict(x[:count])
+    result = result if isinstance(result, tuple) else (result,)
+    for k, array in enumerate(result):
+        out[f"{name}-{k}"] = array
+    counts[name] = predictor.tracing_count
+np.savez(sys.argv[2], **out)
+print(json.dumps({"backend": predictor.backend, "counts": counts,
+                  "tensorflow_imported": "tensorflow" in sys.modules}))
+"""
+
+
+def test_predictor_under_the_jax_backend_gives_tensorflows_outputs(jax_module, tmp_path):
+    # A machine whose GPU TensorFlow does not reach can still play (the
+    # inference module's docstring): the Predictor then calls the backend's
+    # compiled predict on chunks padded to powers of two.
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from mockgo import pretrained
+
+    rng = np.random.default_rng(0)
+    planes = {}
+    for name in ("zero-9", "sl-19"):
+        shape = Predictor(pretrained.load(name)).input_shape
+        planes[name] = (rng.random((37, *shape)) < 0.3).astype(np.uint8)
+    np.savez(tmp_path / "planes.npz", **planes)
+    env = dict(os.environ, KERAS_BACKEND="jax", JAX_PLATFORMS="cpu")
+    run = subprocess.run([sys.executable, "-c", _OTHER_BACKEND, str(tmp_path / "planes.npz"),
+                          str(tmp_path / "out.npz")], env=env, capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    report = json.loads(run.stdout.strip().splitlines()[-1])
+    assert report["backend"] == "jax"
+    assert not report["tensorflow_imported"]
+    # zero-9: batches of 37 and 5 compile for 64 and 8; sl-19 (batch_size 16):
+    # chunks of 16 and 5, compiled for 16 and 8.
+    assert report["counts"] == {"zero-9": 2, "sl-19": 2}
+    theirs = np.load(tmp_path / "out.npz")
+    for name in ("zero-9", "sl-19"):
+        ours = Predictor(pretrained.load(name)).predict(planes[name])
+        ours = ours if isinstance(ours, tuple) else (ours,)
+        for k, array in enumerate(ours):
+            assert theirs[f"{name}-{k}"].shape == array.shape
+            np.testing.assert_allclose(theirs[f"{name}-{k}"], array, atol=1e-4)

@@ -16,10 +16,16 @@ once, fed numpy arrays in batches::
 and :func:`masked_policy` to keep only the legal moves of a policy.
 :func:`network_input` sets up a network for playing: its Predictor and the
 encoder of its planes, checked against each other.
+
+mockgo runs Keras on TensorFlow. Under another Keras backend (JAX, say, on a
+machine whose GPU TensorFlow does not reach; ``KERAS_BACKEND=jax``) a
+Predictor calls the backend's own compiled prediction instead of the
+``tf.function``, with the same outputs; TensorFlow is imported only where it
+is the backend.
 """
 
+import keras
 import numpy as np
-import tensorflow as tf
 
 from mockgo.go.features import get_encoder
 from mockgo.nets.io import load_model, model_info
@@ -88,8 +94,8 @@ class Predictor:
         if None in self.input_shape:
             raise ValueError(f"the model's input shape {spec.shape} must be fixed "
                              "but for the batch")
-        tf_dtype = tf.as_dtype(spec.dtype)
-        self.input_dtype = np.dtype(tf_dtype.as_numpy_dtype)
+        self.input_dtype = np.dtype(keras.backend.standardize_dtype(spec.dtype))
+        self.backend = keras.backend.backend()
         names = list(model.output_names)
         # A dual network with auxiliary heads (ownership, score: training
         # targets) is evaluated for its policy and value only; the graph
@@ -101,6 +107,10 @@ class Predictor:
         self.output_names = [names[k] for k in keep]
         self._keep = keep
         self.traces = 0  # Python-side count: the body below runs once per trace
+        if self.backend != "tensorflow":
+            self._other_backend_sizes = set()
+            return
+        import tensorflow as tf
 
         def forward(x):
             self.traces += 1
@@ -116,10 +126,34 @@ class Predictor:
 
         self._forward = tf.function(
             forward,
-            input_signature=[tf.TensorSpec((None, *self.input_shape), tf_dtype)],
+            input_signature=[tf.TensorSpec((None, *self.input_shape), self.input_dtype)],
             jit_compile=self.jit_compile,
             reduce_retracing=True,
         )
+        self._to_tensor = tf.constant
+
+    def _run(self, planes):
+        """The kept outputs for one chunk of planes, as numpy arrays."""
+        if self.backend == "tensorflow":
+            return [out.numpy() for out in self._forward(self._to_tensor(planes))]
+        # Other backends compile once per input shape (JAX's jit), so a chunk
+        # is padded with empty positions to the next power of two: at most
+        # log2(batch_size) + 1 compilations. Batch norm runs on its moving
+        # statistics, so the padding changes no real position's outputs.
+        count = len(planes)
+        size = min(1 << (count - 1).bit_length(), self.batch_size)
+        if size > count:
+            planes = np.concatenate([planes, np.zeros((size - count, *self.input_shape),
+                                                      planes.dtype)])
+        if size not in self._other_backend_sizes:
+            self._other_backend_sizes.add(size)
+            self.traces += 1
+        outputs = self._runner.predict_on_batch(planes)
+        if isinstance(outputs, dict):
+            outputs = [outputs[name] for name in self.model.output_names]
+        elif not isinstance(outputs, (list, tuple)):
+            outputs = [outputs]
+        return [np.asarray(outputs[k], np.float32)[:count] for k in self._keep]
 
     def sync_weights(self):
         """Copy the model's weights into the bfloat16 copy (after training);
@@ -129,7 +163,10 @@ class Predictor:
 
     @property
     def tracing_count(self):
-        """How many times the graph has been traced (1 after any number of calls)."""
+        """How many times the graph has been traced (1 after any number of
+        calls); under another backend, the batch sizes compiled for."""
+        if self.backend != "tensorflow":
+            return len(self._other_backend_sizes)
         return self._forward.experimental_get_tracing_count()
 
     @property
@@ -160,10 +197,8 @@ class Predictor:
             outputs = [np.zeros((0, *out.shape[1:]), np.dtype(out.dtype))
                        for out in (self.model.outputs[k] for k in self._keep)]
         else:
-            chunks = [
-                [out.numpy() for out in self._forward(tf.constant(planes[i:i + self.batch_size]))]
-                for i in range(0, len(planes), self.batch_size)
-            ]
+            chunks = [self._run(planes[i:i + self.batch_size])
+                      for i in range(0, len(planes), self.batch_size)]
             outputs = [np.concatenate(parts) if len(parts) > 1 else parts[0]
                        for parts in zip(*chunks)]
         if self.is_dual:
@@ -194,8 +229,12 @@ def fastest_precision(cpuinfo="/proc/cpuinfo"):
     """The faster Predictor precision here, as measured (the Predictor's
     docstring): ``"bfloat16"`` on a CPU with bfloat16 instructions
     (AVX512_BF16 or AMX, as ``cpuinfo`` lists the flags) when TensorFlow
-    sees no GPU; else ``"float32"`` (emulated bfloat16 is slow; GPUs are
-    not measured here)."""
+    sees no GPU; else ``"float32"`` (emulated bfloat16 is slow; GPUs and
+    other Keras backends are not measured here)."""
+    if keras.backend.backend() != "tensorflow":
+        return "float32"
+    import tensorflow as tf
+
     try:
         flags = set(open(cpuinfo).read().split())
     except OSError:  # not Linux
