@@ -105,6 +105,7 @@ class Predictor:
             keep = [names.index("policy"), names.index("value")]
         self.num_outputs = len(keep)
         self.output_names = [names[k] for k in keep]
+        self._names = names
         self._keep = keep
         self.traces = 0  # Python-side count: the body below runs once per trace
         if self.backend != "tensorflow":
@@ -114,12 +115,7 @@ class Predictor:
 
         def forward(x):
             self.traces += 1
-            outputs = runner(x, training=False)
-            if isinstance(outputs, dict):
-                outputs = [outputs[name] for name in names]
-            elif not isinstance(outputs, (list, tuple)):
-                outputs = [outputs]
-            outputs = [outputs[k] for k in keep]
+            outputs = self._kept(runner(x, training=False))
             if precision != "float32":  # bfloat16 outputs, as float32 for numpy and the search
                 outputs = [tf.cast(out, tf.float32) for out in outputs]
             return tuple(outputs)
@@ -130,12 +126,20 @@ class Predictor:
             jit_compile=self.jit_compile,
             reduce_retracing=True,
         )
-        self._to_tensor = tf.constant
+
+    def _kept(self, outputs):
+        """The kept outputs of a call of the model (a dict by name, a list,
+        or one output), in the order of ``output_names``."""
+        if isinstance(outputs, dict):
+            outputs = [outputs[name] for name in self._names]
+        elif not isinstance(outputs, (list, tuple)):
+            outputs = [outputs]
+        return [outputs[k] for k in self._keep]
 
     def _run(self, planes):
         """The kept outputs for one chunk of planes, as numpy arrays."""
         if self.backend == "tensorflow":
-            return [out.numpy() for out in self._forward(self._to_tensor(planes))]
+            return [out.numpy() for out in self._forward(planes)]
         # Other backends compile once per input shape (JAX's jit), so a chunk
         # is padded with empty positions to the next power of two: at most
         # log2(batch_size) + 1 compilations. Batch norm runs on its moving
@@ -148,12 +152,8 @@ class Predictor:
         if size not in self._other_backend_sizes:
             self._other_backend_sizes.add(size)
             self.traces += 1
-        outputs = self._runner.predict_on_batch(planes)
-        if isinstance(outputs, dict):
-            outputs = [outputs[name] for name in self.model.output_names]
-        elif not isinstance(outputs, (list, tuple)):
-            outputs = [outputs]
-        return [np.asarray(outputs[k], np.float32)[:count] for k in self._keep]
+        return [np.asarray(out, np.float32)[:count]
+                for out in self._kept(self._runner.predict_on_batch(planes))]
 
     def sync_weights(self):
         """Copy the model's weights into the bfloat16 copy (after training);
