@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mockgo.data.files import read_json
 from mockgo.nets.io import save_model
 from mockgo.zero.config import ENCODER, ZeroConfig, seed_of
 from mockgo.zero.layout import RunLayout
@@ -47,8 +48,6 @@ def played_examples(base_dir, generations):
     own self-play job, as its record in ``state.json`` names it (the model
     that played it: the one before it, or the best so far when the run
     evaluates). ValueError naming the run when a generation has none."""
-    from mockgo.data.files import read_json
-
     layout = RunLayout(base_dir)
     state = read_json(layout.state, "the run's progress")
     files = []
@@ -70,8 +69,6 @@ def grow_network(base_dir, out_path, blocks, filters, generations, epochs=2, see
     encoder) and return ``{"examples", "epochs", "history", "seconds",
     "cpu_seconds", "parameters"}``."""
     import keras  # TensorFlow: imported only when a network is used
-
-    from mockgo.data.files import read_json
 
     layout = RunLayout(base_dir)
     stored = read_json(layout.config, "the run's ZeroConfig")
