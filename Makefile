@@ -45,10 +45,12 @@ full: venv data
 # The executed full-mode notebooks to read without running them, with their
 # outputs and plots, in docs/notebooks/ (committed; each names the date and
 # machine it ran on). Hours the first time; once runs/ holds the full runs,
-# each notebook resumes from them and this takes minutes.
+# each notebook resumes from them and this takes minutes. `make docs
+# DOCS="03_policy_gradient 05_arena"` executes only those.
+DOCS ?= $(basename $(notdir $(wildcard notebooks/*.ipynb)))
 docs: venv data
 	MOCKGO_QUICK=0 $(EXECUTE) --ExecutePreprocessor.timeout=-1 --output-dir docs/notebooks \
-		notebooks/*.ipynb
+		$(DOCS:%=notebooks/%.ipynb)
 
 data:
 	bash data/download.sh
