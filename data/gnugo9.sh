@@ -11,7 +11,7 @@
 # games make the same archive byte for byte. (GnuGo does not always repeat
 # itself for the same seed: in a check, 11 of 12 games came out the same.)
 #
-#   bash data/gnugo9.sh            # 3,000 games (measured: 75 minutes, one worker, busy machine)
+#   bash data/gnugo9.sh            # 3,000 games (measured: 75 minutes on a busy 2-core machine)
 #   bash data/gnugo9.sh 200        # a few minutes
 #
 # Needs GnuGo (apt-get install gnugo) and the .venv (make venv).
