@@ -16,8 +16,9 @@ with the measurements behind the full ones.
 
 Notebooks hand networks on: 01's SL policy is read by 02 and 03, 02's value
 network by 03 (:func:`load_sl_policy`, :func:`load_value_network`). Missing
-ones are replaced by small stand-ins in quick mode and are an error in full
-mode (hours of work must not start from an untrained network).
+ones are replaced by small stand-ins in quick mode, and by the networks that
+ship with mockgo (``sl-19``, ``value-19``) in full mode; with neither, full
+mode stops (hours of work must not start from an untrained network).
 """
 
 import dataclasses
@@ -246,7 +247,8 @@ def _reinforce_presets():
     # ran one run, 100 iterations with baseline zero and then 100 with the
     # value network (AlphaGo's two passes; the RL policy then won 358 of 400
     # games against the SL policy, 2026-11-23); now two runs of 100 from the
-    # SL policy measure what the baseline buys (issue 18).
+    # SL policy measure what the baseline buys (issue 18): 2.2 h (value
+    # baseline) and 1.0 h (baseline zero) on 2 cores shared with other jobs.
     full = ReinforcePreset(ReinforceConfig(size=19, games=64, learning_rate=0.001,
                                            pool_every=20, eval_games=64, eval_every=10, seed=0),
                            iterations=100, final_games=400)
