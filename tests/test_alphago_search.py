@@ -96,6 +96,8 @@ def test_alphago_spec_from_files(networks, tmp_path):
     assert Board(7).is_legal(move)
     rollouts_only = make_player(f"alphago:policy={tmp_path / 'policy.keras'},readouts=16,mix=1")
     assert rollouts_only.evaluate.value is None
+    timed = make_player(f"alphago:policy={tmp_path / 'policy.keras'},seconds=0.1,mix=1")
+    assert timed.name == "alphago-0.1s-mix1" and Board(7).is_legal(timed.select_move(Board(7)))
     with pytest.raises(ValueError, match="value=PATH"):
         make_player(f"alphago:policy={tmp_path / 'policy.keras'},mix=0.5")
 

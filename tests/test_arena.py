@@ -366,6 +366,24 @@ def test_policy_player_greedy_sampled_and_sensible(tmp_path):
         PolicyPlayer(model, encoder="agz17")
 
 
+def test_search_specs_take_a_time_budget_instead_of_readouts():
+    from mockgo.go.board import Board
+    from mockgo.play.players import SearchPlayer
+    from mockgo.search.evaluators import uniform_evaluator
+
+    player = make_player("mcts:seconds=0.05,seed=0")
+    assert player.name == "mcts-uniform-0.05s" and player.seconds == 0.05
+    board = Board(5)
+    assert board.is_legal(player.select_move(board))
+    visits = player.trees[0].root.child_N.sum()
+    assert 0 < visits < 2**62
+    assert make_player("mcts:readouts=8").seconds is None
+    with pytest.raises(ValueError, match="step-wise"):
+        SearchPlayer(uniform_evaluator, seconds=1.0, stepwise=True)
+    with pytest.raises(ValueError, match="must be > 0"):
+        make_player("mcts:seconds=0")
+
+
 def test_search_player_keeps_its_trees_and_restarts_on_a_foreign_board():
     from mockgo.go.board import Board
 

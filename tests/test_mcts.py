@@ -259,6 +259,33 @@ def test_one_evaluator_call_per_step_for_many_games():
     assert all(p.root.child_N.sum() == 64 for p in players)
 
 
+def test_a_time_budget_stops_the_searches_with_their_trees_whole():
+    import time
+
+    class Slow(Counting):
+        def __call__(self, states):
+            time.sleep(0.01)
+            return super().__call__(states)
+
+    evaluate = Slow()
+    players = [MCTSPlayer(evaluate, num_readouts=10**9, parallel_readouts=4, seed=g)
+               for g in range(2)]
+    for p in players:
+        p.initialize(GoGame(5))
+    search_many(players, seconds=0.15)
+    assert evaluate.calls >= 2  # the roots, then at least one step of readouts
+    for p in players:
+        assert not p.searching and p.remaining == 0
+        assert 4 <= p.root.child_N.sum() < 10**9
+        assert p.root.child_N.sum() == 4 * (evaluate.calls - 1)  # every step's leaves backed up
+        check_tree(p.root)
+    # Readouts done before the time is up end the search, as without a budget.
+    quick = MCTSPlayer(uniform_evaluator, num_readouts=16, parallel_readouts=4, seed=0)
+    quick.initialize(GoGame(5))
+    search_many([quick], seconds=600)
+    assert quick.root.child_N.sum() == 16 and not quick.searching
+
+
 def test_lockstep_search_equals_independent_searches():
     """The trees do not interact: searching K games together gives each the
     same tree as searching it alone (same seeds, same Dirichlet noise)."""

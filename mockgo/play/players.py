@@ -544,6 +544,10 @@ class _TreePerGame(Player):
                               for a in order if visits[a] > 0])
 
 
+# The readouts of a search with a time budget: more than any fits in it.
+_UNLIMITED_READOUTS = 2**62
+
+
 class SearchPlayer(_TreePerGame):
     """Monte Carlo tree search as a player: one :class:`mockgo.search.mcts.MCTSPlayer`
     tree per game, searched in lockstep with the player's other games (one
@@ -568,6 +572,10 @@ class SearchPlayer(_TreePerGame):
     examples there); ``on_end_game(game, tree)``: when a game ends, with its
     last tree (self-play reads whether resigning was on).
 
+    ``seconds``: a time budget a move instead of ``readouts``: the games'
+    searches run in lockstep until that many seconds have passed
+    (``search_many(seconds=...)``; not with ``stepwise``).
+
     ``stepwise``: each :meth:`choose` call makes ONE search step
     (:func:`mockgo.search.mcts.search_step`, one evaluator call) for all the
     games' searches, and answers the games whose search is done;
@@ -588,7 +596,15 @@ class SearchPlayer(_TreePerGame):
                  resign_threshold=None, resign_disabled_share=0.0, size=None, game=None,
                  max_moves=None, on_search=None, on_end_game=None, name="mcts", seed=None,
                  answer_passes=False, full_search_share=1.0, fast_readouts=None,
-                 forced_playouts=0.0, stepwise=False):
+                 forced_playouts=0.0, stepwise=False, seconds=None):
+        if seconds is not None:
+            if not seconds > 0:
+                raise ValueError(f"seconds (a move) must be > 0, not {seconds}")
+            if stepwise:
+                raise ValueError("a time budget (seconds) searches each move to its end: "
+                                 "it cannot be step-wise")
+            readouts = _UNLIMITED_READOUTS
+        self.seconds = seconds
         self.evaluate = evaluate
         self.stepwise = bool(stepwise)
         self.answer_passes = bool(answer_passes)
@@ -627,7 +643,7 @@ class SearchPlayer(_TreePerGame):
             moves[i] = turns[i].board.pass_index
         searching = np.flatnonzero(~passing)
         trees = [self._tree_for(turns[i]) for i in searching]
-        search_many(trees, self.evaluate)
+        search_many(trees, self.evaluate, seconds=self.seconds)
         for i, tree in zip(searching, trees):
             moves[i] = self._answer(turns[i], tree)
         return Choices(moves, np.zeros(len(turns)))
@@ -805,9 +821,17 @@ def _network(path, pretrained, what):
     return path if pretrained is None else shipped_networks.load(pretrained)
 
 
+def _budget(readouts, seconds):
+    """A search spec's budget: (readouts, seconds or None, its label for the name)."""
+    if seconds is None:
+        return int(readouts), None, f"{int(readouts)}"
+    return int(readouts), float(seconds), f"{float(seconds):g}s"
+
+
 def _make_alphago(policy=None, policy_pretrained=None, value=None, value_pretrained=None,
-                  readouts="800", mix="0", c_puct="5", parallel="16", resign="none", seed=None,
-                  name=None):
+                  readouts="800", seconds=None, mix="0", c_puct="5", parallel="16",
+                  resign="none", seed=None, name=None):
+    readouts, seconds, budget = _budget(readouts, seconds)
     mix = float(mix)
     value_model = None
     if mix < 1.0 or value is not None or value_pretrained is not None:
@@ -815,11 +839,11 @@ def _make_alphago(policy=None, policy_pretrained=None, value=None, value_pretrai
     evaluate = evaluators.AlphaGoEvaluator(_network(policy, policy_pretrained, "policy"),
                                            value_model, mix=mix,
                                            seed=None if seed is None else int(seed))
-    return SearchPlayer(evaluate, readouts=int(readouts), c_puct=float(c_puct), dirichlet=False,
-                        parallel_readouts=int(parallel), softpick_moves=0,
+    return SearchPlayer(evaluate, readouts=readouts, seconds=seconds, c_puct=float(c_puct),
+                        dirichlet=False, parallel_readouts=int(parallel), softpick_moves=0,
                         resign_threshold=None if resign == "none" else float(resign),
                         size=evaluate.size, game=CarefulGoGame,
-                        name=name or f"alphago-{int(readouts)}-mix{mix:g}",
+                        name=name or f"alphago-{budget}-mix{mix:g}",
                         seed=None if seed is None else int(seed), answer_passes=True)
 
 
@@ -829,8 +853,9 @@ def _make_gtp(cmd=None, name=None):
     return GTPPlayer(cmd, name=name)
 
 
-def _make_mcts(readouts="200", evaluator="uniform", path=None, pretrained=None, encoder=None,
-               c_puct="1.5", softpick=None, resign="none", seed=None, name=None):
+def _make_mcts(readouts="200", seconds=None, evaluator="uniform", path=None, pretrained=None,
+               encoder=None, c_puct="1.5", softpick=None, resign="none", seed=None, name=None):
+    readouts, seconds, budget = _budget(readouts, seconds)
     size = None
     if path is not None and pretrained is not None:
         raise ValueError("mcts: give the dual network as path=MODEL.keras or pretrained=NAME, "
@@ -855,11 +880,12 @@ def _make_mcts(readouts="200", evaluator="uniform", path=None, pretrained=None, 
     else:
         raise ValueError(f"mcts evaluator must be uniform (or give path= a dual network), "
                          f"not {evaluator!r}; for random playouts use uct:playouts=N")
-    return SearchPlayer(evaluate, readouts=int(readouts), c_puct=float(c_puct), dirichlet=False,
+    return SearchPlayer(evaluate, readouts=readouts, seconds=seconds, c_puct=float(c_puct),
+                        dirichlet=False,
                         softpick_moves=None if softpick is None else int(softpick),
                         resign_threshold=None if resign == "none" else float(resign),
                         size=size, game=CarefulGoGame,
-                        name=name or f"{default_name}-{int(readouts)}",
+                        name=name or f"{default_name}-{budget}",
                         seed=None if seed is None else int(seed), answer_passes=True)
 
 
@@ -880,10 +906,12 @@ PLAYER_KINDS = {
                                "network's priors, leaves judged by a value network mixed with "
                                "random rollouts, V = (1 - mix) v + mix z; options: policy "
                                "(a path) or policy_pretrained (a name), value or "
-                               "value_pretrained (not needed at mix=1), readouts (800), mix "
+                               "value_pretrained (not needed at mix=1), readouts (800) or "
+                               "seconds (a move), mix "
                                "(lambda, 0), c_puct (5), parallel (leaves per network call, "
                                "16), resign (a value, or none), seed"),
-    "mcts": (_make_mcts, "tree search (mockgo.search); options: readouts (200), evaluator "
+    "mcts": (_make_mcts, "tree search (mockgo.search); options: readouts (200) or seconds (a "
+                         "move), evaluator "
                          "(uniform) or path (a dual network) or pretrained (a shipped one: "
                          "mockgo models), c_puct (1.5), "
                          "softpick (moves sampled by visits), resign (a value threshold, or "

@@ -85,6 +85,7 @@ Learning in Go"), options of :class:`MCTSPlayer`, off by default:
 import contextlib
 import gc
 import math
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -476,7 +477,7 @@ class MCTSPlayer:
         return True
 
 
-def search_many(players, evaluate=None):
+def search_many(players, evaluate=None, seconds=None):
     """Search every player's tree in lockstep: each step gathers up to
     ``parallel_readouts`` leaves from each tree and makes ONE evaluator call
     (``evaluate``, default the first player's) for all of them. Unexpanded
@@ -486,16 +487,26 @@ def search_many(players, evaluate=None):
     noise goes on the roots of full searches only; terminal roots are
     skipped. Every search ends in the same step as the longest one: a tree
     whose search is done waits for the others (:func:`search_step` lets a
-    caller move such a game on instead)."""
+    caller move such a game on instead).
+
+    ``seconds``: a time budget instead. The searches stop after the first
+    step that ends ``seconds`` after the start (each has had at least one
+    step of readouts by then), or when all their readouts are done if that
+    comes first; a step's leaves are all backed up, so a stopped tree is as
+    complete as a finished one, with fewer readouts."""
     players = [p for p in players if not p.root.terminal]
     if not players:
         return
+    deadline = None if seconds is None else time.perf_counter() + seconds
     evaluate = evaluate or players[0].evaluate
     for p in players:
         p.start_search()
     search_step([p for p in players if not p.root.is_expanded], evaluate)
     while any(p.searching for p in players):
         search_step(players, evaluate)
+        if deadline is not None and time.perf_counter() >= deadline:
+            for p in players:
+                p.remaining, p.searching = 0, False
 
 
 def search_step(players, evaluate=None):
