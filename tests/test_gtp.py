@@ -369,6 +369,56 @@ def test_cleanup_does_not_pass_while_a_sensible_move_is_left():
     assert answer(server, "kgs-genmove_cleanup b") == "= pass\n\n"
 
 
+class Timed(Fixed):
+    """A player with a time budget: remembers the budget of each move."""
+
+    def __init__(self, seconds):
+        super().__init__("pass")
+        self.seconds, self.budgets = seconds, []
+
+    def choose(self, turns):
+        self.budgets.append(self.seconds)
+        return super().choose(turns)
+
+
+def test_move_budget_follows_gtp_clock_conventions():
+    from mockgo.arena.gtp import CLOCK_MARGIN, move_budget
+
+    assert move_budget(None, None, 0, 361) is None  # no time_settings: no limit
+    assert move_budget((0, 1, 0), None, 0, 361) is None  # GTP's "no time limits"
+    # In byo-yomi: 30 s for 5 stones left.
+    assert move_budget((600, 30, 5), (30, 5), 250, 361) == pytest.approx(6 - CLOCK_MARGIN)
+    # Main time: 600 s over (0.75 * 361 - 0) / 2 = 135.4 own moves to come; byo-yomi's
+    # 30 s for 5 stones is the larger share.
+    assert move_budget((600, 30, 5), None, 0, 361) == pytest.approx(6 - CLOCK_MARGIN)
+    assert move_budget((600, 0, 0), None, 0, 361) == pytest.approx(600 / 135.375 - CLOCK_MARGIN)
+    # Late in absolute time, at least 10 moves are still provided for.
+    assert move_budget((600, 0, 0), (20, 0), 300, 361) == pytest.approx(2 - CLOCK_MARGIN)
+    assert move_budget((600, 0, 0), (0, 0), 300, 361) == 0.05
+
+
+def test_players_with_a_time_budget_keep_to_the_clock():
+    timed = Timed(10.0)
+    server = GTPServer(timed, size=9)
+    answer(server, "genmove b")  # no clock: the player's own budget
+    answer(server, "time_settings 0 30 5")
+    answer(server, "time_left w 12 4")
+    answer(server, "genmove w")
+    answer(server, "time_left b 600 0")  # main time: 600 s over 29 moves to come
+    answer(server, "genmove b")
+    assert timed.budgets == [10.0, pytest.approx(3 - 0.5), 10.0]
+    assert timed.seconds == 10.0  # the player's budget is given back after the move
+    answer(server, "time_left w 12 4")
+    answer(server, "clear_board")  # a new game: the whole main time again
+    answer(server, "genmove w")
+    assert timed.budgets[-1] == pytest.approx(6 - 0.5)
+    # A player without a time budget plays as it would without a clock.
+    untimed = Fixed("pass")
+    server = GTPServer(untimed, size=9)
+    answer(server, "time_settings 0 30 5")
+    assert answer(server, "genmove b") == "= pass\n\n" and not hasattr(untimed, "seconds")
+
+
 def test_resign_and_illegal_choices():
     assert answer(GTPServer(Fixed(RESIGN), size=9), "5 genmove w") == "=5 resign\n\n"
     server = GTPServer(Fixed(40), size=9)

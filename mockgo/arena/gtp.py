@@ -59,8 +59,12 @@ so the same position always gets the same answer.
 resigns while the player has a sensible move: if the player wants to pass,
 a sensible move is chosen at random instead (for KGS's cleanup phase, where
 dead stones must be captured before the game is scored).
-``time_settings`` and ``time_left`` are accepted and remembered; players
-take no notice of the clock.
+``time_settings`` and ``time_left`` set the clock (GTP's Canadian
+byo-yomi: main time, then periods of so many seconds for so many stones).
+A player with a time budget a move (``seconds=`` in its spec: ``uct``,
+``mcts``, ``alphago``) keeps to it: each move gets at most
+:func:`move_budget`'s share of the time left; other players play as
+they would without a clock.
 """
 
 import argparse
@@ -148,6 +152,43 @@ def _spread(p, chosen, size):
     return min(distances)
 
 
+# ----------------------------------------------------------------- the clock
+
+# Kept back from every move's budget: the controller's and the network's
+# delays, so that a move planned to the limit still arrives in time.
+CLOCK_MARGIN = 0.5
+
+
+def move_budget(settings, left, move_number, points):
+    """The seconds the next move may take, or None when the clock sets no
+    limit. ``settings``: ``time_settings``' (main time, byo-yomi time,
+    byo-yomi stones), or None (never set: no limit); ``left``:
+    ``time_left``'s (seconds, stones) for the player to move, or None (then
+    the whole main time is left); ``move_number``: moves played so far;
+    ``points``: the board's points.
+
+    GTP's conventions (section 4.2): byo-yomi time with 0 stones means no
+    limit; 0 stones left means main time is running. In byo-yomi the
+    period's time is shared out over its stones left. In main time it is
+    shared out over the player's own moves still to come, estimated as half
+    of three quarters of the board less the moves played, and at least 10;
+    when byo-yomi follows, a move may always take a byo-yomi stone's share.
+    Each budget keeps :data:`CLOCK_MARGIN` back, and is at least 0.05 s."""
+    if settings is None:
+        return None
+    main_time, period, period_stones = settings
+    if period > 0 and period_stones == 0:
+        return None
+    seconds, stones = left if left is not None else (main_time, 0)
+    if stones > 0:
+        budget = seconds / stones
+    else:
+        budget = seconds / max(10.0, (0.75 * points - move_number) / 2)
+        if period_stones > 0:
+            budget = max(budget, period / period_stones)
+    return max(0.05, budget - CLOCK_MARGIN)
+
+
 # ---------------------------------------------------------------- the engine
 
 
@@ -213,6 +254,7 @@ class GTPServer:
         self.start = start if start is not None else Board(size, komi=self.komi, superko=True)
         self.moves = []  # (colour, move) played since the start position
         self.board = self.start.copy()
+        self.time_left = {}  # a new game starts with the whole main time
         # Each game its own generator, from the engine's seed and the game's number.
         self.games += 1
         self.game_rng = self.player.game_rng([self.seed, self.games])
@@ -337,7 +379,7 @@ class GTPServer:
         if color != view.to_play:
             view = view.copy()
             view.to_play, view.ko = color, -1
-        move = self.player.select_move(view, rng=self.game_rng)
+        move = self._select_move(view, color)
         if move != RESIGN and not self.board.is_legal(move, color):
             log.error("%s chose an illegal move, %s; passing instead", self.player.name,
                       coords.to_gtp(move, self.size))
@@ -350,6 +392,20 @@ class GTPServer:
             return "resign"
         self._play(color, move)
         return coords.to_gtp(move, self.size)
+
+    def _select_move(self, view, color):
+        """The player's move, within the clock's budget if it thinks for a
+        set time (:func:`move_budget`)."""
+        seconds = getattr(self.player, "seconds", None)
+        budget = move_budget(self.time_settings, self.time_left.get(color), len(self.moves),
+                             self.size * self.size)
+        if seconds is None or budget is None or budget >= seconds:
+            return self.player.select_move(view, rng=self.game_rng)
+        self.player.seconds = budget
+        try:
+            return self.player.select_move(view, rng=self.game_rng)
+        finally:
+            self.player.seconds = seconds
 
     def cmd_genmove(self, args):
         return self._genmove(args)
