@@ -70,3 +70,30 @@ def test_every_notebook_checks_its_results_and_is_stored_without_outputs(path):
     code = [cell for cell in notebook.cells if cell.cell_type == "code"]
     assert any("notebook.check(" in cell.source for cell in code), path.name
     assert all(not cell.outputs and cell.execution_count is None for cell in code), path.name
+
+
+DOCS_DIR = NOTEBOOKS_DIR.parent / "docs" / "notebooks"
+# Executed copies older than their notebook's code, each with why, until
+# `make docs DOCS=...` runs them again (hours: their full runs are not on the
+# machine that last executed them). Once regenerated, the test below says to
+# take the name out.
+STALE_DOCS = {
+    "01_supervised": "executed before the 9x9 section (1) and the board to play (8) were added",
+    "02_value_net": "executed before the section on AlphaGo Zero's dual network was added",
+}
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_the_executed_copy_in_docs_ran_the_notebooks_present_code(path):
+    """docs/notebooks/ holds each notebook executed in full mode (make docs):
+    its outputs are only the notebook's if its code cells are the same."""
+    executed = DOCS_DIR / path.name
+    if path.stem == "05_arena" and not executed.exists():
+        pytest.skip("notebook 05's full run (hours of GnuGo games) is not executed into docs yet")
+    code = [c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
+    ran = [c.source for c in nbformat.read(executed, as_version=4).cells if c.cell_type == "code"]
+    if path.stem in STALE_DOCS:
+        assert ran != code, f"{executed.name} is up to date again: take it out of STALE_DOCS"
+    else:
+        assert ran == code, (f"{executed} ran other code than {path}: run "
+                             f"`make docs DOCS={path.stem}`")
