@@ -375,13 +375,18 @@ def test_search_specs_take_a_time_budget_instead_of_readouts():
     assert player.name == "mcts-uniform-0.05s" and player.seconds == 0.05
     board = Board(5)
     assert board.is_legal(player.select_move(board))
-    visits = player.trees[0].root.child_N.sum()
-    assert 0 < visits < 2**62
+    assert player.trees[0].root.child_N.sum() > 0
     assert make_player("mcts:readouts=8").seconds is None
+    assert make_player("uct:seconds=0.5").name == "uct-0.5s"
     with pytest.raises(ValueError, match="step-wise"):
         SearchPlayer(uniform_evaluator, seconds=1.0, stepwise=True)
-    with pytest.raises(ValueError, match="must be > 0"):
-        make_player("mcts:seconds=0")
+    for spec in ("mcts:seconds=0", "mcts:seconds=inf", "mcts:seconds=abc", "uct:seconds=-1",
+                 "alphago:policy=p.keras,seconds=nan"):
+        with pytest.raises(ValueError, match="seconds= is the time a move"):
+            make_player(spec)
+    for spec in ("mcts:readouts=16,seconds=1", "uct:playouts=100,seconds=1"):
+        with pytest.raises(ValueError, match="or seconds=, not both"):
+            make_player(spec)
 
 
 def test_search_player_keeps_its_trees_and_restarts_on_a_foreign_board():

@@ -83,6 +83,7 @@ factory taking the options as keyword arguments, all strings).
 """
 
 import dataclasses
+import math
 import os
 import shlex
 import subprocess
@@ -548,6 +549,17 @@ class _TreePerGame(Player):
 _UNLIMITED_READOUTS = 2**62
 
 
+def check_seconds(seconds):
+    """A search's time budget a move must be a finite number of seconds > 0."""
+    if not (isinstance(seconds, (int, float)) and math.isfinite(seconds) and seconds > 0):
+        raise ValueError(f"seconds (a move) must be a number > 0, not {seconds!r}")
+
+
+def budget_label(count, seconds):
+    """How a search player's name says its budget: ``800`` or ``2.5s``."""
+    return f"{count}" if seconds is None else f"{seconds:g}s"
+
+
 class SearchPlayer(_TreePerGame):
     """Monte Carlo tree search as a player: one :class:`mockgo.search.mcts.MCTSPlayer`
     tree per game, searched in lockstep with the player's other games (one
@@ -572,9 +584,11 @@ class SearchPlayer(_TreePerGame):
     examples there); ``on_end_game(game, tree)``: when a game ends, with its
     last tree (self-play reads whether resigning was on).
 
-    ``seconds``: a time budget a move instead of ``readouts``: the games'
-    searches run in lockstep until that many seconds have passed
-    (``search_many(seconds=...)``; not with ``stepwise``).
+    ``seconds``: a time budget a move instead of ``readouts``: each game's
+    search gets that many seconds to itself, one game after another (as
+    :class:`UCTPlayer`'s), so a move's search does not depend on how many
+    games are played beside it (``search_many(seconds=...)``; not with
+    ``stepwise``).
 
     ``stepwise``: each :meth:`choose` call makes ONE search step
     (:func:`mockgo.search.mcts.search_step`, one evaluator call) for all the
@@ -598,8 +612,7 @@ class SearchPlayer(_TreePerGame):
                  answer_passes=False, full_search_share=1.0, fast_readouts=None,
                  forced_playouts=0.0, stepwise=False, seconds=None):
         if seconds is not None:
-            if not seconds > 0:
-                raise ValueError(f"seconds (a move) must be > 0, not {seconds}")
+            check_seconds(seconds)
             if stepwise:
                 raise ValueError("a time budget (seconds) searches each move to its end: "
                                  "it cannot be step-wise")
@@ -643,7 +656,11 @@ class SearchPlayer(_TreePerGame):
             moves[i] = turns[i].board.pass_index
         searching = np.flatnonzero(~passing)
         trees = [self._tree_for(turns[i]) for i in searching]
-        search_many(trees, self.evaluate, seconds=self.seconds)
+        if self.seconds is None:
+            search_many(trees, self.evaluate)
+        else:  # each game's move gets the whole budget
+            for tree in trees:
+                search_many([tree], self.evaluate, seconds=self.seconds)
         for i, tree in zip(searching, trees):
             moves[i] = self._answer(turns[i], tree)
         return Choices(moves, np.zeros(len(turns)))
@@ -737,11 +754,13 @@ class UCTPlayer(_TreePerGame):
                             rave_equivalence=rave_equivalence, heavy=heavy,
                             score_weight=score_weight)
         UCTSearch(**self.options)  # checks the options now, not at the first move
+        if seconds is not None:
+            check_seconds(seconds)
         self.seconds = seconds
         self.resign = resign
         self.seed = seed
-        self.name = name or f"uct{'-rave' if rave else ''}{'-heavy' if heavy else ''}-" + (
-            f"{seconds:g}s" if seconds is not None else f"{playouts}")
+        self.name = name or (f"uct{'-rave' if rave else ''}{'-heavy' if heavy else ''}-"
+                             f"{budget_label(playouts, seconds)}")
         super().__init__()  # game -> its _UCTTree
 
     def _new_tree(self, board, rng):
@@ -800,12 +819,13 @@ def _make_policy(path=None, pretrained=None, encoder=None, temperature="0", seed
                         seed=None if seed is None else int(seed), name=name, answer_passes=True)
 
 
-def _make_uct(playouts="10000", seconds=None, rave="0", exploration=None, rave_k="1000",
+def _make_uct(playouts=None, seconds=None, rave="0", exploration=None, rave_k="1000",
               heavy="0", score="0", resign="none", seed=None, name=None):
     for key, flag in (("rave", rave), ("heavy", heavy)):
         if flag not in ("0", "1"):
             raise ValueError(f"uct: {key} is 0 or 1, not {flag!r}")
-    return UCTPlayer(playouts=int(playouts), seconds=None if seconds is None else float(seconds),
+    playouts, seconds = _budget("uct", "playouts", playouts, seconds, default=10000)
+    return UCTPlayer(playouts=playouts, seconds=seconds,
                      rave=rave == "1", exploration=None if exploration is None else float(exploration),
                      rave_equivalence=float(rave_k), heavy=heavy == "1",
                      score_weight=float(score),
@@ -821,17 +841,30 @@ def _network(path, pretrained, what):
     return path if pretrained is None else shipped_networks.load(pretrained)
 
 
-def _budget(readouts, seconds):
-    """A search spec's budget: (readouts, seconds or None, its label for the name)."""
+def _budget(kind, key, count, seconds, default):
+    """A search spec's budget: ``(count, seconds)``, from its ``key=``
+    option (readouts or playouts; None: ``default``) or its ``seconds=``
+    (then ``count`` is ``default``, unused), not both."""
     if seconds is None:
-        return int(readouts), None, f"{int(readouts)}"
-    return int(readouts), float(seconds), f"{float(seconds):g}s"
+        return (default if count is None else int(count)), None
+    if count is not None:
+        raise ValueError(f"{kind}: give {key}= or seconds=, not both")
+    try:
+        value = float(seconds)
+    except ValueError:
+        value = None
+    try:
+        check_seconds(value)
+    except ValueError:
+        raise ValueError(f"{kind}: seconds= is the time a move, a number > 0, "
+                         f"not {seconds!r}") from None
+    return default, value
 
 
 def _make_alphago(policy=None, policy_pretrained=None, value=None, value_pretrained=None,
-                  readouts="800", seconds=None, mix="0", c_puct="5", parallel="16",
+                  readouts=None, seconds=None, mix="0", c_puct="5", parallel="16",
                   resign="none", seed=None, name=None):
-    readouts, seconds, budget = _budget(readouts, seconds)
+    readouts, seconds = _budget("alphago", "readouts", readouts, seconds, default=800)
     mix = float(mix)
     value_model = None
     if mix < 1.0 or value is not None or value_pretrained is not None:
@@ -843,7 +876,7 @@ def _make_alphago(policy=None, policy_pretrained=None, value=None, value_pretrai
                         dirichlet=False, parallel_readouts=int(parallel), softpick_moves=0,
                         resign_threshold=None if resign == "none" else float(resign),
                         size=evaluate.size, game=CarefulGoGame,
-                        name=name or f"alphago-{budget}-mix{mix:g}",
+                        name=name or f"alphago-{budget_label(readouts, seconds)}-mix{mix:g}",
                         seed=None if seed is None else int(seed), answer_passes=True)
 
 
@@ -853,9 +886,9 @@ def _make_gtp(cmd=None, name=None):
     return GTPPlayer(cmd, name=name)
 
 
-def _make_mcts(readouts="200", seconds=None, evaluator="uniform", path=None, pretrained=None,
+def _make_mcts(readouts=None, seconds=None, evaluator="uniform", path=None, pretrained=None,
                encoder=None, c_puct="1.5", softpick=None, resign="none", seed=None, name=None):
-    readouts, seconds, budget = _budget(readouts, seconds)
+    readouts, seconds = _budget("mcts", "readouts", readouts, seconds, default=200)
     size = None
     if path is not None and pretrained is not None:
         raise ValueError("mcts: give the dual network as path=MODEL.keras or pretrained=NAME, "
@@ -885,7 +918,7 @@ def _make_mcts(readouts="200", seconds=None, evaluator="uniform", path=None, pre
                         softpick_moves=None if softpick is None else int(softpick),
                         resign_threshold=None if resign == "none" else float(resign),
                         size=size, game=CarefulGoGame,
-                        name=name or f"{default_name}-{budget}",
+                        name=name or f"{default_name}-{budget_label(readouts, seconds)}",
                         seed=None if seed is None else int(seed), answer_passes=True)
 
 

@@ -489,11 +489,12 @@ def search_many(players, evaluate=None, seconds=None):
     whose search is done waits for the others (:func:`search_step` lets a
     caller move such a game on instead).
 
-    ``seconds``: a time budget instead. The searches stop after the first
-    step that ends ``seconds`` after the start (each has had at least one
-    step of readouts by then), or when all their readouts are done if that
-    comes first; a step's leaves are all backed up, so a stopped tree is as
-    complete as a finished one, with fewer readouts."""
+    ``seconds``: a time budget as well. No step begins that would end
+    ``seconds`` after the start, judged by the length of the step before it
+    (one step of readouts is always made), and the searches stop there, or
+    when all their readouts are done if that comes first. Every step's
+    leaves are backed up, so a stopped tree is as whole as a finished one,
+    with fewer readouts."""
     players = [p for p in players if not p.root.terminal]
     if not players:
         return
@@ -502,11 +503,15 @@ def search_many(players, evaluate=None, seconds=None):
     for p in players:
         p.start_search()
     search_step([p for p in players if not p.root.is_expanded], evaluate)
+    last_step = None
     while any(p.searching for p in players):
-        search_step(players, evaluate)
-        if deadline is not None and time.perf_counter() >= deadline:
+        now = time.perf_counter()
+        if deadline is not None and last_step is not None and now + last_step > deadline:
             for p in players:
                 p.remaining, p.searching = 0, False
+            break
+        search_step(players, evaluate)
+        last_step = time.perf_counter() - now
 
 
 def search_step(players, evaluate=None):
