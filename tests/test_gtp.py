@@ -381,41 +381,72 @@ class Timed(Fixed):
         return super().choose(turns)
 
 
-def test_move_budget_follows_gtp_clock_conventions():
-    from mockgo.arena.gtp import CLOCK_MARGIN, move_budget
+def test_the_clock_follows_gtp_conventions_and_shares_out_its_time():
+    from mockgo.arena.gtp import CLOCK_MARGIN, GameClock
 
-    assert move_budget(None, None, 0, 361) is None  # no time_settings: no limit
-    assert move_budget((0, 1, 0), None, 0, 361) is None  # GTP's "no time limits"
-    # In byo-yomi: 30 s for 5 stones left.
-    assert move_budget((600, 30, 5), (30, 5), 250, 361) == pytest.approx(6 - CLOCK_MARGIN)
-    # Main time: 600 s over (0.75 * 361 - 0) / 2 = 135.4 own moves to come; byo-yomi's
-    # 30 s for 5 stones is the larger share.
-    assert move_budget((600, 30, 5), None, 0, 361) == pytest.approx(6 - CLOCK_MARGIN)
-    assert move_budget((600, 0, 0), None, 0, 361) == pytest.approx(600 / 135.375 - CLOCK_MARGIN)
-    # Late in absolute time, at least 10 moves are still provided for.
-    assert move_budget((600, 0, 0), (20, 0), 300, 361) == pytest.approx(2 - CLOCK_MARGIN)
-    assert move_budget((600, 0, 0), (0, 0), 300, 361) == 0.05
+    assert GameClock((0, 1, 0)).budget(0, 361) is None  # GTP's "no time limits"
+    # Main time: 600 s over (0.75 * 361 - 0) / 2 = 135.4 own moves to come;
+    # with byo-yomi after it (30 s for 5 stones), a stone's share is the larger.
+    assert GameClock((600, 0, 0)).budget(0, 361) == pytest.approx(600 / 135.375 - CLOCK_MARGIN)
+    assert GameClock((600, 30, 5)).budget(0, 361) == pytest.approx(6 - CLOCK_MARGIN)
+    clock = GameClock((600, 0, 0))
+    clock.set(20, 0)  # late in absolute time: at least 10 moves are provided for
+    assert clock.budget(300, 361) == pytest.approx(2 - CLOCK_MARGIN)
+    clock.set(0, 0)
+    assert clock.budget(300, 361) == 0.05
+    # Canadian byo-yomi, run move by move: 10 s of main time, then 30 s for 3 stones.
+    clock = GameClock((10, 30, 3))
+    clock.spend(4)
+    assert (clock.seconds, clock.stones) == (6, 0)
+    clock.spend(8)  # main time runs out: 2 s off the first period, the move its first stone
+    assert (clock.seconds, clock.stones) == (28, 2)
+    assert clock.budget(50, 81) == pytest.approx(14 - CLOCK_MARGIN)
+    clock.spend(10)
+    clock.spend(10)  # the period's stones played: a new period
+    assert (clock.seconds, clock.stones) == (30, 3)
+
+
+class FakeTimer:
+    """A clock a test moves by hand; a player's move takes ``step`` seconds."""
+
+    def __init__(self, step):
+        self.now, self.step, self.calls = 0.0, step, 0
+
+    def __call__(self):
+        self.calls += 1
+        if self.calls % 2 == 0:  # every second reading ends a move
+            self.now += self.step
+        return self.now
 
 
 def test_players_with_a_time_budget_keep_to_the_clock():
     timed = Timed(10.0)
-    server = GTPServer(timed, size=9)
+    server = GTPServer(timed, size=9, timer=FakeTimer(step=4.0))
     answer(server, "genmove b")  # no clock: the player's own budget
     answer(server, "time_settings 0 30 5")
     answer(server, "time_left w 12 4")
+    answer(server, "time_left b 30 5")  # the other colour's clock is its own
     answer(server, "genmove w")
-    answer(server, "time_left b 600 0")  # main time: 600 s over 29 moves to come
+    # No time_left for black since: the engine's own clock, 4 s taken by white's move
+    # are not black's; then black's move takes 4 s of its period.
     answer(server, "genmove b")
-    assert timed.budgets == [10.0, pytest.approx(3 - 0.5), 10.0]
-    assert timed.seconds == 10.0  # the player's budget is given back after the move
-    answer(server, "time_left w 12 4")
+    answer(server, "genmove b")
+    assert timed.budgets == [10.0, pytest.approx(3 - 0.5), pytest.approx(6 - 0.5),
+                             pytest.approx(26 / 4 - 0.5)]
+    assert timed.seconds == 10.0  # the player's budget is given back after each move
     answer(server, "clear_board")  # a new game: the whole main time again
     answer(server, "genmove w")
     assert timed.budgets[-1] == pytest.approx(6 - 0.5)
-    # A player without a time budget plays as it would without a clock.
+    answer(server, "time_settings 600 0 0")
+    answer(server, "genmove b")  # 600 s over 29.4 moves to come on 9x9 leave 10 s whole
+    assert timed.budgets[-1] == 10.0
+
+
+def test_a_clock_warns_of_a_player_that_ignores_it(caplog):
     untimed = Fixed("pass")
     server = GTPServer(untimed, size=9)
     answer(server, "time_settings 0 30 5")
+    assert "takes no notice of the clock" in caplog.text
     assert answer(server, "genmove b") == "= pass\n\n" and not hasattr(untimed, "seconds")
 
 

@@ -59,12 +59,14 @@ so the same position always gets the same answer.
 resigns while the player has a sensible move: if the player wants to pass,
 a sensible move is chosen at random instead (for KGS's cleanup phase, where
 dead stones must be captured before the game is scored).
-``time_settings`` and ``time_left`` set the clock (GTP's Canadian
-byo-yomi: main time, then periods of so many seconds for so many stones).
-A player with a time budget a move (``seconds=`` in its spec: ``uct``,
-``mcts``, ``alphago``) keeps to it: each move gets at most
-:func:`move_budget`'s share of the time left; other players play as
-they would without a clock.
+``time_settings`` starts a clock for each colour (GTP's Canadian
+byo-yomi: main time, then periods of so many seconds for so many stones,
+:class:`GameClock`), which the engine runs itself from the time its moves
+take; ``time_left`` sets it. A player with a time budget a move
+(``seconds=`` in its spec: ``uct``, ``mcts``, ``alphago``) keeps to the
+clock: each move gets at most :meth:`GameClock.budget`'s share of the time
+left. Other players play as they would without a clock (with a warning when
+the clock is set).
 """
 
 import argparse
@@ -72,6 +74,7 @@ import io
 import logging
 import re
 import sys
+import time
 import traceback
 
 import numpy as np
@@ -79,7 +82,7 @@ import numpy as np
 import mockgo
 from mockgo.data.records import SGFError, load_sgf
 from mockgo.go import coords
-from mockgo.go.board import (COLOR_NAMES, EMPTY, MAX_SIZE, WHITE, Board, IllegalMove,
+from mockgo.go.board import (BLACK, COLOR_NAMES, EMPTY, MAX_SIZE, WHITE, Board, IllegalMove,
                              color_from_name, fixed_handicap_points)
 from mockgo.go.ownership import estimate_dead
 from mockgo.play.players import RESIGN, make_player, spec_help
@@ -159,34 +162,61 @@ def _spread(p, chosen, size):
 CLOCK_MARGIN = 0.5
 
 
-def move_budget(settings, left, move_number, points):
-    """The seconds the next move may take, or None when the clock sets no
-    limit. ``settings``: ``time_settings``' (main time, byo-yomi time,
-    byo-yomi stones), or None (never set: no limit); ``left``:
-    ``time_left``'s (seconds, stones) for the player to move, or None (then
-    the whole main time is left); ``move_number``: moves played so far;
-    ``points``: the board's points.
+class GameClock:
+    """One player's clock under GTP's Canadian byo-yomi (GTP 2, section
+    4.2): ``settings`` are ``time_settings``' (main time, byo-yomi time,
+    byo-yomi stones). ``seconds`` are left, and ``stones`` to play in the
+    present byo-yomi period (0 while main time runs). The engine runs it
+    itself, move by move (:meth:`spend`), since a controller need not send
+    ``time_left`` (Sabaki sends none); a ``time_left`` sets it (:meth:`set`).
+    """
 
-    GTP's conventions (section 4.2): byo-yomi time with 0 stones means no
-    limit; 0 stones left means main time is running. In byo-yomi the
-    period's time is shared out over its stones left. In main time it is
-    shared out over the player's own moves still to come, estimated as half
-    of three quarters of the board less the moves played, and at least 10;
-    when byo-yomi follows, a move may always take a byo-yomi stone's share.
-    Each budget keeps :data:`CLOCK_MARGIN` back, and is at least 0.05 s."""
-    if settings is None:
-        return None
-    main_time, period, period_stones = settings
-    if period > 0 and period_stones == 0:
-        return None
-    seconds, stones = left if left is not None else (main_time, 0)
-    if stones > 0:
-        budget = seconds / stones
-    else:
-        budget = seconds / max(10.0, (0.75 * points - move_number) / 2)
-        if period_stones > 0:
-            budget = max(budget, period / period_stones)
-    return max(0.05, budget - CLOCK_MARGIN)
+    def __init__(self, settings):
+        self.main_time, self.period, self.period_stones = settings
+        self.seconds, self.stones = float(self.main_time), 0
+
+    @property
+    def unlimited(self):
+        """GTP's "no time limits": byo-yomi time with no stones."""
+        return self.period > 0 and self.period_stones == 0
+
+    def set(self, seconds, stones):
+        """What ``time_left`` says: seconds left, stones left in the period."""
+        self.seconds, self.stones = float(seconds), int(stones)
+
+    def spend(self, elapsed):
+        """A move of this player that took ``elapsed`` seconds. When main
+        time runs out during it, the rest comes off the first byo-yomi
+        period and the move is that period's first stone; when a period's
+        stones are all played, a new period begins."""
+        self.seconds -= elapsed
+        if self.stones == 0:
+            if self.seconds >= 0 or self.period_stones == 0:
+                return  # still in main time, or absolute time
+            self.seconds, self.stones = self.period + self.seconds, self.period_stones
+        self.stones -= 1
+        if self.stones == 0:
+            self.seconds, self.stones = float(self.period), self.period_stones
+
+    def budget(self, move_number, points):
+        """The seconds the next move may take (None: no limit).
+        ``move_number``: moves played so far; ``points``: the board's.
+
+        In byo-yomi the period's time is shared out over its stones left. In
+        main time it is shared out over the player's own moves still to
+        come, estimated as half of three quarters of the board less the
+        moves played, and at least 10; when byo-yomi follows, a move may
+        always take a byo-yomi stone's share. Each budget keeps
+        :data:`CLOCK_MARGIN` back, and is at least 0.05 s."""
+        if self.unlimited:
+            return None
+        if self.stones > 0:
+            budget = self.seconds / self.stones
+        else:
+            budget = self.seconds / max(10.0, (0.75 * points - move_number) / 2)
+            if self.period_stones > 0:
+                budget = max(budget, self.period / self.period_stones)
+        return max(0.05, budget - CLOCK_MARGIN)
 
 
 # ---------------------------------------------------------------- the engine
@@ -200,7 +230,8 @@ class GTPServer:
     stream until ``quit`` or the end of input.
     """
 
-    def __init__(self, player, size=None, komi=7.5, playouts=64, seed=0, name="mockgo"):
+    def __init__(self, player, size=None, komi=7.5, playouts=64, seed=0, name="mockgo",
+                 timer=time.perf_counter):
         self.player = player
         self.engine_name = name
         self.playouts = playouts
@@ -208,7 +239,8 @@ class GTPServer:
         self.seed = seed
         self.games = 0  # games started, for their seeds
         self.time_settings = None  # (main time, byo-yomi time, byo-yomi stones)
-        self.time_left = {}  # colour: (seconds, stones)
+        self.clocks = {}  # colour: GameClock, once time_settings or time_left came
+        self.timer = timer  # what the clocks are run by (a test's own)
         self.quitting = False
         self._dead_cache = None
         self.commands = {
@@ -254,7 +286,10 @@ class GTPServer:
         self.start = start if start is not None else Board(size, komi=self.komi, superko=True)
         self.moves = []  # (colour, move) played since the start position
         self.board = self.start.copy()
-        self.time_left = {}  # a new game starts with the whole main time
+        # A new game starts with the whole main time (a clock that only a
+        # time_left set has no main time to go back to: it waits for the next).
+        self.clocks = ({c: GameClock(self.time_settings) for c in self.clocks}
+                       if self.time_settings is not None else {})
         # Each game its own generator, from the engine's seed and the game's number.
         self.games += 1
         self.game_rng = self.player.game_rng([self.seed, self.games])
@@ -395,17 +430,22 @@ class GTPServer:
 
     def _select_move(self, view, color):
         """The player's move, within the clock's budget if it thinks for a
-        set time (:func:`move_budget`)."""
+        set time (:meth:`GameClock.budget`); the clock is charged the time
+        it took."""
+        clock = self.clocks.get(color)
         seconds = getattr(self.player, "seconds", None)
-        budget = move_budget(self.time_settings, self.time_left.get(color), len(self.moves),
-                             self.size * self.size)
-        if seconds is None or budget is None or budget >= seconds:
-            return self.player.select_move(view, rng=self.game_rng)
-        self.player.seconds = budget
+        budget = None if clock is None else clock.budget(len(self.moves), self.size * self.size)
+        lend = seconds is not None and budget is not None and budget < seconds
+        started = None if clock is None else self.timer()
+        if lend:
+            self.player.seconds = budget
         try:
             return self.player.select_move(view, rng=self.game_rng)
         finally:
-            self.player.seconds = seconds
+            if lend:
+                self.player.seconds = seconds
+            if clock is not None:
+                clock.spend(self.timer() - started)
 
     def cmd_genmove(self, args):
         return self._genmove(args)
@@ -526,12 +566,19 @@ class GTPServer:
     def cmd_time_settings(self, args):
         self._args(args, 3)
         self.time_settings = tuple(self._int(a, low=0) for a in args)
+        self.clocks = {c: GameClock(self.time_settings) for c in (BLACK, WHITE)}
+        if getattr(self.player, "seconds", None) is None and not self.clocks[BLACK].unlimited:
+            log.warning("%s thinks for a set number of readouts or playouts, not a time: it "
+                        "takes no notice of the clock (give its spec seconds=)", self.player.name)
         return ""
 
     def cmd_time_left(self, args):
         self._args(args, 3)
         color = self._color(args[0])
-        self.time_left[color] = (self._int(args[1], low=0), self._int(args[2], low=0))
+        seconds, stones = self._int(args[1], low=0), self._int(args[2], low=0)
+        if color not in self.clocks:  # no time_settings: main time, or a period, as it says
+            self.clocks[color] = GameClock((seconds, 0, 0) if stones == 0 else (0, seconds, stones))
+        self.clocks[color].set(seconds, stones)
         return ""
 
     # ---------------------------------------------------------- the protocol
