@@ -47,10 +47,10 @@ full: venv data
 # machine it ran on). Hours the first time; once runs/ holds the full runs,
 # each notebook resumes from them and this takes minutes. `make docs
 # DOCS="03_policy_gradient 05_arena"` executes only those.
-DOCS ?= $(basename $(notdir $(wildcard notebooks/*.ipynb)))
+DOCS ?= $(sort $(wildcard notebooks/*.ipynb))
 docs: venv data
 	MOCKGO_QUICK=0 $(EXECUTE) --ExecutePreprocessor.timeout=-1 --output-dir docs/notebooks \
-		$(DOCS:%=notebooks/%.ipynb)
+		$(patsubst %,notebooks/%.ipynb,$(basename $(notdir $(DOCS))))
 
 data:
 	bash data/download.sh
