@@ -18,6 +18,7 @@ from mockgo import BLACK, WHITE
 from mockgo.arena.matches import MatchResult
 from mockgo.data import records
 from mockgo.go.features import get_encoder
+from mockgo.nets.inference import fastest_precision
 from mockgo.zero import run as zero_run
 from mockgo.zero.cli import main as zero_main
 from mockgo.zero.config import ZeroConfig, ZeroGame
@@ -72,6 +73,10 @@ def test_loop_makes_generations(loop_dir):
         assert rec["evaluate"]["promoted"] == (rec["evaluate"]["win_rate"] >= 0.55)
         assert 0 <= rec["selfplay"]["false_positive_rate"] <= 1
         assert rec["selfplay"]["evals_per_s"] > 0 and rec["selfplay"]["games_per_hour"] > 0
+        # The network's precision as "auto" (or the config) chose it here is on record.
+        precision = ZeroConfig.for_test().precision
+        assert rec["selfplay"]["precisions"] == [
+            fastest_precision() if precision == "auto" else precision]
     # Only the newest training chunks are kept; no temporary files are left.
     assert [p.name for p in (loop_dir / "data" / "training_chunks").iterdir()] == ["000002"]
     assert not list(loop_dir.rglob("*.tmp*")) and not list((loop_dir / "models" / ".training").iterdir())

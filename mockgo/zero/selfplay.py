@@ -378,8 +378,9 @@ class SelfPlayWorker:
 
 def play_batch(evaluator, config, model, job, batch, numbers, step=None, on_game=None):
     """Play batch ``batch`` (games ``numbers``) of a self-play job; returns
-    the games and ``{"seconds", "cpu_seconds", "evaluations", "network_seconds"}``
-    (``cpu_seconds``: all the playing process's threads). The
+    the games and ``{"seconds", "cpu_seconds", "evaluations", "network_seconds",
+    "precision"}`` (``cpu_seconds``: all the playing process's threads;
+    ``precision``: the network's, as ``"auto"`` chose it on this machine). The
     evaluator's random symmetries are seeded by the batch, so the games do
     not depend on what the evaluator did before (another batch, a match) or
     where they are played. ``step``, ``on_game``: as
@@ -391,7 +392,8 @@ def play_batch(evaluator, config, model, job, batch, numbers, step=None, on_game
     return games, {"seconds": time.perf_counter() - start,
                    "cpu_seconds": time.process_time() - cpu_start,
                    "evaluations": evaluator.evaluations - evaluations,
-                   "network_seconds": evaluator.network_seconds - network_seconds}
+                   "network_seconds": evaluator.network_seconds - network_seconds,
+                   "precision": evaluator.predictor.precision}
 
 
 def _selfplay_batch(evaluator, config, model, job, batch, numbers, bar, callback):
@@ -469,6 +471,7 @@ def write_batch(layout, config, model, job, batch, games, played):
         "cpu_seconds": played["cpu_seconds"],  # all the playing process's threads
         "evaluations": played["evaluations"],
         "network_seconds": played["network_seconds"],
+        "precision": played.get("precision"),
     }
 
 
@@ -476,7 +479,9 @@ def summarise_selfplay(done):
     """A job's totals over its batches, and the rates: games per hour (of a
     worker, and of the whole job: ``job_games_per_hour``, its ``workers``
     together), network evaluations per second, the resignation
-    false-positive rate."""
+    false-positive rate; the network ``precisions`` its batches were played
+    with (``"auto"`` picks one per machine, and a job may be resumed on
+    another)."""
     total = {"games_requested": done["games"], "model": done["model"], "job": done["job"]}
     keys = ("games", "holdout_games", "examples", "holdout_examples", "moves", "black_wins",
             "resigned", "resign_disabled_games", "would_have_resigned", "false_positives",
@@ -486,6 +491,8 @@ def summarise_selfplay(done):
     for key in ("full_searches", "fast_searches", "scored_games",
                 "cpu_seconds"):  # not in older jobs' files
         total[key] = sum(batch.get(key, 0) for batch in done["batches"].values())
+    total["precisions"] = sorted({batch["precision"] for batch in done["batches"].values()
+                                  if batch.get("precision")})  # older jobs' files: none
     seconds = max(total["seconds"], 1e-9)
     total["complete"] = total["games"] == done["games"]
     total["games_per_hour"] = 3600 * total["games"] / seconds  # a worker's rate
