@@ -851,9 +851,6 @@ def _budget(kind, key, count, seconds, default):
         raise ValueError(f"{kind}: give {key}= or seconds=, not both")
     try:
         value = float(seconds)
-    except ValueError:
-        value = None
-    try:
         check_seconds(value)
     except ValueError:
         raise ValueError(f"{kind}: seconds= is the time a move, a number > 0, "
