@@ -172,8 +172,8 @@ class GameClock:
     """
 
     def __init__(self, settings):
-        self.main_time, self.period, self.period_stones = settings
-        self.seconds, self.stones = float(self.main_time), 0
+        main_time, self.period, self.period_stones = settings
+        self.seconds, self.stones = float(main_time), 0
 
     @property
     def unlimited(self):
@@ -286,10 +286,7 @@ class GTPServer:
         self.start = start if start is not None else Board(size, komi=self.komi, superko=True)
         self.moves = []  # (colour, move) played since the start position
         self.board = self.start.copy()
-        # A new game starts with the whole main time (a clock that only a
-        # time_left set has no main time to go back to: it waits for the next).
-        self.clocks = ({c: GameClock(self.time_settings) for c in self.clocks}
-                       if self.time_settings is not None else {})
+        self._start_clocks()  # a new game starts with the whole main time
         # Each game its own generator, from the engine's seed and the game's number.
         self.games += 1
         self.game_rng = self.player.game_rng([self.seed, self.games])
@@ -427,6 +424,13 @@ class GTPServer:
             return "resign"
         self._play(color, move)
         return coords.to_gtp(move, self.size)
+
+    def _start_clocks(self):
+        """Each colour's clock at the whole main time of ``time_settings``;
+        none without them (a clock that only a ``time_left`` set has no main
+        time to go back to: it waits for the next)."""
+        self.clocks = ({c: GameClock(self.time_settings) for c in (BLACK, WHITE)}
+                       if self.time_settings is not None else {})
 
     def _select_move(self, view, color):
         """The player's move, within the clock's budget if it thinks for a
@@ -566,7 +570,7 @@ class GTPServer:
     def cmd_time_settings(self, args):
         self._args(args, 3)
         self.time_settings = tuple(self._int(a, low=0) for a in args)
-        self.clocks = {c: GameClock(self.time_settings) for c in (BLACK, WHITE)}
+        self._start_clocks()
         if getattr(self.player, "seconds", None) is None and not self.clocks[BLACK].unlimited:
             log.warning("%s thinks for a set number of readouts or playouts, not a time: it "
                         "takes no notice of the clock (give its spec seconds=)", self.player.name)
