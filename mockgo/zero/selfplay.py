@@ -471,7 +471,7 @@ def write_batch(layout, config, model, job, batch, games, played):
         "cpu_seconds": played["cpu_seconds"],  # all the playing process's threads
         "evaluations": played["evaluations"],
         "network_seconds": played["network_seconds"],
-        "precision": played.get("precision"),
+        "precision": played["precision"],
     }
 
 
