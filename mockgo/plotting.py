@@ -127,6 +127,23 @@ def plot_curves(history, keys=None, ax=None, title=None, xlabel="epoch"):
     return ax
 
 
+def bars_by_phase(names, series, ax=None, ylabel="test MSE"):
+    """Grouped bars: for each of ``names`` (the groups, e.g. phases of the
+    game), one bar per entry of ``series`` (a dict label -> one value per
+    group), side by side, with a legend."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 3))
+    width = 0.8 / len(series)
+    x = np.arange(len(names))
+    for k, (label, values) in enumerate(series.items()):
+        ax.bar(x + (k - (len(series) - 1) / 2) * width, values, width, label=label)
+    ax.set_xticks(x, names, fontsize=8)
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(0, 1.35 * np.nanmax([np.asarray(v, float) for v in series.values()]))
+    ax.legend(fontsize=8, ncols=min(len(series), 3), loc="upper center")
+    return ax
+
+
 def plot_reinforce_runs(histories, axes=None):
     """REINFORCE runs side by side (``{label: Reinforce.history}``), on three
     axes (new ones when None): the win rate against the SL policy at each

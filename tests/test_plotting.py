@@ -10,8 +10,8 @@ from matplotlib.patches import Circle
 
 from mockgo.go import coords
 from mockgo.go.board import BLACK, EMPTY, WHITE, Board, hoshi_points
-from mockgo.plotting import (color_name, draw_board, draw_game, draw_planes, plot_curves,
-                             plot_reinforce_runs)
+from mockgo.plotting import (bars_by_phase, color_name, draw_board, draw_game, draw_planes,
+                             plot_curves, plot_reinforce_runs)
 
 plt.switch_backend("Agg")
 
@@ -154,6 +154,25 @@ def test_plot_curves_draws_each_key_and_its_validation_twin_dashed():
     ax = plot_curves(history, keys=["top1"])
     assert [line.get_label() for line in ax.lines] == ["top1"]
     assert ax.get_xlabel() == "epoch"
+
+
+def test_bars_by_phase_puts_each_series_side_by_side_in_every_group():
+    series = {"network": [1.0, 0.8, 0.3], "constant": [1.0, 1.0, 0.9], "rollouts": [1.1, 0.7, 0.1]}
+    ax = bars_by_phase(["opening", "middle", "end"], series)
+    bars = ax.patches
+    assert len(bars) == 9
+    for k, values in enumerate(series.values()):
+        mine = bars[3 * k:3 * k + 3]
+        assert [b.get_height() for b in mine] == values
+        assert len({b.get_facecolor() for b in mine}) == 1
+    # Within each group the series stand left to right in order, without overlapping.
+    for group in range(3):
+        lefts = [bars[3 * k + group].get_x() for k in range(3)]
+        width = bars[group].get_width()
+        assert lefts == sorted(lefts) and np.allclose(np.diff(lefts), width)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["opening", "middle", "end"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == list(series)
+    assert ax.get_ylim()[1] == pytest.approx(1.35 * 1.1)
 
 
 def test_color_name():

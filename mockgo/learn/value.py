@@ -34,13 +34,15 @@ from mockgo.data.files import (CorruptFileError, atomic_path, atomic_write_text,
                                check_same_settings, discard_work, list_work, read_json, read_npz,
                                refuse_unrecorded_work)
 from mockgo.go import symmetries
-from mockgo.go.board import BLACK, WHITE
+from mockgo.go.board import BLACK, WHITE, Board
 from mockgo.go.features import ALPHAGO49, get_encoder
 from mockgo.play.players import as_player
 from mockgo.play.runner import play_games
+from mockgo.search.uct import score_value
 
 __all__ = ["ValueData", "add_colour_plane", "fit_value_network", "game_positions",
-           "mse_by_phase", "predict_values", "stones_from_planes", "value_curve", "value_dataset",
+           "mse_by_phase", "position_from_planes", "predict_values", "rollout_values",
+           "stones_from_planes", "value_curve", "value_dataset",
            "with_symmetries"]
 
 @dataclasses.dataclass
@@ -299,6 +301,35 @@ def stones_from_planes(planes):
     player, opponent = planes[..., 0].reshape(-1), planes[..., 1].reshape(-1)
     black, white = (player, opponent) if black_to_play else (opponent, player)
     return (black * BLACK + white * WHITE).astype(np.int8)
+
+
+def position_from_planes(planes, komi=7.5):
+    """The position of one ``alphago49`` row as a :class:`~mockgo.go.board.Board`:
+    its stones as set-up stones and the player to move from plane 48. The
+    planes keep no history, so the board has no ko and no last move."""
+    planes = np.asarray(planes)
+    stones = stones_from_planes(planes)
+    board = Board(planes.shape[0], komi=komi)
+    board.setup(black=np.flatnonzero(stones == BLACK), white=np.flatnonzero(stones == WHITE))
+    board.to_play = BLACK if planes[0, 0, 48] == 1 else WHITE
+    return board
+
+
+def rollout_values(planes, rollouts=16, heavy=False, komi=7.5, seed=0):
+    """AlphaGo's other judge of a position: the mean result, for the player
+    to move, of ``rollouts`` random games played from it to the end
+    (:meth:`mockgo.go.board.Board.random_playout`, compiled: uniform over the
+    sensible moves, or with ``heavy`` MoGo's rules first; scored by area with
+    ``komi``), for each ``alphago49`` row of ``planes`` (-1 to +1, as
+    :func:`predict_values`). Silver et al. 2016 (Figure 2b) compared their
+    rollouts' accuracy with the value network's, move by move."""
+    generator = np.array([np.random.default_rng(seed).integers(1, 2**63)], np.uint64)
+    values = np.zeros(len(planes))
+    for i, row in enumerate(planes):
+        board = position_from_planes(row, komi)
+        values[i] = np.mean([score_value(board.random_playout(generator, heavy=heavy).score, board)
+                             for _ in range(rollouts)])
+    return values
 
 
 def game_positions(games):
