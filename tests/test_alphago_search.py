@@ -58,6 +58,23 @@ def test_evaluator_priors_and_values(networks):
     assert np.allclose(a, b)
 
 
+@pytest.mark.parametrize("heavy", [False, True], ids=["light", "heavy"])
+def test_evaluator_rollouts_are_the_boards_playouts(networks, heavy):
+    """At mix=1 a leaf's value is one compiled playout of its board, with
+    MoGo's rules when ``heavy``, from the evaluator's seeded generator: the
+    same results as Board.random_playout from the same state."""
+    policy, _ = networks
+    states = [GoGame(7), GoGame(7).play(24), GoGame(7).play(24).play(17)]
+    _, values = AlphaGoEvaluator(policy, None, mix=1.0, seed=5, heavy=heavy)(states)
+    generator = np.array([np.random.default_rng(5).integers(1, 2**63)], np.uint64)
+    expected = []
+    for state in states:
+        margin = state.board.random_playout(generator, heavy=heavy).score
+        margin = margin if state.to_play == BLACK else -margin
+        expected.append(np.sign(margin))
+    assert values.tolist() == expected
+
+
 def test_evaluator_refuses_what_it_cannot_use(networks):
     policy, value = networks
     with pytest.raises(ValueError, match=r"give value= or mix=1"):
@@ -98,6 +115,11 @@ def test_alphago_spec_from_files(networks, tmp_path):
     assert rollouts_only.evaluate.value is None
     timed = make_player(f"alphago:policy={tmp_path / 'policy.keras'},seconds=0.1,mix=1")
     assert timed.name == "alphago-0.1s-mix1" and Board(7).is_legal(timed.select_move(Board(7)))
+    assert not timed.evaluate.heavy
+    heavy = make_player(f"alphago:policy={tmp_path / 'policy.keras'},readouts=16,mix=1,heavy=1")
+    assert heavy.evaluate.heavy and heavy.name == "alphago-16-mix1-heavy"
+    with pytest.raises(ValueError, match="heavy is 0 or 1"):
+        make_player(f"alphago:policy={tmp_path / 'policy.keras'},mix=1,heavy=yes")
     with pytest.raises(ValueError, match="value=PATH"):
         make_player(f"alphago:policy={tmp_path / 'policy.keras'},mix=0.5")
 

@@ -819,11 +819,16 @@ def _make_policy(path=None, pretrained=None, encoder=None, temperature="0", seed
                         seed=None if seed is None else int(seed), name=name, answer_passes=True)
 
 
+def _check_flag(kind, key, flag):
+    """A spec's on/off option is 0 or 1."""
+    if flag not in ("0", "1"):
+        raise ValueError(f"{kind}: {key} is 0 or 1, not {flag!r}")
+
+
 def _make_uct(playouts=None, seconds=None, rave="0", exploration=None, rave_k="1000",
               heavy="0", score="0", resign="none", seed=None, name=None):
-    for key, flag in (("rave", rave), ("heavy", heavy)):
-        if flag not in ("0", "1"):
-            raise ValueError(f"uct: {key} is 0 or 1, not {flag!r}")
+    _check_flag("uct", "rave", rave)
+    _check_flag("uct", "heavy", heavy)
     playouts, seconds = _budget("uct", "playouts", playouts, seconds, default=10000)
     return UCTPlayer(playouts=playouts, seconds=seconds,
                      rave=rave == "1", exploration=None if exploration is None else float(exploration),
@@ -859,21 +864,23 @@ def _budget(kind, key, count, seconds, default):
 
 
 def _make_alphago(policy=None, policy_pretrained=None, value=None, value_pretrained=None,
-                  readouts=None, seconds=None, mix="0", c_puct="5", parallel="16",
+                  readouts=None, seconds=None, mix="0", heavy="0", c_puct="5", parallel="16",
                   resign="none", seed=None, name=None):
     readouts, seconds = _budget("alphago", "readouts", readouts, seconds, default=800)
+    _check_flag("alphago", "heavy", heavy)
     mix = float(mix)
     value_model = None
     if mix < 1.0 or value is not None or value_pretrained is not None:
         value_model = _network(value, value_pretrained, "value")
     evaluate = evaluators.AlphaGoEvaluator(_network(policy, policy_pretrained, "policy"),
-                                           value_model, mix=mix,
+                                           value_model, mix=mix, heavy=heavy == "1",
                                            seed=None if seed is None else int(seed))
     return SearchPlayer(evaluate, readouts=readouts, seconds=seconds, c_puct=float(c_puct),
                         dirichlet=False, parallel_readouts=int(parallel), softpick_moves=0,
                         resign_threshold=None if resign == "none" else float(resign),
                         size=evaluate.size, game=CarefulGoGame,
-                        name=name or f"alphago-{budget_label(readouts, seconds)}-mix{mix:g}",
+                        name=name or (f"alphago-{budget_label(readouts, seconds)}-mix{mix:g}"
+                                      f"{'-heavy' if heavy == '1' and mix > 0 else ''}"),
                         seed=None if seed is None else int(seed), answer_passes=True)
 
 
@@ -938,7 +945,8 @@ PLAYER_KINDS = {
                                "(a path) or policy_pretrained (a name), value or "
                                "value_pretrained (not needed at mix=1), readouts (800) or "
                                "seconds (a move), mix "
-                               "(lambda, 0), c_puct (5), parallel (leaves per network call, "
+                               "(lambda, 0), heavy (0 or 1: MoGo's rules in the rollouts), "
+                               "c_puct (5), parallel (leaves per network call, "
                                "16), resign (a value, or none), seed"),
     "mcts": (_make_mcts, "tree search (mockgo.search); options: readouts (200) or seconds (a "
                          "move), evaluator "

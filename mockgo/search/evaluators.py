@@ -122,7 +122,10 @@ class AlphaGoEvaluator:
     ``mix=0``: the value network alone (no rollouts); ``mix=1``: rollouts
     alone (no value network needed). AlphaGo's rollouts used a fast linear
     policy of local patterns; here they are uniform over the sensible moves
-    (:meth:`mockgo.go.board.Board.random_playout`, compiled), scored by area.
+    (:meth:`mockgo.go.board.Board.random_playout`, compiled), scored by area;
+    ``heavy=True`` plays MoGo's rules first (answer an atari, no self-atari),
+    the closest thing here to AlphaGo's patterns (notebook 02 measures how
+    well each kind of rollout, and the value network, predicts a game's result).
 
     ``policy``, ``value``: Keras models or paths (their encoders are the ones
     they record: alphago48 and alphago49); the positions of one call go
@@ -133,7 +136,7 @@ class AlphaGoEvaluator:
     ``rollout_seconds`` count the work.
     """
 
-    def __init__(self, policy, value=None, mix=0.0, batch_size=256, seed=None):
+    def __init__(self, policy, value=None, mix=0.0, batch_size=256, seed=None, heavy=False):
         from mockgo.nets.inference import \
             network_input  # TensorFlow: imported only when a network is used
 
@@ -154,6 +157,7 @@ class AlphaGoEvaluator:
                 raise ValueError(f"the value network plays {self.value_encoder.size}x"
                                  f"{self.value_encoder.size}, the policy {self.size}x{self.size}")
         self.mix = float(mix)
+        self.heavy = bool(heavy)
         rng = np.random.default_rng(seed)
         self._rollout_state = np.array([rng.integers(1, 2**63)], np.uint64)
         self.calls = self.evaluations = 0
@@ -180,7 +184,7 @@ class AlphaGoEvaluator:
         if self.mix > 0:
             start = time.perf_counter()
             for i, state in enumerate(states):
-                z, _ = go_playout(state, self._rollout_state)  # +1, -1 or 0
+                z, _ = go_playout(state, self._rollout_state, heavy=self.heavy)  # +1, -1 or 0
                 values[i] += self.mix * z
             self.rollout_seconds += time.perf_counter() - start
         self.calls += 1
