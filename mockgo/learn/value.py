@@ -42,8 +42,7 @@ from mockgo.search.uct import score_value
 
 __all__ = ["ValueData", "add_colour_plane", "fit_value_network", "game_positions",
            "mse_by_phase", "position_from_planes", "predict_values", "rollout_values",
-           "stones_from_planes", "value_curve", "value_dataset",
-           "with_symmetries"]
+           "stones_from_planes", "value_curve", "value_dataset", "with_symmetries"]
 
 @dataclasses.dataclass
 class ValueData:
