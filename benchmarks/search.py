@@ -19,7 +19,9 @@ not change the speed):
 - ``alphago_evals_per_s``: leaf evaluations per second of the search
   (``alphago:`` players: both networks and, at ``--mix`` above 0, a rollout
   per leaf), and ``alphago_share_of_raw``: that against the two networks'
-  combined raw rate, what the tree and the batching cost.
+  combined raw rate, what the tree and the batching cost; both networks in
+  ``--precision`` (auto, as ``alphago:`` players: bfloat16 on a CPU with
+  bfloat16 instructions; the figures name the one used).
 
     python benchmarks/search.py --size 9 --seconds 5 [--alphago]
 """
@@ -59,6 +61,8 @@ def main(argv=None):
     parser.add_argument("--alphago", action="store_true", help="also AlphaGo's search (19x19)")
     parser.add_argument("--parallel", type=int, default=16, help="leaves per network call")
     parser.add_argument("--mix", type=float, default=0.5, help="AlphaGo's lambda")
+    parser.add_argument("--precision", default="auto", choices=("auto", "float32", "bfloat16"),
+                        help="the networks' precision (auto: as alphago: players)")
     args = parser.parse_args(argv)
     board = Board(args.size)
     state = np.array([args.seed + 1], np.uint64)
@@ -106,7 +110,8 @@ def alphago_figures(args):
     board = Board(19)
     raws = {}
     for name, model, encoder in (("policy", policy, ALPHAGO48), ("value", value, ALPHAGO49)):
-        predictor, encode = Predictor(model), get_encoder(encoder, 19)
+        predictor = Predictor(model, precision=args.precision)
+        encode = get_encoder(encoder, 19)
         planes = np.zeros((args.parallel, *encode.shape), np.uint8)
 
         def step():
@@ -114,7 +119,8 @@ def alphago_figures(args):
                 encode.encode_into(board, planes[i])
             predictor.predict(planes)
         raws[name] = args.parallel * rate(step, args.seconds)
-    evaluate = AlphaGoEvaluator(policy, value, mix=args.mix, seed=args.seed)
+    evaluate = AlphaGoEvaluator(policy, value, mix=args.mix, seed=args.seed,
+                                precision=args.precision)
     player = SearchPlayer(evaluate, readouts=64, c_puct=5, parallel_readouts=args.parallel,
                           softpick_moves=0, size=19, game=SensibleGoGame, seed=args.seed)
     player.select_move(board)  # compile first
@@ -127,6 +133,7 @@ def alphago_figures(args):
         "alphago_size": 19,
         "parallel": args.parallel,
         "mix": args.mix,
+        "precision": evaluate.policy.precision,
         "policy_evals_per_s": round(raws["policy"]),
         "value_evals_per_s": round(raws["value"]),
         "alphago_evals_per_s": round(searched),

@@ -10,6 +10,7 @@ from mockgo.go import coords
 from mockgo.go.board import BLACK, WHITE
 from mockgo.go.features import ALPHAGO48, ALPHAGO49
 from mockgo.go.ownership import should_pass
+from mockgo.nets.inference import fastest_precision
 from mockgo.nets.io import NetworkInfo, save_model
 from mockgo.nets.models import dual_network, policy_network, value_network
 from mockgo.play.players import PolicyPlayer, SearchPlayer, make_player
@@ -116,6 +117,13 @@ def test_alphago_spec_from_files(networks, tmp_path):
     timed = make_player(f"alphago:policy={tmp_path / 'policy.keras'},seconds=0.1,mix=1")
     assert timed.name == "alphago-0.1s-mix1" and Board(7).is_legal(timed.select_move(Board(7)))
     assert not timed.evaluate.heavy
+    # Precision: by default the faster one here, as measured (fastest_precision).
+    assert timed.evaluate.policy.precision == fastest_precision()
+    exact = make_player(f"alphago:policy={tmp_path / 'policy.keras'},"
+                        f"value={tmp_path / 'value.keras'},readouts=8,precision=bfloat16")
+    assert exact.evaluate.policy.precision == exact.evaluate.value.precision == "bfloat16"
+    with pytest.raises(ValueError, match="precision must be auto or one of"):
+        make_player(f"alphago:policy={tmp_path / 'policy.keras'},mix=1,precision=half")
     heavy = make_player(f"alphago:policy={tmp_path / 'policy.keras'},readouts=16,mix=1,heavy=1")
     assert heavy.evaluate.heavy and heavy.name == "alphago-16-mix1-heavy"
     with pytest.raises(ValueError, match="heavy is 0 or 1"):

@@ -864,8 +864,8 @@ def _budget(kind, key, count, seconds, default):
 
 
 def _make_alphago(policy=None, policy_pretrained=None, value=None, value_pretrained=None,
-                  readouts=None, seconds=None, mix="0", heavy="0", c_puct="5", parallel="16",
-                  resign="none", seed=None, name=None):
+                  readouts=None, seconds=None, mix="0", heavy="0", precision="auto", c_puct="5",
+                  parallel="16", resign="none", seed=None, name=None):
     readouts, seconds = _budget("alphago", "readouts", readouts, seconds, default=800)
     _check_flag("alphago", "heavy", heavy)
     mix = float(mix)
@@ -874,6 +874,7 @@ def _make_alphago(policy=None, policy_pretrained=None, value=None, value_pretrai
         value_model = _network(value, value_pretrained, "value")
     evaluate = evaluators.AlphaGoEvaluator(_network(policy, policy_pretrained, "policy"),
                                            value_model, mix=mix, heavy=heavy == "1",
+                                           precision=precision,
                                            seed=None if seed is None else int(seed))
     return SearchPlayer(evaluate, readouts=readouts, seconds=seconds, c_puct=float(c_puct),
                         dirichlet=False, parallel_readouts=int(parallel), softpick_moves=0,
@@ -946,7 +947,8 @@ PLAYER_KINDS = {
                                "value_pretrained (not needed at mix=1), readouts (800) or "
                                "seconds (a move), mix "
                                "(lambda, 0), heavy (0 or 1: MoGo's rules in the rollouts), "
-                               "c_puct (5), parallel (leaves per network call, "
+                               "precision (auto: bfloat16 where the CPU has it, else float32; "
+                               "float32; bfloat16), c_puct (5), parallel (leaves per network call, "
                                "16), resign (a value, or none), seed"),
     "mcts": (_make_mcts, "tree search (mockgo.search); options: readouts (200) or seconds (a "
                          "move), evaluator "
