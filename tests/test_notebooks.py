@@ -89,8 +89,6 @@ def test_the_executed_copy_in_docs_ran_the_notebooks_present_code(path):
     """docs/notebooks/ holds each notebook executed in full mode (make docs):
     its outputs are only the notebook's if its code cells are the same."""
     executed = DOCS_DIR / path.name
-    if path.stem == "05_arena" and not executed.exists():
-        pytest.skip("notebook 05's full run (hours of GnuGo games) is not executed into docs yet")
     code = [c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
     ran = [c.source for c in nbformat.read(executed, as_version=4).cells if c.cell_type == "code"]
     if path.stem in STALE_DOCS:
