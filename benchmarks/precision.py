@@ -1,7 +1,7 @@
 """bfloat16 against float32 for AlphaGo's search with the shipped networks
 (``sl-19`` and ``value-19``), in one run: one JSON line.
 
-- ``readouts_per_s``: an ``alphago:`` search (mix 0.5, ``--readouts`` a move)
+- ``readouts_per_s``: the ``alphago:`` player (mix 0.5, ``--readouts`` a move)
   from one middle-game position, in each precision, in turns (``--rounds``
   times each, the fastest kept, so that other load hits both alike), and
   ``speedup``, the second over the first;
@@ -28,21 +28,18 @@ from move_time import positions  # noqa: E402  (benchmarks/move_time.py, beside 
 from mockgo import Board, pretrained  # noqa: E402
 from mockgo.go.features import get_encoder  # noqa: E402
 from mockgo.nets.inference import Predictor, masked_policy  # noqa: E402
-from mockgo.play.players import SearchPlayer  # noqa: E402
-from mockgo.search.evaluators import AlphaGoEvaluator  # noqa: E402
-from mockgo.search.games import CarefulGoGame  # noqa: E402
+from mockgo.play.players import make_player  # noqa: E402
 
 PRECISIONS = ("float32", "bfloat16")
 
 
-def search_speed(policy, value, readouts, parallel, rounds, seed):
+def search_speed(readouts, parallel, rounds, seed):
     board = Board(19)
     for move in (72, 288, 60, 300, 186, 174):  # a few stones: a fresh tree, as a game's move
         board.play(move)
-    players = {p: SearchPlayer(AlphaGoEvaluator(policy, value, mix=0.5, seed=seed, precision=p),
-                               readouts=readouts, c_puct=5, dirichlet=False,
-                               parallel_readouts=parallel, softpick_moves=0, size=19,
-                               game=CarefulGoGame, seed=seed)
+    players = {p: make_player(f"alphago:policy_pretrained=sl-19,value_pretrained=value-19,"
+                              f"readouts={readouts},mix=0.5,parallel={parallel},precision={p},"
+                              f"seed={seed}")
                for p in PRECISIONS}
     for player in players.values():
         player.select_move(board)  # build the graphs first
@@ -80,8 +77,8 @@ def main(argv=None):
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
+    speed = search_speed(args.readouts, args.parallel, args.rounds, args.seed)
     policy, value = pretrained.load("sl-19"), pretrained.load("value-19")
-    speed = search_speed(policy, value, args.readouts, args.parallel, args.rounds, args.seed)
     print(json.dumps({"readouts_per_s": speed,
                       "speedup": round(speed["bfloat16"] / speed["float32"], 3),
                       "parallel": args.parallel,
