@@ -201,8 +201,8 @@ _VALUE_QUICK = ValuePreset(kgs_games=40, kgs_positions=3000, kgs_epochs=5,
 # are saved in the run folder as they go). Adam at 1e-3 killed these nets'
 # one-filter 1x1 ReLU layer within an epoch (every output 0, so the prediction
 # was a constant and the loss stuck at 0.96); at 1e-4 they learn. Measured
-# (2026-11-23): 8,000 games in 97 minutes; test MSE by phase 1.02 / 0.79 / 0.33
-# against the constant's 1.00 / 1.01 / 0.99.
+# (2026-11-25, docs/notebooks/02_value_net.ipynb): 8,000 games in 24 minutes;
+# test MSE by phase 1.02 / 0.87 / 0.30 against the constant's 1.00 / 1.01 / 0.99.
 _VALUE_FULL = ValuePreset(kgs_games=1000, kgs_positions=100_000, kgs_epochs=10,
                           kgs_net=dict(layers=6, filters=64, hidden=256),
                           dual_net=dict(blocks=3, filters=64, value_hidden=256), size=19,

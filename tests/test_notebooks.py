@@ -79,8 +79,6 @@ DOCS_DIR = NOTEBOOKS_DIR.parent / "docs" / "notebooks"
 # take the name out.
 STALE_DOCS = {
     "01_supervised": "executed before the 9x9 section (1) and the board to play (8) were added",
-    "02_value_net": "executed before the sections on AlphaGo Zero's dual network and on rollouts "
-                    "were added",
 }
 
 
