@@ -128,6 +128,10 @@ def test_alphago_spec_from_files(networks, tmp_path):
     assert heavy.evaluate.heavy and heavy.name == "alphago-16-mix1-heavy"
     with pytest.raises(ValueError, match="heavy is 0 or 1"):
         make_player(f"alphago:policy={tmp_path / 'policy.keras'},mix=1,heavy=yes")
+    quick = make_player(f"alphago:policy={tmp_path / 'policy.keras'},seconds=5,mix=1,stop_early=1")
+    assert quick.options["stop_early"] and not timed.options["stop_early"]
+    with pytest.raises(ValueError, match="stop_early is 0 or 1"):
+        make_player(f"alphago:policy={tmp_path / 'policy.keras'},mix=1,stop_early=yes")
     with pytest.raises(ValueError, match="value=PATH"):
         make_player(f"alphago:policy={tmp_path / 'policy.keras'},mix=0.5")
 

@@ -380,6 +380,11 @@ def test_search_specs_take_a_time_budget_instead_of_readouts():
     assert make_player("uct:seconds=0.5").name == "uct-0.5s"
     with pytest.raises(ValueError, match="step-wise"):
         SearchPlayer(uniform_evaluator, seconds=1.0, stepwise=True)
+    with pytest.raises(ValueError, match="step-wise"):
+        SearchPlayer(uniform_evaluator, stop_early=True, stepwise=True)
+    assert make_player("mcts:seconds=1,stop_early=1").options["stop_early"]
+    with pytest.raises(ValueError, match="stop_early is 0 or 1"):
+        make_player("mcts:readouts=8,stop_early=2")
     for spec in ("mcts:seconds=0", "mcts:seconds=inf", "mcts:seconds=abc", "uct:seconds=-1",
                  "alphago:policy=p.keras,seconds=nan"):
         with pytest.raises(ValueError, match="seconds= is the time a move"):

@@ -286,6 +286,62 @@ def test_a_time_budget_stops_the_searches_with_their_trees_whole():
     assert quick.root.child_N.sum() == 16 and not quick.searching
 
 
+def test_decided_when_the_runner_up_cannot_catch_up():
+    player = ttt_player(readouts=50)
+    player.initialize(TicTacToe())
+    assert not player.decided(0)  # not searched
+    player.root.expand(np.full(9, 1 / 9), 0.0)
+    player.root.child_N[:] = [0, 3, 20, 0, 9, 0, 0, 0, 0]
+    assert player.decided(10) and not player.decided(11)  # 20 - 9: a tie is not decided
+    player.softpick_moves = 1  # the next pick is sampled by visits: never decided
+    assert not player.decided(0)
+
+
+def test_stop_early_plays_the_move_of_the_whole_search_with_fewer_readouts():
+    """With a readout budget the search is the same up to the step where it
+    stops, so the pick is the whole search's, whatever the position."""
+    stopped, saved = 0, 0
+    for g, first in enumerate([0, 6, 12, 18, 24, 7]):
+        picks, readouts = [], []
+        for stop_early in (False, True):
+            p = MCTSPlayer(score_evaluator, num_readouts=400, parallel_readouts=8, seed=g,
+                           softpick_moves=0, stop_early=stop_early)
+            p.initialize(GoGame(5, komi=0.5).play(first))
+            search_many([p])
+            picks.append(p.pick_action())
+            readouts.append(p.root.child_N.sum())
+            check_tree(p.root)
+        assert picks[0] == picks[1]
+        assert readouts[0] == 400 and readouts[1] <= 400
+        if p.stopped_early:
+            stopped += 1
+            saved += 400 - readouts[1]
+            counts = np.sort(p.root.child_N)
+            assert counts[-1] - counts[-2] > 400 - readouts[1]
+    assert stopped >= 3 and saved > 0
+
+
+def test_stop_early_with_a_time_budget():
+    """One move has all the prior: every readout goes to it, and the search
+    stops once the lead is more than the steps the time left can hold."""
+    import time
+
+    def one_move(states):
+        time.sleep(0.005)
+        priors = np.zeros((len(states), 26))
+        priors[:, 12] = 1.0
+        return priors, np.zeros(len(states))
+
+    p = MCTSPlayer(one_move, num_readouts=10**9, parallel_readouts=4, seed=0,
+                   softpick_moves=0, dirichlet=False, stop_early=True)
+    p.initialize(GoGame(5))
+    search_many([p], seconds=1.0)
+    assert p.stopped_early and not p.searching and p.pick_action() == 12
+    # A second search (the tree kept) starts undecided again.
+    p.start_search()
+    assert not p.stopped_early
+
+
 def test_lockstep_search_equals_independent_searches():
     """The trees do not interact: searching K games together gives each the
     same tree as searching it alone (same seeds, same Dirichlet noise)."""

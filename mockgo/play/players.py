@@ -590,6 +590,11 @@ class SearchPlayer(_TreePerGame):
     games are played beside it (``search_many(seconds=...)``; not with
     ``stepwise``).
 
+    ``stop_early``: a move's search ends once its pick can no longer
+    change (:meth:`mockgo.search.mcts.MCTSPlayer.decided`): the same move
+    as the whole search's (with ``seconds``: as far as the pace of the
+    search so far says), in less time. Not with ``stepwise``.
+
     ``stepwise``: each :meth:`choose` call makes ONE search step
     (:func:`mockgo.search.mcts.search_step`, one evaluator call) for all the
     games' searches, and answers the games whose search is done;
@@ -610,7 +615,10 @@ class SearchPlayer(_TreePerGame):
                  resign_threshold=None, resign_disabled_share=0.0, size=None, game=None,
                  max_moves=None, on_search=None, on_end_game=None, name="mcts", seed=None,
                  answer_passes=False, full_search_share=1.0, fast_readouts=None,
-                 forced_playouts=0.0, stepwise=False, seconds=None):
+                 forced_playouts=0.0, stepwise=False, seconds=None, stop_early=False):
+        if stop_early and stepwise:
+            raise ValueError("stop_early ends a move's search in search_many; a step-wise "
+                             "search (self-play's) runs each search to its end")
         if seconds is not None:
             check_seconds(seconds)
             if stepwise:
@@ -625,7 +633,7 @@ class SearchPlayer(_TreePerGame):
                             parallel_readouts=parallel_readouts, fpu_reduction=fpu_reduction,
                             softpick_moves=softpick_moves, resign_threshold=resign_threshold,
                             full_search_share=full_search_share, fast_readouts=fast_readouts,
-                            forced_playouts=forced_playouts)
+                            forced_playouts=forced_playouts, stop_early=stop_early)
         self.resign_disabled_share = resign_disabled_share
         self.size = size
         self.game = game or GoGame
@@ -865,9 +873,10 @@ def _budget(kind, key, count, seconds, default):
 
 def _make_alphago(policy=None, policy_pretrained=None, value=None, value_pretrained=None,
                   readouts=None, seconds=None, mix="0", heavy="0", precision="auto", c_puct="5",
-                  parallel="16", resign="none", seed=None, name=None):
+                  parallel="16", stop_early="0", resign="none", seed=None, name=None):
     readouts, seconds = _budget("alphago", "readouts", readouts, seconds, default=800)
     _check_flag("alphago", "heavy", heavy)
+    _check_flag("alphago", "stop_early", stop_early)
     mix = float(mix)
     value_model = None
     if mix < 1.0 or value is not None or value_pretrained is not None:
@@ -882,7 +891,8 @@ def _make_alphago(policy=None, policy_pretrained=None, value=None, value_pretrai
                         size=evaluate.size, game=CarefulGoGame,
                         name=name or (f"alphago-{budget_label(readouts, seconds)}-mix{mix:g}"
                                       f"{'-heavy' if heavy == '1' and mix > 0 else ''}"),
-                        seed=None if seed is None else int(seed), answer_passes=True)
+                        seed=None if seed is None else int(seed), answer_passes=True,
+                        stop_early=stop_early == "1")
 
 
 def _make_gtp(cmd=None, name=None):
@@ -892,8 +902,10 @@ def _make_gtp(cmd=None, name=None):
 
 
 def _make_mcts(readouts=None, seconds=None, evaluator="uniform", path=None, pretrained=None,
-               encoder=None, c_puct="1.5", softpick=None, resign="none", seed=None, name=None):
+               encoder=None, c_puct="1.5", softpick=None, stop_early="0", resign="none", seed=None,
+               name=None):
     readouts, seconds = _budget("mcts", "readouts", readouts, seconds, default=200)
+    _check_flag("mcts", "stop_early", stop_early)
     size = None
     if path is not None and pretrained is not None:
         raise ValueError("mcts: give the dual network as path=MODEL.keras or pretrained=NAME, "
@@ -924,7 +936,8 @@ def _make_mcts(readouts=None, seconds=None, evaluator="uniform", path=None, pret
                         resign_threshold=None if resign == "none" else float(resign),
                         size=size, game=CarefulGoGame,
                         name=name or f"{default_name}-{budget_label(readouts, seconds)}",
-                        seed=None if seed is None else int(seed), answer_passes=True)
+                        seed=None if seed is None else int(seed), answer_passes=True,
+                        stop_early=stop_early == "1")
 
 
 PLAYER_KINDS = {
@@ -949,12 +962,14 @@ PLAYER_KINDS = {
                                "(lambda, 0), heavy (0 or 1: MoGo's rules in the rollouts), "
                                "precision (auto: bfloat16 where the CPU has it, else float32; "
                                "float32; bfloat16), c_puct (5), parallel (leaves per network call, "
-                               "16), resign (a value, or none), seed"),
+                               "16), stop_early (0 or 1: end a move's search once its pick cannot "
+                               "change), resign (a value, or none), seed"),
     "mcts": (_make_mcts, "tree search (mockgo.search); options: readouts (200) or seconds (a "
                          "move), evaluator "
                          "(uniform) or path (a dual network) or pretrained (a shipped one: "
                          "mockgo models), c_puct (1.5), "
-                         "softpick (moves sampled by visits), resign (a value threshold, or "
+                         "softpick (moves sampled by visits), stop_early (0 or 1: end a move's "
+                         "search once its pick cannot change), resign (a value threshold, or "
                          "none), seed"),
 }
 

@@ -57,6 +57,9 @@ which works for any game. On an empty Go board it is MiniGo's 0.03 * 361 / N^2
 (to within the pass); as the board fills, alpha grows with fewer legal moves.
 Moves are chosen in proportion to the root's visit counts (temperature 1)
 for the first ``softpick_moves`` moves of a game, then the most visited move.
+A player that picks the most visited move can stop searching once no other
+move can catch up in the readouts left (``stop_early``, Leela Zero's and
+KataGo's time saver; :meth:`MCTSPlayer.decided`): the same move, sooner.
 
 KataGo's changes to self-play search (Wu 2019, "Accelerating Self-Play
 Learning in Go"), options of :class:`MCTSPlayer`, off by default:
@@ -341,13 +344,16 @@ class MCTSPlayer:
     ``full_search_share``, ``fast_readouts`` and ``forced_playouts`` (k):
     KataGo's playout cap randomization and forced playouts (module
     docstring); the defaults (1.0, None, 0) leave them off.
+    ``stop_early``: :func:`search_many` ends a search once its pick is
+    decided (:meth:`decided`): the same move, sooner. Off by default: a
+    training target (the visit distribution) needs the whole search.
     """
 
     def __init__(self, evaluate, num_readouts=800, c_puct=1.5, dirichlet=True,
                  dirichlet_weight=DIRICHLET_WEIGHT, parallel_readouts=8, virtual_loss=3,
                  softpick_moves=None, resign_threshold=-0.9, resign_enabled=True,
                  fpu_reduction=0.0, seed=None, full_search_share=1.0, fast_readouts=None,
-                 forced_playouts=0.0):
+                 forced_playouts=0.0, stop_early=False):
         if parallel_readouts < 1 or num_readouts < 0:
             raise ValueError("parallel_readouts must be >= 1 and num_readouts >= 0")
         if not 0.0 <= full_search_share <= 1.0:
@@ -372,6 +378,8 @@ class MCTSPlayer:
         self.resign_threshold = resign_threshold
         self.resign_enabled = resign_enabled
         self.fpu_reduction = fpu_reduction
+        self.stop_early = bool(stop_early)
+        self.stopped_early = False  # whether the last search ended because it was decided
         self.rng = np.random.default_rng(seed)
         self.root = None
         # The present search (start_search, search_step): readouts left, and
@@ -403,6 +411,7 @@ class MCTSPlayer:
             return
         self.remaining = self.plan_search()
         self.searching = True
+        self.stopped_early = False
 
     def noise_root(self):
         """Mix Dirichlet noise into the root's priors if this search is a
@@ -425,13 +434,31 @@ class MCTSPlayer:
         with Dirichlet noise forces (0 otherwise)."""
         return self.forced_playouts if self.full_search and self.dirichlet else 0.0
 
-    def pick_action(self):
-        """Sample by visit count early in the game, then the most visited."""
+    @property
+    def temperature(self):
+        """The next pick's: 1 (sampled by visits) for the first
+        ``softpick_moves`` moves of a game, then 0 (the most visited)."""
         cutoff = self.softpick_moves
         if cutoff is None:
             cutoff = default_softpick_moves(self.root.state.num_actions)
-        temperature = 1.0 if self.move_number < cutoff else 0.0
-        return pick_action(self.root, temperature, self.rng)
+        return 1.0 if self.move_number < cutoff else 0.0
+
+    def pick_action(self):
+        """Sample by visit count early in the game, then the most visited."""
+        return pick_action(self.root, self.temperature, self.rng)
+
+    def decided(self, readouts_left):
+        """Whether ``readouts_left`` more readouts cannot change the pick:
+        it is the most visited move (temperature 0), and the runner-up is
+        more than ``readouts_left`` visits behind, so even every one of them
+        could not make it overtake or tie. Leela Zero and KataGo stop
+        searching there: the move is the one the whole search would pick,
+        sooner."""
+        counts = self.root.child_N
+        if self.temperature != 0 or counts is None or len(counts) < 2:
+            return False
+        second, first = np.partition(counts, len(counts) - 2)[-2:]
+        return first - second > readouts_left
 
     def play(self, action):
         """Move the root to the child for ``action``, keeping its subtree."""
@@ -494,7 +521,12 @@ def search_many(players, evaluate=None, seconds=None):
     (one step of readouts is always made), and the searches stop there, or
     when all their readouts are done if that comes first. Every step's
     leaves are backed up, so a stopped tree is as whole as a finished one,
-    with fewer readouts."""
+    with fewer readouts.
+
+    A player with ``stop_early`` stops once :meth:`MCTSPlayer.decided`: its
+    pick can no longer change in the readouts it has left, or (with
+    ``seconds``) in as many steps as the time left holds at the pace of the
+    fastest step so far, plus one."""
     players = [p for p in players if not p.root.terminal]
     if not players:
         return
@@ -503,7 +535,7 @@ def search_many(players, evaluate=None, seconds=None):
     for p in players:
         p.start_search()
     search_step([p for p in players if not p.root.is_expanded], evaluate)
-    last_step = None
+    last_step = fastest_step = None
     while any(p.searching for p in players):
         now = time.perf_counter()
         if deadline is not None and last_step is not None and now + last_step > deadline:
@@ -511,7 +543,19 @@ def search_many(players, evaluate=None, seconds=None):
                 p.remaining, p.searching = 0, False
             break
         search_step(players, evaluate)
-        last_step = time.perf_counter() - now
+        end = time.perf_counter()
+        last_step = end - now
+        fastest_step = last_step if fastest_step is None else min(fastest_step, last_step)
+        steps_left = None
+        if deadline is not None:
+            steps_left = math.floor(max(deadline - end, 0.0) / max(fastest_step, 1e-9)) + 1
+        for p in players:
+            if p.searching and p.stop_early:
+                left = p.remaining
+                if steps_left is not None:
+                    left = min(left, steps_left * p.parallel_readouts)
+                if p.decided(left):
+                    p.remaining, p.searching, p.stopped_early = 0, False, True
 
 
 def search_step(players, evaluate=None):
