@@ -26,12 +26,15 @@ from nbconvert.preprocessors import Preprocessor
 __all__ = ["DropNativeLogLines", "is_native_log_line"]
 
 # abseil's C++ log prefix (severity letter, MMDD, time, thread id, file:line])
-# from the files that speak at start-up only: oneDNN's notice, the CPU
-# features, and looking for CUDA; a warning or error of any other file, later
-# in the run, is kept.
+# from the files that speak once, at start-up or at the first use of a part:
+# oneDNN's notice, the CPU features, looking for CUDA, and tf.data's first
+# generator dataset ("Memory patch applied: M_TRIM_THRESHOLD=128 kb was
+# set", TensorFlow 2.21); a warning or error of any other file, later in the
+# run, is kept.
 # e.g. "I0000 00:00:1795468937.455237   17371 port.cc:153] oneDNN custom ..."
 _START_UP_FILES = ("port.cc", "cudart_stub.cc", "cpu_feature_guard.cc", "cuda_platform.cc",
-                   "cuda_executor.cc", "cuda_dnn.cc", "cuda_fft.cc", "cuda_blas.cc")
+                   "cuda_executor.cc", "cuda_dnn.cc", "cuda_fft.cc", "cuda_blas.cc",
+                   "generator_dataset_op.cc")
 _NATIVE_PREFIX = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:[\d.]+\s+\d+ (%s):\d+\] "
                             % "|".join(re.escape(name) for name in _START_UP_FILES))
 # Lines printed beside them without the prefix: absl's warning that logging

@@ -25,6 +25,9 @@ NATIVE = [
     "operations, rebuild TensorFlow with the appropriate compiler flags.\n",
     "E0000 00:00:1795468942.172809   17371 cuda_platform.cc:52] failed call to cuInit: "
     "INTERNAL: CUDA error: Failed call to cuInit: UNKNOWN ERROR (303)\n",
+    # notebook 01's first training cell, executed on 2026-11-25
+    "I0000 00:00:1795586460.775152    5641 generator_dataset_op.cc:213] Memory patch applied: "
+    "M_TRIM_THRESHOLD=128 kb was set.\n",
 ]
 KEPT = [
     "epoch 1:  50%|█████     | 5/10 [00:01<00:01, 4.2batch/s]\n",
