@@ -155,11 +155,12 @@ _SUPERVISED_QUICK = SupervisedPreset(mode="quick", archives=1, max_games=300, la
 #   the first epoch, then stuck at ln 361): Adam is the safer default here;
 # - the dataset build ran at 34 games/s on 2 workers (one archive), about
 #   14 minutes for all 28,559 games (95 games/s, 5 minutes, when quiet).
-# Measured, the whole full-mode run (2026-11-23, quiet machine): 10 epochs in
-# 1.02 hours (about 700 positions/s), validation top-1 38.3% after the first
-# epoch, 40.1% after the second, 44.3% after the tenth; on the 1,428 test
-# games (279,843 positions) top-1 44.4%, top-5 75.6%; 20 of 20 games won
-# against the random player.
+# Measured, the whole full-mode run (2026-11-25, docs/notebooks/01_supervised.ipynb;
+# a benchmark shared the first two epochs): 10 epochs in 30 minutes (about
+# 1,450 positions/s; 1.02 hours on 2026-11-23), validation top-1 38.6% after
+# the first epoch, 40.2% after the second, 44.0% after the tenth; on the
+# 1,428 test games (279,843 positions) top-1 44.1%, top-5 75.5%; 20 of 20
+# games won against the random player.
 _SUPERVISED_FULL = SupervisedPreset(mode="full", archives=None, max_games=None, layers=6, filters=64,
                 batch_size=128, epochs=10, steps_per_epoch=2000, validation_steps=100,
                 optimizer="adam", learning_rate=0.001, schedule="cosine",

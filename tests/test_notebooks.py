@@ -77,9 +77,7 @@ DOCS_DIR = NOTEBOOKS_DIR.parent / "docs" / "notebooks"
 # `make docs DOCS=...` runs them again (hours: their full runs are not on the
 # machine that last executed them). Once regenerated, the test below says to
 # take the name out.
-STALE_DOCS = {
-    "01_supervised": "executed before the 9x9 section (1) and the board to play (8) were added",
-}
+STALE_DOCS = {}
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
