@@ -535,6 +535,7 @@ def search_many(players, evaluate=None, seconds=None):
     for p in players:
         p.start_search()
     search_step([p for p in players if not p.root.is_expanded], evaluate)
+    stopping_early = [p for p in players if p.stop_early]
     last_step = fastest_step = None
     while any(p.searching for p in players):
         now = time.perf_counter()
@@ -546,16 +547,26 @@ def search_many(players, evaluate=None, seconds=None):
         end = time.perf_counter()
         last_step = end - now
         fastest_step = last_step if fastest_step is None else min(fastest_step, last_step)
-        steps_left = None
-        if deadline is not None:
-            steps_left = math.floor(max(deadline - end, 0.0) / max(fastest_step, 1e-9)) + 1
-        for p in players:
-            if p.searching and p.stop_early:
-                left = p.remaining
-                if steps_left is not None:
-                    left = min(left, steps_left * p.parallel_readouts)
-                if p.decided(left):
-                    p.remaining, p.searching, p.stopped_early = 0, False, True
+        if stopping_early:
+            _stop_decided(stopping_early, deadline, end, fastest_step)
+
+
+def _stop_decided(players, deadline, now, fastest_step):
+    """End the searches of ``players`` (those with ``stop_early``) whose
+    pick is decided (:meth:`MCTSPlayer.decided`) in the readouts they have
+    left, or, with a ``deadline``, in the steps the time left holds at the
+    ``fastest_step``'s pace, plus one."""
+    steps_left = None
+    if deadline is not None:
+        steps_left = math.floor(max(deadline - now, 0.0) / max(fastest_step, 1e-9)) + 1
+    for p in players:
+        if not p.searching:
+            continue
+        left = p.remaining
+        if steps_left is not None:
+            left = min(left, steps_left * p.parallel_readouts)
+        if p.decided(left):
+            p.remaining, p.searching, p.stopped_early = 0, False, True
 
 
 def search_step(players, evaluate=None):
