@@ -478,6 +478,14 @@ def test_copy_is_independent():
     assert board.stones[at(board, "C3")] == EMPTY
     assert board.move_number == 2 and copy.move_number == 3
     assert board.hash != copy.hash
+    # Board.copy names each array it copies: a new array or list added to
+    # Board must be added there too, or a search's boards would share it.
+    fresh = board.copy()
+    assert fresh.__dict__.keys() == board.__dict__.keys()
+    geometry = ("neighbors", "diagonals", "zobrist")  # read-only, shared on purpose
+    for name, value in board.__dict__.items():
+        if isinstance(value, (np.ndarray, list, dict)) and name not in geometry:
+            assert fresh.__dict__[name] is not value, name
 
 
 def test_long_games_grow_the_table_of_seen_positions():
