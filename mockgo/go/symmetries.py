@@ -25,6 +25,8 @@ import numpy as np
 SYMMETRIES = tuple(range(8))
 SYMMETRY_NAMES = ("identity", "rot90", "rot180", "rot270",
                   "flip", "rot90+flip", "rot180+flip", "rot270+flip")
+# INVERSES[sym] undoes sym (:func:`inverse`), as an array to index with many.
+INVERSES = np.array([0, 3, 2, 1, 4, 5, 6, 7])
 
 
 def _check(sym):
@@ -86,6 +88,37 @@ def apply_to_policy(sym, policy, size):
     out = np.empty_like(policy)
     out[..., table] = policy
     return out
+
+
+def apply_to_batch(syms, x, size):
+    """Turn each row of a batch by its own symmetry: ``x`` is shaped
+    ``(batch, size * size + 1, ...)`` (policies, legal-move masks: pass
+    last) or ``(batch, size * size, ...)`` (planes with their points
+    flattened), ``syms`` holds one symmetry per row. Row ``b`` of the result
+    is ``apply_to_policy(syms[b], x[b], size)`` (for planes,
+    ``apply_to_planes``), made by one gather for the whole batch instead of
+    one call per symmetry."""
+    x = np.ascontiguousarray(x)
+    table = _gather_table(size)[np.asarray(syms)]  # table[b, new] = old
+    moves = x.shape[1]
+    if moves == size * size:
+        table = table[:, :-1]
+    # Flat row numbers, so that one take along the first axis of a
+    # (batch * moves, ...) view does it: several times faster than indexing
+    # with a pair of index arrays.
+    rows = (np.arange(len(x))[:, np.newaxis] * moves + table).ravel()
+    return x.reshape(len(x) * moves, *x.shape[2:]).take(rows, axis=0).reshape(x.shape)
+
+
+@functools.lru_cache(maxsize=None)
+def _gather_table(size):
+    """``(8, size * size + 1)``: row ``sym`` is the inverse of
+    :func:`_move_table`'s, the move each move of the turned board came from."""
+    table = np.empty((8, size * size + 1), np.int64)
+    for sym in SYMMETRIES:
+        table[sym, _move_table(sym, size)] = np.arange(size * size + 1)
+    table.setflags(write=False)
+    return table
 
 
 @functools.lru_cache(maxsize=None)

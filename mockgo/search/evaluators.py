@@ -91,19 +91,15 @@ class NetworkEvaluator:
             legal[i] = state.legal_actions()
         if self.random_symmetry:
             syms = self.rng.integers(0, 8, n)
-            planes, legal = planes.copy(), legal.copy()
-            for sym in np.unique(syms):
-                rows = np.flatnonzero(syms == sym)
-                planes[rows] = symmetries.apply_to_planes(sym, planes[rows])
-                legal[rows] = symmetries.apply_to_policy(sym, legal[rows], self.size)
+            points = self.size * self.size
+            planes = symmetries.apply_to_batch(
+                syms, planes.reshape(n, points, -1), self.size).reshape(planes.shape)
+            legal = symmetries.apply_to_batch(syms, legal, self.size)
         start = time.perf_counter()
         priors, values = self.predictor.policy_and_value(planes, legal)
         self.network_seconds += time.perf_counter() - start
         if self.random_symmetry:
-            for sym in np.unique(syms):
-                rows = np.flatnonzero(syms == sym)
-                priors[rows] = symmetries.apply_to_policy(symmetries.inverse(sym), priors[rows],
-                                                          self.size)
+            priors = symmetries.apply_to_batch(symmetries.INVERSES[syms], priors, self.size)
         self.calls += 1
         self.evaluations += n
         return priors, values
