@@ -166,7 +166,12 @@ class GoGame:
     def play(self, action):
         board = self.board.copy()
         board.play(int(action))
-        return type(self)(board=board, max_moves=self.max_moves)  # subclasses stay themselves
+        # The new state is built without __init__ (a search makes one per
+        # node); its class is this one's, so subclasses stay themselves.
+        other = object.__new__(type(self))
+        other.board, other.num_actions, other.max_moves = board, self.num_actions, self.max_moves
+        other._legal = None
+        return other
 
     def is_terminal(self):
         return self.board.is_over or self.board.move_number >= self.max_moves
