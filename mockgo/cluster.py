@@ -215,6 +215,7 @@ class Executor:
 
     name = "executor"
     workers = 1
+    trainer_gpu_ids = ()  # the GPUs reserved for training (a RayExecutor's); none here
 
     def __init__(self):
         self._waiting = collections.Counter()  # key -> results still to deliver
@@ -310,22 +311,46 @@ def _run_in_process(recipe, key, task):
     return key, _PROCESS_SESSIONS.run(recipe, task)
 
 
+# The variables TensorFlow (and the OpenMP and BLAS libraries beside it) read
+# for the size of their thread pools, when they start their first operation.
+THREAD_VARIABLES = ("TF_NUM_INTRAOP_THREADS", "TF_NUM_INTEROP_THREADS", "OMP_NUM_THREADS",
+                    "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def limit_threads(threads):
+    """Make this process's TensorFlow compute with ``threads`` threads (set
+    before its first operation: a worker's initializer)."""
+    for name in THREAD_VARIABLES:
+        os.environ[name] = str(threads)
+
+
 class Processes(Executor):
     """``workers`` processes on this machine (``multiprocessing``, spawn
-    context: no inherited TensorFlow state), started on the first task."""
+    context: no inherited TensorFlow state), started on the first task.
+
+    Each computes with ``threads_per_worker`` threads (default: this
+    machine's cores shared out, at least one each), so that workers do not
+    oversubscribe the cores: by default TensorFlow in every process would
+    start a thread per core. Self-play gains from it (README, "Self-play
+    speed"): with one thread each, two workers on two cores each run their
+    own tree search while the other's network call runs, where one process
+    leaves a core idle during its search."""
 
     name = "processes"
 
-    def __init__(self, workers):
+    def __init__(self, workers, threads_per_worker=None):
         super().__init__()
         self.workers = max(1, int(workers))
+        self.threads_per_worker = threads_per_worker or max(
+            1, (os.cpu_count() or 1) // self.workers)
         self._pool = None
         self._done = queue.Queue()
         self._pending = 0
 
     def _submit(self, recipe, key, task):
         if self._pool is None:
-            self._pool = multiprocessing.get_context("spawn").Pool(self.workers)
+            self._pool = multiprocessing.get_context("spawn").Pool(
+                self.workers, initializer=limit_threads, initargs=(self.threads_per_worker,))
         self._pending += 1
         self._pool.apply_async(_run_in_process, (recipe, key, task), callback=self._done.put,
                                error_callback=lambda error: self._done.put(_Failed(error)))

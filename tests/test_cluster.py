@@ -88,6 +88,44 @@ def test_executors_deliver_each_key_once_and_keep_sessions():
         assert all(sorted(calls) == list(range(1, len(calls) + 1)) for calls in by_pid.values())
 
 
+class ThreadVariables:
+    """A session that reports the thread-pool sizes its worker was given."""
+
+    def __init__(self):
+        pass
+
+    def __call__(self, task):
+        from mockgo.cluster import THREAD_VARIABLES
+
+        return {name: os.environ.get(name) for name in THREAD_VARIABLES}
+
+
+def test_worker_processes_share_out_the_cores():
+    # Else every worker's TensorFlow starts a thread per core.
+    with Processes(2, threads_per_worker=3) as executor:
+        results = dict(executor.map(Recipe(ThreadVariables), {k: k for k in range(2)}))
+    assert all(set(found.values()) == {"3"} for found in results.values())
+    assert Processes(2).threads_per_worker == max(1, (os.cpu_count() or 1) // 2)
+
+
+def test_zero_generation_through_worker_processes_gives_the_in_process_examples(tmp_path):
+    """The Zero loop's ``--workers 2`` on one machine: self-play batches in
+    two worker processes, the same examples as played here."""
+    config = ZeroConfig.for_test(board_size=7, games_per_generation=8, games_in_parallel=4,
+                                 readouts=8, eval_games=2, epochs=1)
+    here = bootstrap(tmp_path / "here", config)
+    here.selfplay(progress=False)
+    with Processes(2) as workers:
+        there = bootstrap(tmp_path / "there", config, cluster=workers)
+        there.selfplay(progress=False)
+    mine, theirs = _examples(tmp_path / "here", "gen000001"), _examples(tmp_path / "there",
+                                                                        "gen000001")
+    assert sorted(mine) == sorted(theirs) and len(mine) == 4
+    for name, arrays in mine.items():
+        for key, value in arrays.items():
+            assert np.array_equal(value, theirs[name][key]), (name, key)
+
+
 def test_match_on_worker_processes_replays_the_in_process_match(tmp_path):
     one = match("random:seed=1", "random", games=4, size=7, seed=3)
     two = match("random:seed=1", "random", games=4, size=7, seed=3, workers=2,

@@ -148,6 +148,28 @@ def test_another_config_is_refused(loop_dir):
     assert zero_main(["--base-dir", str(loop_dir), "--readouts", "9", "--quiet"]) == 2
 
 
+def test_workers_without_a_cluster_are_worker_processes_here(loop_dir, tmp_path, monkeypatch,
+                                                             capsys):
+    from mockgo import cluster
+    from mockgo.zero import cli
+
+    assert zero_main(["--base-dir", str(loop_dir), "--workers", "0", "--quiet"]) == 2
+    assert "--workers 0: give at least 1" in capsys.readouterr().err
+    asked = []
+
+    def make_executor(cluster_name=None, workers=1, **options):
+        asked.append((cluster_name, workers))
+        return cluster.InProcess()  # the games as here, without starting processes
+
+    monkeypatch.setattr(cli, "make_executor", make_executor)
+    base = tmp_path / "run"
+    shutil.copytree(loop_dir, base)
+    args = ["--base-dir", str(base), "--selfplay-only", "--model",
+            str(base / "models" / "000001.keras"), "--games", "2", "--job", "extra", "--quiet"]
+    assert zero_main(args + ["--workers", "2"]) == 0
+    assert asked == [(None, 2)] and game_numbers(base, "extra") == [0, 1]
+
+
 def test_selfplay_only_command(loop_dir, tmp_path):
     base = tmp_path / "run"
     shutil.copytree(loop_dir, base)

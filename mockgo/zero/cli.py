@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from mockgo.cluster import add_cluster_options, executor_from_args
+from mockgo.cluster import add_cluster_options, executor_from_args, make_executor
 from mockgo.data.files import FolderBusyError, read_json
 from mockgo.zero.config import ZeroConfig
 from mockgo.zero.layout import RunLayout, is_loop_job, model_name
@@ -80,7 +80,10 @@ def configure_parser(parser):
                              "start over; needed where its state.json is missing or damaged")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     parser.add_argument("--workers", type=int,
-                        help="with --cluster ray: self-play and match workers (default: as "
+                        help="self-play and match workers: without --cluster, worker "
+                             "processes on this machine, the cores shared out among them "
+                             "(default 1: all in this process; 2 on 2 cores made self-play "
+                             "faster, README); with --cluster ray, Ray workers (default: as "
                              "many as the cluster's CPUs allow, --cpus-per-worker each)")
     add_cluster_options(parser, trainer=True).description = (
         "self-play batches and match games on Ray workers that keep each model's network "
@@ -184,8 +187,8 @@ def run_cli(args):
         return _error(error)
     if args.test and args.generations == _parser().get_default("generations"):
         args.generations = 2
-    if args.workers is not None and args.cluster is None:
-        return _error("--workers needs --cluster ray")
+    if args.workers is not None and args.workers < 1:
+        return _error(f"--workers {args.workers}: give at least 1")
     if args.selfplay_only and is_loop_job(args.job):
         return _error(f"--job {args.job}: names like gen000004 are the loop's own self-play "
                       f"jobs; give the extra job another name")
@@ -193,6 +196,9 @@ def run_cli(args):
         executor = executor_from_args(args, workers=args.workers)
     except ValueError as error:
         return _error(error)
+    if executor is None and (args.workers or 1) > 1:
+        # This machine's worker processes, a share of the cores each.
+        executor = make_executor(None, workers=args.workers)
     try:
         if executor is not None and executor.trainer_gpu_ids:
             # Before TensorFlow starts: training uses the GPUs Ray gave it, no other.
