@@ -52,6 +52,15 @@ weights) and ``--selfplay-readouts`` simulations per move:
   four), self-play is played with each, in this run (``--rounds N``: N
   times each, in turns, the fastest kept), and the main figures of each are
   listed (the first is ``selfplay``);
+- ``--workers N``: then self-play in N worker processes at once, each with
+  cores / N threads and its own ``--games`` games, as the Zero loop's
+  ``--workers N`` plays it (``selfplay_workers``): the machine's
+  evaluations per second (every worker's, over the time from the first
+  start to the last end), its ``ratio_to_best_raw`` (over the in-process
+  best, as above) and ``ratio_side_by_side`` (over the workers' networks
+  run raw side by side). On 2 cores one process leaves a core idle while
+  its tree search runs; two workers search one tree while the other's
+  network runs;
 - ``--katago``: self-play with :meth:`mockgo.zero.config.ZeroConfig.with_katago`'s
   search (a full search on a quarter of the moves, a fast one of a quarter
   of the readouts on the rest, forced playouts), for games per hour before
@@ -60,6 +69,7 @@ weights) and ``--selfplay-readouts`` simulations per move:
     python benchmarks/mcts.py --readouts 800 --moves 4
     python benchmarks/mcts.py --selfplay-moves 20      # self-play figures in a few minutes
     python benchmarks/mcts.py --moves 1 --repeat 1 --selfplay-moves 30 --variants graph,bfloat16
+    python benchmarks/mcts.py --moves 1 --repeat 1 --selfplay-moves 30 --workers 2
 """
 
 import argparse
@@ -163,9 +173,11 @@ def best_raw(model, options, seconds, seed, batches=(32, 64, 128, 256, 512, 1024
             "by_batch": {str(b): round(r, 1) for b, r in rates.items()}}
 
 
-def selfplay(model, config, variant, moves, seconds, seed):
+def selfplay(model, config, variant, moves, seconds, seed, sync=None):
     """The self-play figures (module docstring) with the evaluator's graph
-    ``variant`` (a key of :data:`VARIANTS`)."""
+    ``variant`` (a key of :data:`VARIANTS`); ``sync()``, if given, is
+    called just before and just after the timed self-play (workers wait
+    there for each other)."""
     import numpy as np
 
     from mockgo.search.evaluators import NetworkEvaluator
@@ -185,12 +197,16 @@ def selfplay(model, config, variant, moves, seconds, seed):
         if moves > 0 and info["moves"] >= moves * games:  # as many as N moves a game
             raise _Stop
 
-    start = time.perf_counter()
+    if sync is not None:
+        sync()
+    started_at, start = time.time(), time.perf_counter()
     try:
         finished = play_selfplay_games(evaluator, config, list(range(games)), callback=stop)
     except _Stop:
         finished = None
-    elapsed = time.perf_counter() - start
+    elapsed, ended_at = time.perf_counter() - start, time.time()
+    if sync is not None:
+        sync()
     raw_after = network_throughput(evaluator.predictor, planes, seconds)
     raw = (raw_before + raw_after) / 2
     evals_per_s = evaluator.evaluations / elapsed
@@ -208,13 +224,77 @@ def selfplay(model, config, variant, moves, seconds, seed):
         "moves_per_game": round(sum(lengths) / games, 1) if finished else None,
         "moves_per_hour": round(3600 * (sum(lengths) if finished else played[0]) / elapsed),
         "seconds": round(elapsed, 1),
+        "evaluations": evaluator.evaluations, "started_at": started_at, "ended_at": ended_at,
     }
 
 
-def selfplay_figures(args):
-    """Self-play with each of ``args.variants``, the network's variants, and
-    the best raw throughput at any batch size; one dict for the JSON line."""
+_START = None  # a worker's barrier: the workers' self-play starts together
+
+
+def _start_worker(barrier, threads):
+    global _START
+    from mockgo.cluster import limit_threads
+
+    limit_threads(threads)
+    _START = barrier
+
+
+def _selfplay_in_worker(job):
+    """In a worker process: :func:`selfplay`, whose raw throughput (before
+    and after) is measured while the other workers measure theirs, and
+    whose timed self-play starts when every worker is ready (and the raw
+    throughput after it, when every worker is done)."""
+    args, variant, seed = job
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    model, config = _model_and_config(args)
+    _warm_up(model, config, variant, args)
+    _START.wait()
+    return selfplay(model, config, variant, args.selfplay_moves, args.raw_seconds, seed,
+                    sync=_START.wait)
+
+
+def selfplay_in_workers(args, variant):
+    """Self-play in ``args.workers`` processes at once, each computing with
+    ``cores / workers`` threads (as :class:`mockgo.cluster.Processes`) and
+    playing ``--games`` games: the machine's evaluations per second (all
+    workers' evaluations over the time from the first one's start to the
+    last one's end) and the raw throughput of the workers' networks run
+    side by side."""
+    import multiprocessing
+
+    threads = max(1, (os.cpu_count() or 1) // args.workers)
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(args.workers)
+    jobs = [(args, variant, args.seed + 1000 * w) for w in range(args.workers)]
+    with context.Pool(args.workers, initializer=_start_worker,
+                      initargs=(barrier, threads)) as pool:
+        runs = pool.map(_selfplay_in_worker, jobs)
+    seconds = max(r["ended_at"] for r in runs) - min(r["started_at"] for r in runs)
+    evals_per_s = sum(r["evaluations"] for r in runs) / seconds
+    raw = sum(r["raw_evals_per_s"] for r in runs)
+    finished = all(r["games_per_hour"] is not None for r in runs)
+    return {
+        "workers": args.workers, "threads_each": threads, "variant": variant,
+        "evals_per_s": round(evals_per_s, 1),
+        "raw_evals_per_s_side_by_side": round(raw, 1),
+        "ratio_side_by_side": round(evals_per_s / raw, 3),
+        "games_per_hour": round(3600 * args.workers * args.games / seconds, 1)
+        if finished else None,
+        "moves_per_hour": round(sum(r["moves_per_hour"] * r["seconds"] for r in runs) / seconds),
+        "mean_batch": [r["mean_batch"] for r in runs],
+        "seconds": round(seconds, 1),
+    }
+
+
+def _warm_up(model, config, variant, args):
+    """Load the compiled (numba) functions the search and the encoder use,
+    from their cache, before anything is timed: a second or so, once per
+    process."""
+    run(1, 1, 50, 1, args.size, args.seed)
+    selfplay(model, config, variant, 1, 0.1, args.seed)
+
+
+def _model_and_config(args):
     from mockgo.nets.models import dual_network
     from mockgo.zero.config import ZeroConfig
 
@@ -223,7 +303,15 @@ def selfplay_figures(args):
                         seed=args.seed)
     if args.katago:
         config = config.with_katago()
-    model = dual_network(args.size, 17, args.blocks, args.filters)
+    return dual_network(args.size, 17, args.blocks, args.filters), config
+
+
+def selfplay_figures(args):
+    """Self-play with each of ``args.variants``, the network's variants, and
+    the best raw throughput at any batch size; one dict for the JSON line."""
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    model, config = _model_and_config(args)
+    _warm_up(model, config, args.variants[0], args)
     batch = args.games * args.parallel
     figures = {"net": f"dual {args.blocks}x{args.filters}",
                "network_variants": network_variants(model, batch, 2 * args.raw_seconds,
@@ -241,6 +329,15 @@ def selfplay_figures(args):
             run["raw_best"] = best
             run["ratio_to_best_raw"] = round(run["evals_per_s"] / best["evals_per_s"], 3)
     figures["selfplay"] = runs[args.variants[0]]
+    for run in runs.values():
+        for key in ("evaluations", "started_at", "ended_at"):
+            del run[key]
+    if args.workers > 1:
+        # After the in-process figures, so that this process's TensorFlow
+        # (with all the cores' threads) is idle while the workers play.
+        workers = selfplay_in_workers(args, args.variants[0])
+        workers["ratio_to_best_raw"] = round(workers["evals_per_s"] / best["evals_per_s"], 3)
+        figures["selfplay_workers"] = workers
     figures["selfplay_variants"] = {
         variant: {key: run[key] for key in ("evals_per_s", "raw_evals_per_s", "ratio",
                                             "games_per_hour", "moves_per_hour", "seconds")}
@@ -271,6 +368,10 @@ def main(argv=None):
     parser.add_argument("--rounds", type=int, default=1,
                         help="play the self-play of each of --variants this many times, in "
                              "turns, and keep each one's fastest (steadier on a busy machine)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="also play self-play in this many worker processes at once, "
+                             "each with cores/workers threads and --games games "
+                             "('selfplay_workers'; the Zero loop's --workers N)")
     parser.add_argument("--katago", action="store_true",
                         help="self-play with ZeroConfig.with_katago()'s search (playout cap "
                              "randomization, forced playouts)")
