@@ -1,6 +1,8 @@
 """AlphaGo's search (search.evaluators.AlphaGoEvaluator in the PUCT search,
 the alphago: player spec) and players that answer a pass (ownership.should_pass)."""
 
+from types import SimpleNamespace
+
 import keras
 import numpy as np
 import pytest
@@ -14,7 +16,7 @@ from mockgo.nets.inference import fastest_precision
 from mockgo.nets.io import NetworkInfo, save_model
 from mockgo.nets.models import dual_network, policy_network, value_network
 from mockgo.play.players import PolicyPlayer, SearchPlayer, make_player
-from mockgo.search.evaluators import AlphaGoEvaluator
+from mockgo.search.evaluators import AlphaGoEvaluator, uniform_evaluator
 from mockgo.search.games import GoGame, SensibleGoGame
 
 EYE_SPACE = """
@@ -101,6 +103,29 @@ def test_search_finds_the_vital_point(networks, mix, to_play):
         board = Board.from_diagram(EYE_SPACE, to_play=to_play, komi=20.5)
         assert coords.to_gtp(player.select_move(board), 7) == "D2"
         assert evaluate.evaluations >= 400 / 8  # leaves were batched
+
+
+def test_a_slow_first_evaluator_call_is_charged_to_no_move(monkeypatch):
+    """A process's first network call traces the graphs (seconds): a timed
+    player makes it before its first move's clock starts, so that move
+    gets its whole budget. The clock here is a fake one that the evaluator
+    moves on: 100 s for its first call, 0.013 s for each other."""
+    import time
+
+    clock = SimpleNamespace(now=0.0, calls=0)
+
+    def evaluate(states):
+        clock.now += 100.0 if clock.calls == 0 else 0.013
+        clock.calls += 1
+        return uniform_evaluator(states)
+
+    monkeypatch.setattr(time, "perf_counter", lambda: clock.now)
+    player = SearchPlayer(evaluate, seconds=1.0, parallel_readouts=8, size=5, seed=0)
+    player.select_move(Board(5))
+    first = player.trees[0].root.n_total
+    assert first >= 8 * 70  # about 75 steps of 8 readouts in the second of the budget
+    player.select_move(Board(5), game=1)
+    assert player.trees[1].root.n_total == first  # no second warm-up
 
 
 def test_alphago_spec_from_files(networks, tmp_path):

@@ -642,6 +642,7 @@ class SearchPlayer(_TreePerGame):
         self.on_end_game = on_end_game
         self.name = name
         self.seed = seed
+        self._warmed_up = False
         super().__init__()  # game -> its MCTSPlayer
 
     def _new_tree(self, board, rng):
@@ -667,11 +668,27 @@ class SearchPlayer(_TreePerGame):
         if self.seconds is None:
             search_many(trees, self.evaluate)
         else:  # each game's move gets the whole budget
+            self._warm_up(trees)
             for tree in trees:
                 search_many([tree], self.evaluate, seconds=self.seconds)
         for i, tree in zip(searching, trees):
             moves[i] = self._answer(turns[i], tree)
         return Choices(moves, np.zeros(len(turns)))
+
+    def _warm_up(self, trees):
+        """Before the first timed search: a search of two steps on a
+        throw-away tree, charged to no move. A process's first search
+        compiles what it runs: the networks' graphs, and the numba
+        functions of the search wherever their cache is not valid (numba
+        rebuilds it when a module's source changes; the headline match's
+        first move after such a change took 11.98 s of its 9.5)."""
+        if trees and not self._warmed_up:
+            options = dict(self.options, num_readouts=2 * self.options["parallel_readouts"],
+                           stop_early=False)
+            throw_away = MCTSPlayer(self.evaluate, seed=0, **options)
+            throw_away.initialize(trees[0].root.state)
+            search_many([throw_away], self.evaluate)
+            self._warmed_up = True
 
     def _choose_stepwise(self, turns):
         """One search step for every game (``stepwise`` in the class docstring)."""
