@@ -262,7 +262,9 @@ def selfplay_in_workers(args, variant):
     side by side."""
     import multiprocessing
 
-    threads = max(1, (os.cpu_count() or 1) // args.workers)
+    from mockgo.cluster import cores_per_worker
+
+    threads = cores_per_worker(args.workers)
     context = multiprocessing.get_context("spawn")
     barrier = context.Barrier(args.workers)
     jobs = [(args, variant, args.seed + 1000 * w) for w in range(args.workers)]

@@ -317,6 +317,12 @@ THREAD_VARIABLES = ("TF_NUM_INTRAOP_THREADS", "TF_NUM_INTEROP_THREADS", "OMP_NUM
                     "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
 
+def cores_per_worker(workers):
+    """This machine's cores shared out among ``workers`` processes, at
+    least one each."""
+    return max(1, (os.cpu_count() or 1) // max(1, int(workers)))
+
+
 def limit_threads(threads):
     """Make this process's TensorFlow compute with ``threads`` threads (set
     before its first operation: a worker's initializer)."""
@@ -332,17 +338,17 @@ class Processes(Executor):
     machine's cores shared out, at least one each), so that workers do not
     oversubscribe the cores: by default TensorFlow in every process would
     start a thread per core. Self-play gains from it (README, "Benchmarks":
-    1.64 times the games an hour on 2 cores): with one thread each, two workers on two cores each run their
-    own tree search while the other's network call runs, where one process
-    leaves a core idle during its search."""
+    1.64 times the games an hour on 2 cores): with one thread each, two
+    workers on two cores each run their own tree search while the other's
+    network call runs, where one process leaves a core idle during its
+    search."""
 
     name = "processes"
 
     def __init__(self, workers, threads_per_worker=None):
         super().__init__()
         self.workers = max(1, int(workers))
-        self.threads_per_worker = threads_per_worker or max(
-            1, (os.cpu_count() or 1) // self.workers)
+        self.threads_per_worker = threads_per_worker or cores_per_worker(self.workers)
         self._pool = None
         self._done = queue.Queue()
         self._pending = 0
