@@ -7,6 +7,7 @@
     mockgo ladder --player policy:path=models/sl.keras --games 10
     mockgo zero --base-dir runs/zero9 --board-size 9  # AlphaGo Zero's loop
     mockgo evaluate runs/01_supervised/full/policy.keras games/  # top-1, top-5
+    mockgo recipe --preset gpu --archives data/kgs    # the 13x192 SL policy on a GPU
 
 Each subcommand lives in a module with two functions,
 ``configure_parser(parser)`` (add its options to an argparse parser) and
@@ -29,6 +30,7 @@ SUBCOMMANDS = {
     "zero": ("mockgo.zero.cli", "AlphaGo Zero's self-play loop, resumable"),
     "evaluate": ("mockgo.arena.evaluation", "score a policy network on SGF games: top-1, top-5"),
     "models": ("mockgo.pretrained", "list the trained networks that ship with mockgo"),
+    "recipe": ("mockgo.learn.recipe", "AlphaGo's supervised recipe at scale: dataset, SL policy"),
 }
 
 

@@ -36,6 +36,7 @@ from mockgo.go.features import ALPHAGO48, ALPHAGO49
 from mockgo.learn.reinforce import ReinforceConfig
 from mockgo.learn.supervised import build_policy
 from mockgo.learn.value import fit_value_network, value_dataset
+from mockgo.nets.device import set_random_seed
 from mockgo.nets.io import NetworkInfo, as_float32, load_model
 from mockgo.zero.config import ZeroConfig
 
@@ -674,7 +675,7 @@ def standin_value_network(policy, size, games=300, epochs=8, seed=0, progress=Fa
     from mockgo.nets.models import value_network  # TensorFlow: imported only when a network is used
 
     data = value_dataset(policy, games, size, rng=seed, progress=progress)
-    keras.utils.set_random_seed(seed)
+    set_random_seed(seed)
     model = value_network(size, 49, layers=3, filters=16, hidden=64, name="standin_value")
     split = int(0.9 * len(data))
     fit_value_network(model, data.planes[:split], data.outcomes[:split],

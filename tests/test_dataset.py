@@ -11,7 +11,23 @@ from mockgo import Board
 from mockgo.data import records
 from mockgo.data.files import FolderBusyError
 from mockgo.data.dataset import (DatasetSpec, batches, build_dataset, load_split, rank_value,
-                                 split_of, summary_line, symmetry_tables, tf_dataset)
+                                 split_of, summary_line, symmetry_tables)
+
+
+def packed_batch(folder, split, **options):
+    """The first batch of the packed pipeline, unpacked and turned as the
+    compiled training step does it (mockgo.nets.packed.UnpackPlanes)."""
+    import keras
+
+    from mockgo.data.pipeline import PackedBatches
+    from mockgo.nets.packed import UnpackPlanes
+
+    data = PackedBatches(folder, split, **options)
+    (packed, syms), labels = data[0]
+    num_planes = next(batches(folder, split, **options))[0].shape[-1]
+    x = UnpackPlanes(num_planes, data.size)(keras.ops.convert_to_tensor(packed),
+                                            keras.ops.convert_to_tensor(syms))
+    return keras.ops.convert_to_numpy(x), labels
 
 
 def random_game(size, seed, black_rank="6d", white_rank="7d", moves=40):
@@ -179,16 +195,19 @@ def test_batches_shuffle_augment_and_drop_passes(sgf_folder, tmp_path):
 
 
 @pytest.mark.parametrize("target", ["policy", "value"])
-def test_tf_dataset_gives_the_batches_of_batches(sgf_folder, tmp_path, target):
+@pytest.mark.parametrize("repeat", [False, True])
+def test_the_packed_pipeline_gives_the_batches_of_the_numpy_decoder(sgf_folder, tmp_path,
+                                                                     target, repeat):
     build_dataset([sgf_folder], tmp_path / "ds", SPEC, workers=1, progress=False)
     options = dict(batch_size=16, seed=3, target=target)
-    x, y = next(iter(tf_dataset(tmp_path / "ds", "train", **options)))
-    assert tuple(x.shape) == (16, 9, 9, 2) and x.dtype.name == "uint8"
-    assert y.dtype.name == ("int32" if target == "policy" else "float32")
-    # Unpacked and turned by TensorFlow ops, the same positions and labels as numpy's.
+    x, y = packed_batch(tmp_path / "ds", "train", repeat=repeat, **options)
+    assert x.shape == (16, 9, 9, 2) and x.dtype == np.uint8
+    assert y.dtype == (np.int32 if target == "policy" else np.float32)
+    # Unpacked and turned in the model's first layer, the same positions and
+    # labels as numpy's decoder gives.
     expected_x, expected_y = next(batches(tmp_path / "ds", "train", **options))
-    np.testing.assert_array_equal(x.numpy(), expected_x)
-    np.testing.assert_array_equal(y.numpy(), expected_y)
+    np.testing.assert_array_equal(x, expected_x)
+    np.testing.assert_array_equal(y, expected_y)
 
 
 def test_dual_batches_carry_the_move_and_the_outcome_turned_together(sgf_folder, tmp_path):
@@ -202,11 +221,10 @@ def test_dual_batches_carry_the_move_and_the_outcome_turned_together(sgf_folder,
     np.testing.assert_array_equal(x, policy_x)
     np.testing.assert_array_equal(moves, policy_moves)
     np.testing.assert_array_equal(outcomes, values)
-    tx, (tmoves, toutcomes) = next(iter(tf_dataset(tmp_path / "ds", "train", target="dual",
-                                                   **options)))
-    np.testing.assert_array_equal(tx.numpy(), x)
-    np.testing.assert_array_equal(tmoves.numpy(), moves)
-    np.testing.assert_array_equal(toutcomes.numpy(), outcomes)
+    tx, (tmoves, toutcomes) = packed_batch(tmp_path / "ds", "train", target="dual", **options)
+    np.testing.assert_array_equal(tx, x)
+    np.testing.assert_array_equal(tmoves, moves)
+    np.testing.assert_array_equal(toutcomes, outcomes)
     with pytest.raises(ValueError, match="target"):
         next(batches(tmp_path / "ds", "train", target="both"))
 

@@ -1,5 +1,6 @@
 """Training datasets: from folders and archives of SGF games to shards on disk,
-and a tf.data pipeline that reads them back for Keras.
+and the batches read back from them for training (:mod:`mockgo.data.pipeline`
+feeds them to Keras).
 
 A dataset is a folder:
 
@@ -46,7 +47,7 @@ from mockgo.data import records
 from mockgo.data.files import (CorruptFileError, atomic_open, atomic_write_text,
                                check_same_settings, discard_work, folder_lock, list_work,
                                read_json, read_npz, refuse_unrecorded_work)
-from mockgo.go import symmetries
+from mockgo.go.symmetries import symmetry_tables
 from mockgo.go.board import BLACK, EMPTY, WHITE
 from mockgo.go.features import ALPHAGO48, get_encoder
 
@@ -480,20 +481,9 @@ def load_split(folder, split, max_positions=None):
     return planes[:max_positions], moves[:max_positions], outcomes[:max_positions]
 
 
-def symmetry_tables(size):
-    """The 8 symmetries of :mod:`mockgo.go.symmetries` as index tables, to
-    transform a whole batch at once, each position its own way: a point's
-    planes come from ``gather[s]`` and a move goes to ``moves[s]``."""
-    n = size * size
-    points = np.arange(n).reshape(size, size, 1)
-    gather = np.array([symmetries.apply_to_planes(s, points).reshape(n) for s in symmetries.SYMMETRIES])
-    moves = np.array([symmetries.apply_to_moves(s, np.arange(n + 1), size) for s in symmetries.SYMMETRIES])
-    return gather, moves
-
-
-def _packed_batches(folder, split, batch_size, shuffle, augment, seed, include_pass, target,
+def packed_batches(folder, split, batch_size, shuffle, augment, seed, include_pass, target,
                     shards_in_memory, repeat):
-    """What :func:`batches` and :func:`tf_dataset` share: batches of
+    """The batches of a split as they travel to a training step: batches of
     ``(packed planes, labels, symmetries)``, the planes still bit-packed
     (``np.packbits`` along the plane axis, as in the shards), the labels not
     yet moved by the symmetries (``symmetries`` is None without ``augment``).
@@ -501,7 +491,9 @@ def _packed_batches(folder, split, batch_size, shuffle, augment, seed, include_p
     Shards are kept packed in memory (a group of 4 shards of 8,192 19x19
     positions is 70 MB packed, 570 MB unpacked) and only the rows of each
     batch are unpacked, by the caller: no pause to unpack a whole group, and
-    an eighth of the memory traffic.
+    an eighth of the memory traffic. :func:`batches` unpacks them with numpy;
+    :class:`mockgo.data.pipeline.PackedBatches` sends them packed to the
+    compiled training step, which unpacks them (:mod:`mockgo.nets.packed`).
     """
     manifest = read_manifest(folder)
     size = manifest["spec"]["board_size"]
@@ -555,7 +547,7 @@ def batches(folder, split, batch_size=256, shuffle=True, augment=True, seed=0,
     size = manifest["spec"]["board_size"]
     num_planes = get_encoder(manifest["spec"]["encoder"], size).num_planes
     gather, move_maps = symmetry_tables(size)
-    for packed, labels, syms in _packed_batches(folder, split, batch_size, shuffle, augment, seed,
+    for packed, labels, syms in packed_batches(folder, split, batch_size, shuffle, augment, seed,
                                                 include_pass, target, shards_in_memory, repeat):
         x = np.unpackbits(packed, axis=-1, count=num_planes)
         if syms is not None:
@@ -567,62 +559,6 @@ def batches(folder, split, batch_size=256, shuffle=True, augment=True, seed=0,
             elif target == "dual":
                 labels = (move_maps[syms, labels[0]].astype(np.int32), labels[1])
         yield x, labels
-
-
-def tf_dataset(folder, split, batch_size=256, shuffle=True, augment=True, seed=0,
-               include_pass=False, target="policy", shards_in_memory=4, repeat=False):
-    """The same batches as :func:`batches` (same arguments), as a
-    prefetching ``tf.data.Dataset`` for ``model.fit``.
-
-    The Python generator only picks the rows of each batch, still bit-packed
-    (and draws their symmetries); unpacking the bits and applying the
-    symmetries run as TensorFlow ops (``map`` with ``num_parallel_calls``),
-    outside the GIL and in parallel with the Python side, and ``prefetch``
-    keeps batches ready while the model trains. Measured with
-    ``benchmarks/train.py``.
-    """
-    import tensorflow as tf  # TensorFlow: imported only when a network is used
-
-    if target not in TARGETS:
-        raise ValueError(f"target is one of {TARGETS}, not {target!r}")
-    manifest = read_manifest(folder)
-    size = manifest["spec"]["board_size"]
-    num_planes = get_encoder(manifest["spec"]["encoder"], size).num_planes
-    packed_planes = (num_planes + 7) // 8
-    moves_spec = tf.TensorSpec((None,), tf.int32)
-    outcomes_spec = tf.TensorSpec((None,), tf.float32)
-    label_spec = {"policy": moves_spec, "value": outcomes_spec,
-                  "dual": (moves_spec, outcomes_spec)}[target]
-
-    def generator():
-        for packed, labels, syms in _packed_batches(folder, split, batch_size, shuffle, augment,
-                                                    seed, include_pass, target, shards_in_memory,
-                                                    repeat):
-            yield packed, labels, (syms if syms is not None else np.zeros(len(packed), np.int64))
-
-    signature = (tf.TensorSpec((None, size, size, packed_planes), tf.uint8), label_spec,
-                 tf.TensorSpec((None,), tf.int64))
-    dataset = tf.data.Dataset.from_generator(generator, output_signature=signature)
-    gather_table, move_table = (tf.constant(t, tf.int32) for t in symmetry_tables(size))
-    shifts = tf.constant([7, 6, 5, 4, 3, 2, 1, 0], tf.uint8)
-
-    def decode(packed, labels, syms):
-        # np.packbits is big-endian: the first plane is the top bit of byte 0.
-        bits = tf.bitwise.bitwise_and(tf.bitwise.right_shift(packed[..., None], shifts), 1)
-        n = tf.shape(packed)[0]
-        x = tf.reshape(bits, (n, size * size, packed_planes * 8))[:, :, :num_planes]
-        if augment:
-            syms32 = tf.cast(syms, tf.int32)
-            x = tf.gather(x, tf.gather(gather_table, syms32), axis=1, batch_dims=1)
-            if target == "policy":
-                labels = tf.gather_nd(move_table, tf.stack([syms32, labels], axis=1))
-            elif target == "dual":
-                labels = (tf.gather_nd(move_table, tf.stack([syms32, labels[0]], axis=1)),
-                          labels[1])
-        return tf.reshape(x, (n, size, size, num_planes)), labels
-
-    dataset = dataset.map(decode, num_parallel_calls=tf.data.AUTOTUNE, deterministic=True)
-    return dataset.prefetch(tf.data.AUTOTUNE)
 
 
 def split_game(dataset_folder, split="test", index=0):

@@ -144,3 +144,15 @@ def _composition_table():
         for b in SYMMETRIES:
             table[a, b] = results[apply_to_planes(b, apply_to_planes(a, probe)).tobytes()]
     return table
+
+
+def symmetry_tables(size):
+    """The 8 symmetries as index tables, to transform a whole batch at once,
+    each position its own way: a point's planes come from ``gather[s]``
+    (flat points) and a move goes to ``moves[s]`` (pass, ``size * size``,
+    stays pass)."""
+    n = size * size
+    points = np.arange(n).reshape(size, size, 1)
+    gather = np.array([apply_to_planes(s, points).reshape(n) for s in SYMMETRIES])
+    moves = np.array([apply_to_moves(s, np.arange(n + 1), size) for s in SYMMETRIES])
+    return gather, moves

@@ -67,12 +67,13 @@ number alone (so a resumed run gets the same rates):
 
 Mixed precision
 ---------------
-On a CPU with bfloat16 instructions (``avx512_bf16`` or ``amx_bf16``) Keras'
-``mixed_bfloat16`` policy computes the convolutions in bfloat16 while
-keeping the weights in float32: measured twice the positions per second for
-the 6 x 64 network on this project's 2-core machine. :func:`build_policy`
-builds a network under the precision it is asked for (``"auto"``: mixed
-bfloat16 where the CPU has those instructions, else float32) and
+On a GPU, or a CPU with bfloat16 instructions (``avx512_bf16`` or
+``amx_bf16``), Keras' ``mixed_bfloat16`` policy computes the convolutions in
+bfloat16 while keeping the weights in float32: measured twice the positions
+per second for the 6 x 64 network on this project's 2-core machine.
+:func:`build_policy` builds a network under the precision it is asked for
+(``"auto"``: :func:`mockgo.nets.device.auto_precision` asks the device that
+runs the network) and
 :func:`mockgo.nets.io.save_for_play` always saves a float32 copy, so whoever
 loads ``policy.keras`` gets an ordinary float32 model.
 
@@ -90,15 +91,17 @@ from pathlib import Path
 
 import numpy as np
 
-from mockgo.data.dataset import read_manifest, tf_dataset
+from mockgo.data.dataset import read_manifest
+from mockgo.data.pipeline import PackedBatches
 from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, list_work,
                                read_json, read_npz, refuse_unrecorded_work)
 from mockgo.go.features import get_encoder
+from mockgo.nets.device import resolve_precision, set_random_seed
 from mockgo.nets.io import NetworkInfo, kind_of, load_model, save_model
 
 __all__ = [
-    "build_policy", "compile_policy", "cpu_has_bf16", "learning_rate_at", "played_positions",
-    "read_history", "read_state", "resolve_precision", "run_summary", "train_policy",
+    "build_policy", "compile_policy", "learning_rate_at", "played_positions",
+    "read_history", "read_state", "run_summary", "train_policy",
 ]
 
 CHECKPOINT = "checkpoint_{epoch:05d}.keras"  # after that many epochs
@@ -116,29 +119,6 @@ DUAL_VALUE_WEIGHT = 0.01  # AlphaGo Zero's weight on the value loss in supervise
 # ---------------------------------------------------------- building, saving
 
 
-def cpu_has_bf16(cpuinfo="/proc/cpuinfo"):
-    """Whether the CPU has bfloat16 instructions (``avx512_bf16`` or
-    ``amx_bf16`` among its flags); False where that cannot be read."""
-    try:
-        text = Path(cpuinfo).read_text()
-    except OSError:
-        return False
-    flags = set()
-    for line in text.splitlines():
-        if line.startswith("flags"):
-            flags.update(line.split(":", 1)[1].split())
-    return bool(flags & {"avx512_bf16", "amx_bf16"})
-
-
-def resolve_precision(precision):
-    """``"auto"`` to ``"mixed_bfloat16"`` or ``"float32"`` (see the module docstring)."""
-    if precision == "auto":
-        return "mixed_bfloat16" if cpu_has_bf16() else "float32"
-    if precision not in ("float32", "mixed_bfloat16"):
-        raise ValueError(f"precision must be auto, float32 or mixed_bfloat16, got {precision!r}")
-    return precision
-
-
 def build_policy(layers, filters, board_size=19, planes=48, precision="auto", seed=0):
     """A new, uncompiled :func:`mockgo.nets.models.policy_network` of
     ``layers`` convolutions of ``filters`` filters, built under ``precision``
@@ -151,7 +131,7 @@ def build_policy(layers, filters, board_size=19, planes=48, precision="auto", se
         policy_network  # TensorFlow: imported only when a network is used
 
     precision = resolve_precision(precision)
-    keras.utils.set_random_seed(seed)
+    set_random_seed(seed)
     previous = keras.config.dtype_policy()
     keras.config.set_dtype_policy(precision)
     try:
@@ -168,7 +148,8 @@ def build_policy(layers, filters, board_size=19, planes=48, precision="auto", se
 def compile_policy(model, optimizer="adam", learning_rate=1e-3, momentum=0.9, value_weight=None):
     """Compile for move prediction: sparse categorical cross-entropy, and
     top-1 (``top1``) and top-5 (``top5``) accuracy. ``optimizer`` is
-    ``"sgd"`` (with ``momentum``) or ``"adam"``; see the module docstring.
+    ``"sgd"`` (with ``momentum``) or ``"adam"`` (see the module docstring), or
+    an optimiser object to share with another model.
 
     A dual network (policy and value heads, :func:`mockgo.nets.models.dual_network`)
     learns both at once, AlphaGo Zero's supervised experiment: the policy's
@@ -180,7 +161,9 @@ def compile_policy(model, optimizer="adam", learning_rate=1e-3, momentum=0.9, va
     output: ``policy_top1``, ``policy_top5``, ``value_loss``, ..."""
     import keras  # TensorFlow: imported only when a network is used
 
-    if optimizer == "sgd":
+    if isinstance(optimizer, keras.optimizers.Optimizer):
+        opt = optimizer  # shared with another model (train_policy: the network and its trainer)
+    elif optimizer == "sgd":
         opt = keras.optimizers.SGD(learning_rate=learning_rate, momentum=momentum)
     elif optimizer == "adam":
         opt = keras.optimizers.Adam(learning_rate=learning_rate)
@@ -346,17 +329,18 @@ def _schedule_callback(rate_of_epoch):
     return Schedule()
 
 
-def _checkpoint_callback(run_dir, settings_record, encoder):
+def _checkpoint_callback(run_dir, settings_record, encoder, network):
     import keras  # TensorFlow: imported only when a network is used
 
     class EpochCheckpoint(keras.callbacks.Callback):
-        """After each epoch: the model with its optimiser to a checkpoint of
-        the epoch's own name (atomically), then ``state.json`` naming it (the
-        commit point), then the older checkpoints go (module docstring)."""
+        """After each epoch: the network with its optimiser (shared with the
+        model fit trains) to a checkpoint of the epoch's own name
+        (atomically), then ``state.json`` naming it (the commit point), then
+        the older checkpoints go (module docstring)."""
 
         def on_epoch_end(self, epoch, logs=None):
             name = CHECKPOINT.format(epoch=epoch + 1)
-            save_model(self.model, Path(run_dir) / name, encoder=encoder)
+            save_model(network, Path(run_dir) / name, encoder=encoder)
             _write_state(run_dir, {"epoch": epoch + 1, "checkpoint": name,
                                    "settings": settings_record,
                                    "last_logs": {k: float(v) for k, v in (logs or {}).items()}})
@@ -422,6 +406,11 @@ def played_positions(dataset_dir, split, with_passes=False):
     return total
 
 
+def _verbosity(progress):
+    """Keras' ``verbose`` for :func:`train_policy`'s ``progress``."""
+    return 2 if progress == "epoch" else 1 if progress else 0
+
+
 def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
                  steps_per_epoch=None, validation_steps=None, schedule="cosine",
                  optimizer="adam", momentum=0.9, seed=0, augment=True, tensorboard=False,
@@ -433,7 +422,7 @@ def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
     trained in place, and compiled here.
 
     Each epoch is ``steps_per_epoch`` batches of ``batch_size`` positions
-    from :func:`mockgo.data.dataset.tf_dataset` (shuffled, repeating, and with a
+    from :class:`mockgo.data.pipeline.PackedBatches` (shuffled, repeating, and with a
     random symmetry of the board per position if ``augment``; positions where
     the expert passed are left out); ``None`` means one pass over the train
     split. Validation after each epoch: the first ``validation_steps``
@@ -450,7 +439,8 @@ def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
     Its policy has a pass output, and positions where the expert passed are
     kept: it learns when to pass.
 
-    ``progress``: Keras' progress bar, which redraws live in Jupyter too.
+    ``progress``: Keras' progress bar, which redraws live in Jupyter too;
+    ``"epoch"``: one line per epoch (for logs); False: nothing.
     ``callbacks`` are Keras callbacks run after the checkpoint of each epoch
     is written.
 
@@ -465,8 +455,9 @@ def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
     Returns the history of the whole run, all sessions together, as
     ``{metric: [one value per epoch]}`` (read back from ``log.csv``).
     """
-    import keras  # TensorFlow: imported only when a network is used
-    import tensorflow as tf  # TensorFlow: imported only when a network is used
+    import keras  # the backend: imported only when a network is used
+
+    from mockgo.nets.packed import packed_input_model
 
     run_dir, dataset_dir = Path(run_dir), Path(dataset_dir)
     manifest = read_manifest(dataset_dir)
@@ -509,30 +500,33 @@ def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
     if initial_epoch >= epochs:
         return read_history(run_dir)
     data_seed = int(np.random.SeedSequence([seed, initial_epoch]).generate_state(1)[0])
-    train = tf_dataset(dataset_dir, "train", batch_size, shuffle=True, augment=augment,
-                       seed=data_seed, repeat=True, include_pass=with_passes, target=target)
+    train = PackedBatches(dataset_dir, "train", batch_size, shuffle=True, augment=augment,
+                          seed=data_seed, repeat=True, include_pass=with_passes, target=target)
     validation = None
     playable = played_positions(dataset_dir, "validation", with_passes)
     if playable > 0:
-        # Known length, so Keras neither warns that the data ran out nor
-        # counts the batches anew each epoch.
         steps = math.ceil(playable / batch_size)
         steps = steps if validation_steps is None else min(steps, validation_steps)
-        validation = tf_dataset(dataset_dir, "validation", batch_size, shuffle=False,
-                                augment=False, repeat=False, include_pass=with_passes,
-                                target=target).take(steps)
-        validation = validation.apply(tf.data.experimental.assert_cardinality(steps))
+        validation = PackedBatches(dataset_dir, "validation", batch_size, shuffle=False,
+                                   augment=False, repeat=False, include_pass=with_passes,
+                                   target=target, steps=steps)
+    # What fit trains: the network behind a layer that unpacks the batches'
+    # planes inside the compiled step (mockgo.nets.packed), sharing the
+    # network's weights and optimiser; the network itself is what the
+    # checkpoints hold.
+    trainer = packed_input_model(model)
+    compile_policy(trainer, model.optimizer, value_weight=value_weight)
 
     all_callbacks = [
         _schedule_callback(lambda epoch: learning_rate_at(epoch, learning_rate, epochs, schedule)),
         keras.callbacks.CSVLogger(str(run_dir / LOG), append=True),
-        _checkpoint_callback(run_dir, record, spec["encoder"]),
+        _checkpoint_callback(run_dir, record, spec["encoder"], model),
     ]
     if tensorboard:
         all_callbacks.append(keras.callbacks.TensorBoard(str(run_dir / "tensorboard")))
     all_callbacks += list(callbacks)
-    model.fit(train, epochs=epochs, initial_epoch=initial_epoch,
-              steps_per_epoch=steps_per_epoch, validation_data=validation,
-              callbacks=all_callbacks, verbose=1 if progress else 0,
-              shuffle=False)  # the pipeline shuffles
+    trainer.fit(train, epochs=epochs, initial_epoch=initial_epoch,
+                steps_per_epoch=steps_per_epoch, validation_data=validation,
+                callbacks=all_callbacks, verbose=_verbosity(progress),
+                shuffle=False)  # the pipeline shuffles
     return read_history(run_dir)

@@ -28,6 +28,7 @@ import keras
 import numpy as np
 
 from mockgo.go.features import get_encoder
+from mockgo.nets.device import auto_precision
 from mockgo.nets.io import load_model, model_info
 
 __all__ = ["PRECISIONS", "Predictor", "fastest_precision", "masked_policy", "network_input"]
@@ -226,22 +227,11 @@ PRECISIONS = {"float32": "float32", "bfloat16": "mixed_bfloat16"}
 
 
 def fastest_precision(cpuinfo="/proc/cpuinfo"):
-    """The faster Predictor precision here, as measured (the Predictor's
-    docstring): ``"bfloat16"`` on a CPU with bfloat16 instructions
-    (AVX512_BF16 or AMX, as ``cpuinfo`` lists the flags) when TensorFlow
-    sees no GPU; else ``"float32"`` (emulated bfloat16 is slow; GPUs and
-    other Keras backends are not measured here)."""
-    if keras.backend.backend() != "tensorflow":
-        return "float32"
-    import tensorflow as tf
-
-    try:
-        flags = set(open(cpuinfo).read().split())
-    except OSError:  # not Linux
-        return "float32"
-    if not flags & {"avx512_bf16", "amx_bf16"} or tf.config.list_physical_devices("GPU"):
-        return "float32"
-    return "bfloat16"
+    """The faster Predictor precision on the device that runs the network
+    (:func:`mockgo.nets.device.auto_precision`): ``"bfloat16"`` on a GPU or on
+    a CPU with bfloat16 instructions (AVX512_BF16 or AMX, as ``cpuinfo``
+    lists the flags), else ``"float32"`` (emulated bfloat16 is slow)."""
+    return "bfloat16" if auto_precision(cpuinfo) == "mixed_bfloat16" else "float32"
 
 
 def _with_policy(model, policy):

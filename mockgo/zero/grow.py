@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from mockgo.data.files import read_json
+from mockgo.nets.device import set_random_seed
 from mockgo.nets.io import save_model
 from mockgo.zero.config import ENCODER, ZeroConfig, seed_of
 from mockgo.zero.layout import RunLayout
@@ -74,7 +75,7 @@ def grow_network(base_dir, out_path, blocks, filters, generations, epochs=2, see
     stored = read_json(layout.config, "the run's ZeroConfig")
     config = dataclasses.replace(ZeroConfig.from_dict(stored), blocks=blocks, filters=filters)
     examples = load_targets(played_examples(base_dir, generations))
-    keras.utils.set_random_seed(seed)
+    set_random_seed(seed)
     model = compile_dual(new_network(config, Path(out_path).stem), config)
     history = {}
     start, cpu_start = time.perf_counter(), time.process_time()

@@ -94,6 +94,7 @@ from mockgo.cluster import Recipe
 from mockgo.data import records
 from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, folder_lock,
                                read_json, read_npz, refuse_unrecorded_work)
+from mockgo.nets.device import set_random_seed
 from mockgo.nets.io import load_model, model_info, save_model
 from mockgo.play.gtp_client import find_gnugo
 from mockgo.play.players import RandomPlayer, gnugo_player
@@ -348,7 +349,7 @@ class ZeroRun:
             check_init_model(model, config, config.init_model)
             save_model(model, self.model_path(0), encoder=ENCODER)
             return
-        keras.utils.set_random_seed(self.config.seed)
+        set_random_seed(self.config.seed)
         save_model(new_network(config, "generation_000000"), self.model_path(0), encoder=ENCODER)
 
     # ------------------------------------------------------ state

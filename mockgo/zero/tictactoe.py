@@ -34,6 +34,7 @@ import time
 
 import numpy as np
 
+from mockgo.nets.device import set_random_seed
 from mockgo.search.games import TicTacToe
 from mockgo.search.mcts import MCTSPlayer, search_many
 
@@ -61,7 +62,7 @@ def tictactoe_network(blocks=2, filters=32, seed=0):
 
     from mockgo.nets.models import dual_network
 
-    keras.utils.set_random_seed(seed)
+    set_random_seed(seed)
     return dual_network(SIZE, planes=2, blocks=blocks, filters=filters, value_hidden=32,
                         name="tictactoe_network")
 

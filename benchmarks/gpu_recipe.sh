@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The recipe on one lent GPU machine, in one call: a tiny run of every stage
+# first (it fails fast, and compiles numba's cache), the dataset build's
+# speed at 1, 2 and all cores, `mockgo recipe --preset gpu`, then the input
+# pipeline against the compiled step (benchmarks/train.py) while time is
+# left. Results go to $OUT. Run it here first at tiny size, through every
+# path (PRESET=tiny TRAIN_SECONDS=10 OUT=/tmp/out ARCHIVES=.kgs bash ...). It
+# leaves six files in $OUT (a lent machine returns eight at most).
+#
+#   ARCHIVES  folder of KGS archives (data/kgs)     PRESET  gpu or tiny
+#   TRAIN_SECONDS  the SL stage's training budget   DEADLINE  seconds for it all
+#   PY  the Python (python3; here .venv/bin/python, with WHEELS=0: Keras installed)
+set -uo pipefail
+OUT=${OUT:-/tmp/out}
+ARCHIVES=${ARCHIVES:-data/kgs}
+PRESET=${PRESET:-gpu}
+TRAIN_SECONDS=${TRAIN_SECONDS:-270}
+DEADLINE=${DEADLINE:-560}
+BIG=${BIG:-"--layers 13 --filters 192 --batch 1024"}
+SMALL=${SMALL:-"--layers 6 --filters 64 --batch 1024"}
+PY=${PY:-python3}
+mkdir -p "$OUT"
+if [ -d .whl ] && [ "${WHEELS:-1}" = 1 ]; then  # Keras and its two pure-Python needs, carried as wheels
+    "$PY" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+        --target /tmp/site .whl/*.whl || exit 1
+    export PYTHONPATH=/tmp/site:$PWD
+else
+    export PYTHONPATH=$PWD
+fi
+export KERAS_BACKEND=${KERAS_BACKEND:-jax} PYTHONUNBUFFERED=1
+log() { echo "[$SECONDS s] $*" | tee -a "$OUT/run.log"; }
+left() { echo $((DEADLINE - SECONDS)); }
+
+log "device: $(nvidia-smi -L 2>/dev/null | head -1 || echo none); $(nproc) cores"
+"$PY" -c "import jax, keras; print('jax', jax.__version__, jax.devices(), 'keras', keras.__version__)"
+log "smoke: the tiny recipe"
+"$PY" -m mockgo.cli recipe --preset tiny --archives "$ARCHIVES/KGS-2017_02-19-525-.tar.gz" \
+    --folder /tmp/smoke >/tmp/smoke.log 2>&1 || { tail -30 /tmp/smoke.log | tee -a "$OUT/run.log"; exit 1; }
+log "dataset build speed"
+"$PY" benchmarks/dataset_build.py --archive "$ARCHIVES/KGS-2003-19-7582-.tar.gz" \
+    --workers 1 2 "$(nproc)" --games 100 | tee "$OUT/dataset_build.jsonl"
+log "the recipe, preset $PRESET, $TRAIN_SECONDS s of training"
+"$PY" -m mockgo.cli recipe --preset "$PRESET" --archives "$ARCHIVES" --folder runs/recipe \
+    --train-seconds "$TRAIN_SECONDS" 2>&1 | grep -v "^I0000\|^W0000" | tee -a "$OUT/run.log"
+cp runs/recipe/recipe.json runs/recipe/sl/log.csv "$OUT/" 2>/dev/null
+cp runs/recipe/sl-policy.keras "$OUT/" && log "network saved"
+for sizes in "$BIG" "$SMALL"; do
+    if [ "$(left)" -lt 60 ]; then log "no time left for the pipeline benchmark ($sizes)"; break; fi
+    log "pipeline against the compiled step: $sizes"
+    timeout "$(( $(left) - 10 ))" "$PY" benchmarks/train.py --dataset runs/recipe/dataset \
+        $sizes --steps 40 --epochs 2 --cycles 1 | tail -1 | tee -a "$OUT/train_benchmark.jsonl"
+done
+log "done"

@@ -1,0 +1,131 @@
+"""Feeding a dataset to ``model.fit`` on any Keras backend, fast enough for a GPU.
+
+:class:`PackedBatches` is a ``keras.utils.PyDataset`` of a dataset's split
+(:mod:`mockgo.data.dataset`): each batch is ``((packed planes, symmetries),
+labels)``, the planes still bit-packed as the shards hold them and a
+random symmetry of the square drawn for each position (0, the identity,
+without ``augment``). The moves among the labels are already turned by that
+symmetry; the planes are unpacked and turned inside the compiled step, by
+the model :func:`mockgo.nets.packed.packed_input_model` wraps around the
+network. So the host only picks rows and looks up moves, an eighth of the
+bytes of unpacked planes travel to the device, and nothing here imports a
+particular backend: the same code trains on TensorFlow and on JAX.
+
+A training split repeats without end (``repeat=True``: ``fit`` is given
+``steps_per_epoch``), its batches made ahead by a thread of its own while
+the device computes, so that a GPU is not kept waiting
+(``benchmarks/train.py`` measures the pipeline's positions per second against
+the compiled step's on one batch held in memory). A validation split is
+finite: the same batches, in the same order, every epoch.
+"""
+
+import math
+import queue
+import threading
+from pathlib import Path
+
+import keras
+import numpy as np
+
+from mockgo.data.dataset import TARGETS, packed_batches, read_manifest
+from mockgo.data.files import read_npz
+from mockgo.go.symmetries import symmetry_tables
+
+__all__ = ["PackedBatches", "turn_labels"]
+
+
+def turn_labels(labels, syms, move_maps, target):
+    """The labels of a batch after each position was turned by its symmetry:
+    moves move (``move_maps[sym, move]``), outcomes stay."""
+    if target == "policy":
+        return move_maps[syms, labels].astype(np.int32)
+    if target == "dual":
+        return move_maps[syms, labels[0]].astype(np.int32), labels[1]
+    return labels
+
+
+class PackedBatches(keras.utils.PyDataset):
+    """The batches of one split of the dataset in ``folder`` (module
+    docstring), as ``((packed, symmetries), labels)``.
+
+    ``target``: ``"policy"`` (labels: the move played), ``"value"`` (the
+    outcome for the mover) or ``"dual"`` (both). ``shuffle`` mixes positions
+    across ``shards_in_memory`` shards at a time and the order of shards;
+    ``augment`` draws a symmetry per position; ``include_pass`` keeps the
+    positions where the player passed. ``seed`` fixes the order and the
+    symmetries. ``repeat=True`` makes an endless split, prepared
+    ``prefetch`` batches ahead by a thread; otherwise ``num_batches`` is
+    ``steps`` (or the whole split) and every epoch reads the same batches.
+    """
+
+    def __init__(self, folder, split, batch_size, shuffle=True, augment=True, seed=0,
+                 include_pass=False, target="policy", shards_in_memory=4, repeat=False,
+                 steps=None, prefetch=8):
+        super().__init__()
+        if target not in TARGETS:
+            raise ValueError(f"target is one of {TARGETS}, not {target!r}")
+        manifest = read_manifest(folder)
+        self.size = manifest["spec"]["board_size"]
+        self._move_maps = symmetry_tables(self.size)[1]
+        self._options = dict(folder=folder, split=split, batch_size=batch_size, shuffle=shuffle,
+                             augment=augment, seed=seed, include_pass=include_pass, target=target,
+                             shards_in_memory=shards_in_memory, repeat=repeat)
+        self.target, self.repeat = target, repeat
+        self._steps = steps
+        if not repeat and steps is None:
+            size = self.size
+            self._steps = 0
+            for name, count in manifest["shards"][split]:
+                if not include_pass:  # counted from the moves alone
+                    moves = read_npz(Path(folder) / name, ["moves"])["moves"]
+                    count = int((moves != size * size).sum())
+                self._steps += math.ceil(count / batch_size) if count else 0
+        self._prefetch = prefetch
+        self._iterator = None
+        self._queue = None
+        self._next = 0
+
+    @property
+    def num_batches(self):
+        return None if self.repeat else self._steps
+
+    def _batches(self):
+        for packed, labels, syms in packed_batches(**self._options):
+            if syms is None:
+                syms = np.zeros(len(packed), np.int64)
+            else:
+                labels = turn_labels(labels, syms, self._move_maps, self.target)
+            yield (packed, syms.astype(np.int32)), labels
+
+    def _start_thread(self):
+        """A daemon thread that keeps ``prefetch`` batches ready."""
+        self._queue = queue.Queue(self._prefetch)
+        batches = self._batches()
+
+        def fill():
+            try:
+                for batch in batches:
+                    self._queue.put(batch)
+            except BaseException as error:  # raised again where the batch is taken
+                self._queue.put(error)
+
+        threading.Thread(target=fill, daemon=True, name="PackedBatches").start()
+
+    def __getitem__(self, index):
+        # Batches come in order, one after the other (fit asks for 0, 1, 2,
+        # ...; index 0 again starts the split over, as each epoch of a
+        # finite split and a backend's look at the first batches do).
+        if self.repeat:
+            if self._queue is None or index == 0 and self._next != 0:
+                self._start_thread()
+            self._next = index + 1
+            batch = self._queue.get()
+            if isinstance(batch, BaseException):
+                raise batch
+            return batch
+        if index == 0 or self._iterator is None or index != self._next:
+            self._iterator = self._batches()
+            for _ in range(index):
+                next(self._iterator)
+        self._next = index + 1
+        return next(self._iterator)

@@ -1,0 +1,269 @@
+"""AlphaGo's supervised recipe at its real scale, in one command, stage by stage.
+
+``mockgo recipe --preset gpu --archives data/kgs --folder runs/recipe`` runs,
+from the KGS archives, each stage that is not done yet:
+
+``dataset``
+    :func:`mockgo.data.dataset.build_dataset` in one worker process per
+    core (the same shards, byte for byte, as one process builds).
+``sl``
+    AlphaGo's SL policy network, 13 convolutions of 192 filters
+    (:func:`mockgo.nets.models.policy_network`), trained with
+    :func:`mockgo.learn.supervised.train_policy` (Adam, a cosine schedule,
+    a random symmetry per position, mixed bfloat16 where the device computes
+    it) for a *time budget*: the stage first times the compiled training
+    step on one batch held in memory (:func:`step_rate`) and sizes its
+    epochs so that the schedule ends when the budget does. Then it scores
+    the network on the test split (top-1 and top-5, positions where the
+    expert played a point) and saves it for play as ``sl-policy.keras``.
+
+Every stage resumes where it stopped: the dataset build and the training
+run keep their own checkpoints, and ``recipe.json`` (rewritten atomically
+after each stage) records each finished stage's results, its wall time and
+the device it ran on, so a stage done is not done again. The plan of the
+``sl`` stage (its epochs and steps) is recorded before training starts, so
+that a resumed run keeps it.
+
+Presets (:data:`PRESETS`): ``gpu``, AlphaGo's sizes for one GPU (about 56,000
+positions a second on an H200 for 13 x 192 in mixed bfloat16, measured);
+``cpu``, the 6 x 64 network of ``sl-19`` for a laptop's hours; ``tiny``, a few
+games and a network of 2 x 8 that runs every stage in about a minute on a
+CPU (the tests run it).
+"""
+
+import dataclasses
+import json
+import math
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+
+from mockgo.data.dataset import DatasetSpec, build_dataset, read_manifest
+from mockgo.data.files import atomic_write_text, read_json
+from mockgo.go.features import ALPHAGO48, get_encoder
+
+__all__ = ["PRESETS", "RecipeConfig", "STAGES", "run_recipe", "step_rate"]
+
+STAGES = ("dataset", "sl")
+RECORD = "recipe.json"
+
+
+@dataclasses.dataclass(frozen=True)
+class RecipeConfig:
+    """The sizes of one recipe: the dataset (``max_games``: None for every
+    game of the archives), the SL network (``layers`` x ``filters``) and its
+    training (``train_seconds`` of training, in ``epochs`` epochs of a
+    cosine schedule; ``validation_steps`` batches of validation an epoch)."""
+
+    encoder: str = ALPHAGO48
+    board_size: int = 19
+    max_games: int | None = None
+    layers: int = 13
+    filters: int = 192
+    batch_size: int = 1024
+    learning_rate: float = 1e-3
+    train_seconds: float = 330.0
+    epochs: int = 12
+    validation_steps: int = 40
+    precision: str = "auto"
+    seed: int = 0
+
+
+PRESETS = {
+    "gpu": RecipeConfig(),
+    "cpu": RecipeConfig(layers=6, filters=64, batch_size=128, train_seconds=3 * 3600, epochs=10,
+                        validation_steps=200),
+    "tiny": RecipeConfig(max_games=100, layers=2, filters=8, batch_size=64, train_seconds=10,
+                         epochs=2, validation_steps=2),
+}
+
+
+def step_rate(net, batch_size, steps=30, warmup=5, seed=0):
+    """Positions a second of ``net``'s compiled training step (forward,
+    backward, Adam) on one batch of random packed planes held in memory:
+    what the input pipeline is measured against, and what the ``sl`` stage
+    sizes its epochs by. Trains a copy of ``net`` (same architecture and
+    precision, its own weights): ``net`` is left as it was."""
+    import keras
+
+    from mockgo.nets.packed import packed_input_model
+
+    copy = keras.models.clone_model(net)
+    trainer = packed_input_model(copy)
+    trainer.compile(optimizer=keras.optimizers.Adam(1e-3), loss="sparse_categorical_crossentropy")
+    size, _, planes = net.inputs[0].shape[1:]
+    rng = np.random.default_rng(seed)
+    packed = rng.integers(0, 256, (batch_size, size, size, (planes + 7) // 8), dtype=np.uint8)
+    batch = ((packed, rng.integers(0, 8, batch_size).astype(np.int32)),
+             rng.integers(0, size * size, batch_size).astype(np.int32))
+
+    class OneBatch(keras.utils.PyDataset):
+        def __init__(self, count):
+            super().__init__()
+            self.count = count
+
+        @property
+        def num_batches(self):
+            return self.count
+
+        def __getitem__(self, index):
+            return batch
+
+    trainer.fit(OneBatch(warmup), epochs=1, verbose=0)  # compiles
+    started = time.perf_counter()
+    trainer.fit(OneBatch(steps), epochs=1, verbose=0)  # fit waits for its last step
+    return steps * batch_size / (time.perf_counter() - started)
+
+
+def _record(folder):
+    return read_json(Path(folder) / RECORD, "the recipe's finished stages", missing_ok=True) or {}
+
+
+def _save_record(folder, record):
+    atomic_write_text(Path(folder) / RECORD, json.dumps(record, indent=1) + "\n")
+
+
+def run_recipe(sources, folder, config=PRESETS["gpu"], stages=STAGES, workers=None, log=print):
+    """Run the recipe's ``stages`` that are not done yet in ``folder``, on
+    the SGF archives (or folders) ``sources``, with ``config``; ``workers``
+    dataset processes (default: one per core). Returns the record of
+    ``recipe.json``: per stage, its results, ``seconds`` and ``device``."""
+    from mockgo.nets.device import compute_device
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    unknown = [stage for stage in stages if stage not in STAGES]
+    if unknown:
+        raise ValueError(f"unknown stage(s) {', '.join(unknown)}; the stages are "
+                         f"{', '.join(STAGES)}")
+    record = _record(folder)
+    record.setdefault("config", dataclasses.asdict(config))
+    if record["config"] != dataclasses.asdict(config):
+        raise ValueError(f"{folder / RECORD} was made with other settings ({record['config']}); "
+                         f"use another folder")
+    record.setdefault("stages", {})
+    for stage in stages:
+        if stage in record["stages"]:
+            log(f"{stage}: done before ({record['stages'][stage]['seconds']:.0f} s)")
+            continue
+        started = time.perf_counter()
+        results = {"dataset": _dataset_stage, "sl": _sl_stage}[stage](
+            sources, folder, config, workers, log)
+        results.update(seconds=round(time.perf_counter() - started, 1), device=compute_device())
+        record["stages"][stage] = results
+        _save_record(folder, record)
+        log(f"{stage}: done in {results['seconds']:.0f} s on {results['device']}")
+    return record
+
+
+def _dataset_stage(sources, folder, config, workers, log):
+    spec = DatasetSpec(encoder=config.encoder, board_size=config.board_size)
+    workers = workers or os.cpu_count() or 1
+    started = time.perf_counter()
+    manifest = build_dataset(sources, folder / "dataset", spec, workers=workers,
+                             max_games=config.max_games, progress=False)
+    seconds = time.perf_counter() - started
+    log(f"dataset: {manifest['games_kept']:,} games, {manifest['positions']['train']:,} "
+        f"training positions, {workers} processes")
+    return {"games": manifest["games_kept"], "positions": manifest["positions"],
+            "workers": workers, "games_per_second": round(manifest["games_looked_at"] / seconds, 1)}
+
+
+def _sl_stage(sources, folder, config, workers, log):
+    from mockgo.data.pipeline import PackedBatches
+    from mockgo.learn.supervised import build_policy, compile_policy, played_positions, train_policy
+    from mockgo.nets.device import resolve_precision
+    from mockgo.nets.io import save_for_play
+    from mockgo.nets.packed import packed_input_model
+
+    dataset = folder / "dataset"
+    manifest = read_manifest(dataset)
+    planes = get_encoder(manifest["spec"]["encoder"], config.board_size).num_planes
+    precision = resolve_precision(config.precision)
+    net = build_policy(config.layers, config.filters, config.board_size, planes, precision,
+                       seed=config.seed)
+    plan_path = folder / "sl_plan.json"
+    plan = read_json(plan_path, "the SL stage's plan", missing_ok=True)
+    if plan is None:
+        rate = step_rate(net, config.batch_size)
+        total_steps = max(config.epochs, int(config.train_seconds * rate / config.batch_size))
+        plan = {"step_rate": round(rate), "steps_per_epoch": total_steps // config.epochs,
+                "epochs": config.epochs, "precision": precision}
+        atomic_write_text(plan_path, json.dumps(plan, indent=1) + "\n")
+    log(f"sl: {net.count_params():,} parameters in {precision}; the compiled step trains "
+        f"{plan['step_rate']:,} positions/s on one batch in memory: {plan['epochs']} epochs of "
+        f"{plan['steps_per_epoch']:,} steps of {config.batch_size}")
+    history = train_policy(net, dataset, folder / "sl", epochs=plan["epochs"],
+                           batch_size=config.batch_size, learning_rate=config.learning_rate,
+                           steps_per_epoch=plan["steps_per_epoch"],
+                           validation_steps=config.validation_steps, seed=config.seed,
+                           progress="epoch")
+    trained_seconds = float(np.nansum(history.get("seconds", [])))
+    positions = plan["epochs"] * plan["steps_per_epoch"] * config.batch_size
+    # The test split, every position where the expert played a point.
+    scores = {"top1": math.nan, "top5": math.nan}
+    if played_positions(dataset, "test"):
+        compile_policy(net)
+        tester = packed_input_model(net)
+        compile_policy(tester)
+        test = PackedBatches(dataset, "test", config.batch_size, shuffle=False, augment=False)
+        scores = tester.evaluate(test, verbose=0, return_dict=True)
+    save_for_play(net, folder / "sl-policy.keras", encoder=manifest["spec"]["encoder"])
+    results = {"parameters": int(net.count_params()), "precision": precision,
+               "step_rate": plan["step_rate"], "positions_trained": positions,
+               "epochs_of_data": round(positions / max(1, played_positions(dataset, "train")), 2),
+               "training_seconds": round(trained_seconds, 1),
+               "pipeline_rate": round(positions / trained_seconds) if trained_seconds else None,
+               "validation_top1": [round(100 * v, 2) for v in history.get("val_top1", [])],
+               "test_positions": played_positions(dataset, "test"),
+               "test_top1": round(100 * scores["top1"], 2),
+               "test_top5": round(100 * scores["top5"], 2)}
+    log(f"sl: test top-1 {results['test_top1']}%, top-5 {results['test_top5']}% on "
+        f"{results['test_positions']:,} positions; {results['training_seconds']:.0f} s of "
+        f"training at {results['pipeline_rate']:,} positions/s")
+    return results
+
+
+# ------------------------------------------------------------ command line
+
+
+def configure_parser(parser):
+    """The options of ``mockgo recipe``."""
+    parser.description = ("AlphaGo's supervised recipe at its real scale: build the dataset "
+                          "from the KGS archives, train the 13x192 SL policy for a time budget, "
+                          "score it on the test split. Resumable: run it again to go on.")
+    parser.add_argument("--archives", default="data/kgs",
+                        help="folder of KGS archives (data/download.sh), or one archive")
+    parser.add_argument("--folder", default="runs/recipe", help="where the stages keep their work")
+    parser.add_argument("--preset", choices=sorted(PRESETS), default="gpu",
+                        help="gpu: AlphaGo's sizes on one GPU; cpu: sl-19's 6x64 for hours on a "
+                             "laptop; tiny: every stage in a minute (tests)")
+    parser.add_argument("--stages", default=",".join(STAGES),
+                        help=f"comma-separated, of {', '.join(STAGES)} (default: all)")
+    parser.add_argument("--train-seconds", type=float, default=None,
+                        help="the SL stage's training budget (default: the preset's)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="dataset processes (default: one per core)")
+    return parser
+
+
+def run_cli(args):
+    archives = Path(args.archives)
+    if not archives.exists():
+        raise FileNotFoundError(f"no archives at {archives}: fetch them with data/download.sh "
+                                f"or name them with --archives")
+    sources = sorted(archives.glob("*.tar.gz")) if archives.is_dir() else [archives]
+    if not sources:
+        raise FileNotFoundError(f"no .tar.gz archives in {archives}")
+    config = PRESETS[args.preset]
+    if args.train_seconds is not None:
+        if not (math.isfinite(args.train_seconds) and args.train_seconds > 0):
+            raise ValueError(f"--train-seconds must be a positive number, "
+                             f"not {args.train_seconds}")
+        config = dataclasses.replace(config, train_seconds=args.train_seconds)
+    stages = [stage.strip() for stage in args.stages.split(",") if stage.strip()]
+    record = run_recipe(sources, args.folder, config, stages, workers=args.workers)
+    print(json.dumps(record["stages"], indent=1))
+    return 0

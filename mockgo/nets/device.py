@@ -1,0 +1,124 @@
+"""Which device computes the networks, and the precision that suits it.
+
+Keras runs on one backend (``KERAS_BACKEND``: ``tensorflow``, the default,
+or ``jax``), and each backend picks its device: a GPU when it sees one, else
+the CPU. A network trains and plays fastest in mixed bfloat16 (Keras'
+``mixed_bfloat16`` policy: bfloat16 arithmetic, float32 weights) where the
+device computes bfloat16 natively, and slower, not faster, where it is
+emulated. So ``precision="auto"`` asks this module:
+
+- :func:`compute_device`: ``"GPU (NVIDIA H200)"`` or ``"CPU"``, the device
+  the backend computes on (what notebooks and model cards print);
+- :func:`auto_precision`: ``"mixed_bfloat16"`` on a GPU, or on a CPU with
+  bfloat16 instructions (``avx512_bf16`` or ``amx_bf16``); else
+  ``"float32"``.
+
+Measured on the project's 2-core machine (AVX512_BF16): mixed bfloat16
+trains the 6 x 64 policy network twice as fast as float32
+(:mod:`mockgo.learn.supervised`), and evaluates AlphaGo's networks 1.4
+times as fast (``benchmarks/precision.py``).
+"""
+
+import functools
+import random
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["PRECISIONS", "auto_precision", "compute_device", "cpu_has_bf16", "resolve_precision",
+           "set_random_seed"]
+
+PRECISIONS = ("float32", "mixed_bfloat16")
+
+
+def cpu_has_bf16(cpuinfo="/proc/cpuinfo"):
+    """Whether the CPU has bfloat16 instructions (``avx512_bf16`` or
+    ``amx_bf16`` among its flags); False where that cannot be read."""
+    try:
+        text = Path(cpuinfo).read_text()
+    except OSError:
+        return False
+    flags = set()
+    for line in text.splitlines():
+        if line.startswith("flags"):
+            flags.update(line.split(":", 1)[1].split())
+    return bool(flags & {"avx512_bf16", "amx_bf16"})
+
+
+@functools.cache
+def _accelerator():
+    """The name of the GPU the Keras backend computes on, or None."""
+    import keras  # the backend: imported only when a network is used
+
+    backend = keras.backend.backend()
+    if backend == "jax":
+        import jax
+
+        device = jax.devices()[0]
+        return None if device.platform == "cpu" else device.device_kind
+    if backend == "tensorflow":
+        import tensorflow as tf
+
+        gpus = tf.config.list_physical_devices("GPU")
+        if not gpus:
+            return None
+        details = tf.config.experimental.get_device_details(gpus[0])
+        return details.get("device_name", "GPU")
+    if backend == "torch":
+        import torch
+
+        return torch.cuda.get_device_name(0) if torch.cuda.is_available() else None
+    return None
+
+
+def compute_device():
+    """The device Keras computes on: ``"GPU (<name>)"`` or ``"CPU"``."""
+    name = _accelerator()
+    return f"GPU ({name})" if name else "CPU"
+
+
+def auto_precision(cpuinfo="/proc/cpuinfo"):
+    """``"mixed_bfloat16"`` where the device computes bfloat16 natively (a
+    GPU, or a CPU with bfloat16 instructions as ``cpuinfo`` lists them),
+    else ``"float32"`` (module docstring)."""
+    if _accelerator() is not None:
+        return "mixed_bfloat16"
+    return "mixed_bfloat16" if cpu_has_bf16(cpuinfo) else "float32"
+
+
+def resolve_precision(precision, cpuinfo="/proc/cpuinfo"):
+    """``"auto"`` resolved by :func:`auto_precision`; ``"float32"`` and
+    ``"mixed_bfloat16"`` as they are; anything else a ValueError."""
+    if precision == "auto":
+        return auto_precision(cpuinfo)
+    if precision not in PRECISIONS:
+        raise ValueError(f"precision must be auto, float32 or mixed_bfloat16, got {precision!r}")
+    return precision
+
+
+def set_random_seed(seed):
+    """``keras.utils.set_random_seed(seed)`` (Python's, NumPy's and Keras'
+    global generators, so new weights are drawn alike) without importing
+    TensorFlow under another backend: Keras' own function seeds TensorFlow
+    wherever it is installed, which costs seconds and TensorFlow's start-up
+    lines in a JAX process."""
+    import keras
+
+    if keras.backend.backend() == "tensorflow":
+        keras.utils.set_random_seed(seed)
+        return
+    # What keras.utils.set_random_seed does for the other backends (Keras 3's
+    # rng_utils): record the seed, drop the global SeedGenerator so that it
+    # is made again from it, seed Python and NumPy.
+    from keras.src.backend.common import global_state
+    from keras.src.random import seed_generator
+    from keras.src.utils import rng_utils
+
+    global_state.set_global_attribute(rng_utils.GLOBAL_RANDOM_SEED, int(seed))
+    global_state.set_global_attribute(seed_generator.GLOBAL_SEED_GENERATOR, None)
+    random.seed(seed)
+    np.random.seed(seed)
+    if keras.backend.backend() == "torch":
+        import torch
+
+        torch.manual_seed(seed)
