@@ -42,6 +42,7 @@ import keras  # noqa: E402
 from mockgo.data.dataset import build_dataset, read_manifest  # noqa: E402
 from mockgo.data.pipeline import PackedBatches  # noqa: E402
 from mockgo.learn import supervised as training  # noqa: E402
+from mockgo.learn.recipe import wait_for  # noqa: E402
 from mockgo.nets.device import compute_device, resolve_precision  # noqa: E402
 from mockgo.nets.packed import packed_input_model  # noqa: E402
 
@@ -52,9 +53,11 @@ class EpochTimer(keras.callbacks.Callback):
         self.seconds = []
 
     def on_epoch_begin(self, epoch, logs=None):
+        wait_for(self.model)
         self.start = time.perf_counter()
 
     def on_epoch_end(self, epoch, logs=None):
+        wait_for(self.model)  # the device may still be running the epoch's last steps
         self.seconds.append(time.perf_counter() - self.start)
 
 

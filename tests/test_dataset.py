@@ -210,6 +210,22 @@ def test_the_packed_pipeline_gives_the_batches_of_the_numpy_decoder(sgf_folder, 
     np.testing.assert_array_equal(y, expected_y)
 
 
+def test_an_endless_split_gives_whole_batches_only(sgf_folder, tmp_path):
+    # A batch of another size makes a compiled training step compile again:
+    # a repeating split carries the rows left at the end of a group (or a
+    # pass over the split) into the next batches instead.
+    build_dataset([sgf_folder], tmp_path / "ds", SPEC, workers=1, progress=False)
+    _, moves, _ = load_split(tmp_path / "ds", "train")
+    per_pass = int((moves < 81).sum())
+    assert per_pass % 24  # the test needs a remainder
+    endless = batches(tmp_path / "ds", "train", batch_size=24, seed=2, repeat=True,
+                      shards_in_memory=1)
+    sizes = [len(next(endless)[1]) for _ in range(3 * per_pass // 24)]
+    assert set(sizes) == {24}
+    once = [len(y) for _, y in batches(tmp_path / "ds", "train", batch_size=24, seed=2)]
+    assert sum(once) == per_pass and once[-1] < 24
+
+
 def test_dual_batches_carry_the_move_and_the_outcome_turned_together(sgf_folder, tmp_path):
     build_dataset([sgf_folder], tmp_path / "ds", SPEC, workers=1, progress=False)
     options = dict(batch_size=16, seed=3, include_pass=True)
@@ -325,3 +341,18 @@ def test_a_finished_dataset_without_games_is_an_error(sgf_folder, tmp_path):
         build_dataset([sgf_folder / "weak.sgf"], folder, SPEC, workers=1, progress=False)
     with pytest.raises(ValueError, match="build it again with restart=True"):  # and not reused
         build_dataset([sgf_folder / "weak.sgf"], folder, SPEC, workers=1, progress=False)
+
+
+def test_worker_processes_build_the_same_shards_byte_for_byte(sgf_folder, tmp_path):
+    # The pool encodes games out of order; the main process writes them in
+    # the sources' order, so the number of workers changes nothing on disk.
+    one = build_dataset([sgf_folder], tmp_path / "one", SPEC, workers=1, shard_size=64,
+                        progress=False)
+    two = build_dataset([sgf_folder], tmp_path / "two", SPEC, workers=2, shard_size=64,
+                        progress=False)
+    assert one == two
+    files = sorted(p.name for p in (tmp_path / "one").iterdir() if p.name != ".lock")
+    assert len([f for f in files if f.endswith(".npz")]) >= 3
+    assert files == sorted(p.name for p in (tmp_path / "two").iterdir() if p.name != ".lock")
+    for name in files:
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes(), name

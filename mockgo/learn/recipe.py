@@ -44,7 +44,7 @@ from mockgo.data.dataset import DatasetSpec, build_dataset, read_manifest
 from mockgo.data.files import atomic_write_text, read_json
 from mockgo.go.features import ALPHAGO48, get_encoder
 
-__all__ = ["PRESETS", "RecipeConfig", "STAGES", "run_recipe", "step_rate"]
+__all__ = ["PRESETS", "RecipeConfig", "STAGES", "run_recipe", "step_rate", "wait_for"]
 
 STAGES = ("dataset", "sl")
 RECORD = "recipe.json"
@@ -112,9 +112,22 @@ def step_rate(net, batch_size, steps=30, warmup=5, seed=0):
             return batch
 
     trainer.fit(OneBatch(warmup), epochs=1, verbose=0)  # compiles
+    wait_for(trainer)
     started = time.perf_counter()
-    trainer.fit(OneBatch(steps), epochs=1, verbose=0)  # fit waits for its last step
+    trainer.fit(OneBatch(steps), epochs=1, verbose=0)
+    wait_for(trainer)
     return steps * batch_size / (time.perf_counter() - started)
+
+
+def wait_for(model):
+    """Wait until the device has finished every step given to ``model``.
+    JAX (and a GPU under any backend) runs steps asynchronously: ``fit``
+    can return while its last steps are still queued, and a clock read
+    then times the queueing, not the work. Reading one weight back waits
+    for all of them (each step updates every weight)."""
+    import keras
+
+    keras.ops.convert_to_numpy(model.trainable_variables[-1])
 
 
 def _record(folder):

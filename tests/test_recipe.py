@@ -1,0 +1,87 @@
+"""The recipe (mockgo recipe): every stage at tiny size, its record, resuming,
+and training under the JAX backend without TensorFlow."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mockgo.data import records
+from mockgo.learn.recipe import PRESETS, RecipeConfig, run_recipe
+from tests.test_dataset import random_game
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory):
+    """60 random 19x19 games between 7-dan players."""
+    folder = tmp_path_factory.mktemp("games19")
+    for i in range(60):
+        records.save_sgf(random_game(19, i, moves=60), folder / f"g{i:03d}.sgf")
+    return folder
+
+
+def test_the_tiny_recipe_runs_every_stage_and_resumes(games, tmp_path):
+    lines = []
+    record = run_recipe([games], tmp_path / "run", PRESETS["tiny"], log=lines.append)
+    assert set(record["stages"]) == {"dataset", "sl"}
+    sl = record["stages"]["sl"]
+    assert sl["test_positions"] > 0 and 0 <= sl["test_top1"] <= sl["test_top5"] <= 100
+    assert sl["positions_trained"] == (PRESETS["tiny"].epochs * json.loads(
+        (tmp_path / "run" / "sl_plan.json").read_text())["steps_per_epoch"] * 64)
+    assert (tmp_path / "run" / "sl-policy.keras").is_file()
+    saved = json.loads((tmp_path / "run" / "recipe.json").read_text())
+    assert saved["stages"] == record["stages"]
+    # Run again: nothing is done twice.
+    lines.clear()
+    again = run_recipe([games], tmp_path / "run", PRESETS["tiny"], log=lines.append)
+    assert again["stages"] == record["stages"]
+    assert all("done before" in line for line in lines)
+    # Other settings in the same folder are refused, naming the record.
+    with pytest.raises(ValueError, match="recipe.json was made with other settings"):
+        run_recipe([games], tmp_path / "run", RecipeConfig(layers=3), log=lines.append)
+
+
+def test_the_recipe_command_names_a_missing_archive_folder(tmp_path, capsys):
+    from mockgo.cli import main
+
+    assert main(["recipe", "--archives", str(tmp_path / "nothing"), "--folder",
+                 str(tmp_path / "run")]) == 1
+    assert "no archives at" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["recipe", "--preset", "huge"])
+
+
+# A machine with JAX and no TensorFlow (a GPU machine set up for JAX): here
+# TensorFlow is installed, so the child process is made unable to import it.
+# (Keras itself imports TensorFlow wherever it can, e.g. to serialise a
+# model, so "not imported" would test Keras, not mockgo.)
+WITHOUT_TENSORFLOW = """
+import sys
+class NoTensorFlow:
+    def find_spec(self, name, path=None, target=None):
+        if name == "tensorflow" or name.startswith("tensorflow."):
+            raise ModuleNotFoundError("No module named 'tensorflow'")
+sys.meta_path.insert(0, NoTensorFlow())
+"""
+
+
+@pytest.mark.slow
+def test_the_recipe_trains_under_jax_without_tensorflow(games, tmp_path):
+    script = WITHOUT_TENSORFLOW + (
+        "from mockgo.learn.recipe import PRESETS, run_recipe\n"
+        f"record = run_recipe([{str(games)!r}], {str(tmp_path / 'run')!r}, PRESETS['tiny'], "
+        "log=lambda line: None)\n"
+        "import keras\n"
+        "print(record['stages']['sl']['test_top1'], keras.backend.backend())\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True,
+                          text=True, timeout=300,
+                          env={**os.environ, "KERAS_BACKEND": "jax"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    top1, backend = done.stdout.split()[-2:]
+    assert 0 <= float(top1) <= 100
+    assert backend == "jax"
