@@ -31,7 +31,7 @@ from mockgo.data.dataset import TARGETS, packed_batches, read_manifest
 from mockgo.data.files import read_npz
 from mockgo.go.symmetries import symmetry_tables
 
-__all__ = ["PackedBatches", "turn_labels"]
+__all__ = ["ArrayBatches", "PackedBatches", "turn_labels"]
 
 
 def turn_labels(labels, syms, move_maps, target):
@@ -129,3 +129,23 @@ class PackedBatches(keras.utils.PyDataset):
                 next(self._iterator)
         self._next = index + 1
         return next(self._iterator)
+
+
+class ArrayBatches(keras.utils.PyDataset):
+    """Batches of arrays held in memory, ``(x[rows], y[rows])``, the rows
+    taken ``batch_size`` at a time in the given ``order`` (a permutation
+    drawn by the caller, so that an epoch's order depends on its seed
+    alone, whatever the backend), without copying the arrays."""
+
+    def __init__(self, x, y, order, batch_size):
+        super().__init__()
+        self.x, self.y, self.order, self.batch_size = x, y, np.asarray(order), int(batch_size)
+
+    @property
+    def num_batches(self):
+        return math.ceil(len(self.order) / self.batch_size)
+
+    def __getitem__(self, index):
+        # Sorted within the batch: the same batch, read in memory order.
+        rows = np.sort(self.order[index * self.batch_size:(index + 1) * self.batch_size])
+        return self.x[rows], self.y[rows]

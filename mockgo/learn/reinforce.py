@@ -19,8 +19,8 @@ current policy's moves are replayed for the update, gradient *ascent* on
 
     (1/n) * sum_i sum_t (z_t^i - b(s_t^i)) * log p_rho(a_t^i | s_t^i)
 
-with plain SGD (:class:`PolicyGradient`, a ``tf.GradientTape`` step compiled
-with ``tf.function``), p_rho being the network's softmax over the sensible
+with plain SGD (:class:`PolicyGradient`, a gradient step compiled by the
+Keras backend: TensorFlow or JAX), p_rho being the network's softmax over the sensible
 moves. The baseline b is zero on the first pass and the value network on the
 second (AlphaGo: "in a second pass ... the value network v(s) as a
 baseline"): b(s) = v(s) on the ``alphago49`` planes of the same position (the
@@ -139,17 +139,16 @@ class PolicyGradient:
     ``(1/games) * sum(advantages * log p(move | position))``, where p is the
     network's softmax (of its logits over ``temperature``) restricted to the
     sensible moves. Positions are processed ``chunk`` at a time, their
-    gradients summed, then applied once. The gradient step is a
-    ``tf.GradientTape`` inside a ``tf.function`` with an input signature
-    (traced once).
+    gradients summed, then applied once. The gradient is computed by the
+    Keras backend's own machinery (:func:`_objective_gradients`: a
+    ``tf.GradientTape`` in a ``tf.function`` on TensorFlow, ``jax.grad`` of
+    the network's stateless call, jitted, on JAX), traced once.
     """
 
     def __init__(self, model, learning_rate, temperature=1.0, chunk=512):
-        import keras  # TensorFlow: imported only when a network is used
-        import tensorflow as tf  # TensorFlow: imported only when a network is used
+        import keras  # the backend: imported only when a network is used
 
-        from mockgo.nets.models import \
-            logits_model  # TensorFlow: imported only when a network is used
+        from mockgo.nets.models import logits_model
 
         if temperature <= 0:
             raise ValueError("REINFORCE needs a sampling temperature > 0")
@@ -157,40 +156,17 @@ class PolicyGradient:
         self.logits = logits_model(model)
         self.temperature = float(temperature)
         self.chunk = int(chunk)
-        self.variables = model.trainable_variables
+        self.variables = self.logits.trainable_variables
         self.optimizer = keras.optimizers.SGD(learning_rate)
         self.optimizer.build(self.variables)
         self.num_moves = self.logits.output_shape[-1]  # N*N, or N*N + 1 with a pass output
-        input_shape = tuple(model.inputs[0].shape[1:])
-        temperature = self.temperature
-        logits_net = self.logits
-        variables = self.variables
-
-        def gradients(planes, masks, moves, weights):
-            with tf.GradientTape() as tape:
-                logits = logits_net(planes, training=True) / temperature
-                logits = tf.where(masks, logits, tf.constant(-1e9, logits.dtype))
-                log_p = tf.nn.log_softmax(logits)
-                chosen = tf.gather(log_p, moves, batch_dims=1)
-                objective = tf.reduce_sum(weights * chosen)
-            return tape.gradient(objective, variables), objective
-
-        # autograph=False: straight-line code, nothing for AutoGraph to convert.
-        self._gradients = tf.function(gradients, autograph=False, input_signature=[
-            tf.TensorSpec((None, *input_shape), tf.as_dtype(model.inputs[0].dtype)),
-            tf.TensorSpec((None, self.num_moves), tf.bool),
-            tf.TensorSpec((None,), tf.int32),
-            tf.TensorSpec((None,), tf.float32),
-        ])
-
-        def apply(grads, scale):
-            self.optimizer.apply_gradients([(-g * scale, v) for g, v in zip(grads, variables)])
-
-        self._apply = tf.function(apply, autograph=False)
+        self._gradients = _objective_gradients(self.logits, self.temperature, self.num_moves)
 
     @property
     def learning_rate(self):
-        return float(self.optimizer.learning_rate.numpy())
+        import keras
+
+        return float(keras.ops.convert_to_numpy(self.optimizer.learning_rate))
 
     def update(self, planes, masks, moves, advantages, games, num_planes=None, halves=None):
         """One step (class docstring). ``planes`` may be bit-packed along the
@@ -206,7 +182,7 @@ class PolicyGradient:
         ``|g0 - g1|^2 / n`` estimates tr Cov(G), the variance of one game's
         gradient, without bias. That is what a baseline is for: it leaves
         the expected gradient as it is and makes this smaller."""
-        import tensorflow as tf  # TensorFlow: imported only when a network is used
+        import keras
 
         masks = np.asarray(masks, bool)[:, :self.num_moves]
         moves = np.asarray(moves, np.int32)
@@ -226,20 +202,87 @@ class PolicyGradient:
                 chunk = planes[part]
                 if num_planes is not None:
                     chunk = np.unpackbits(chunk, axis=-1, count=num_planes)
-                grads, value = self._gradients(tf.constant(chunk), tf.constant(masks[part]),
-                                               tf.constant(moves[part]),
-                                               tf.constant(weights[part]))
-                total = list(grads) if total is None else [t + g for t, g in zip(total, grads)]
+                grads, value = self._gradients(chunk, masks[part], moves[part], weights[part])
+                total = list(grads) if total is None else \
+                    [keras.ops.add(t, g) for t, g in zip(total, grads)]
                 objective += float(value)
             if total is not None:
                 sums.append(total)
-        total = sums[0] if len(sums) == 1 else [a + b for a, b in zip(*sums)]
-        norm = float(tf.linalg.global_norm(total)) / games
+        total = sums[0] if len(sums) == 1 else \
+            [keras.ops.add(a, b) for a, b in zip(*sums)]
+        norm = _global_norm(total) / games
         variance = None
         if len(sums) == 2:
-            variance = float(tf.linalg.global_norm([a - b for a, b in zip(*sums)])) ** 2 / games
-        self._apply(total, tf.constant(1.0 / games, tf.float32))
+            variance = _global_norm([keras.ops.subtract(a, b) for a, b in zip(*sums)]) ** 2 / games
+        scale = -1.0 / games  # ascent: the optimiser descends
+        self.optimizer.apply_gradients([(keras.ops.multiply(g, scale), v)
+                                        for g, v in zip(total, self.variables)])
         return Update(objective / games, norm, variance)
+
+
+def _global_norm(tensors):
+    """The Euclidean norm of a list of tensors taken as one vector."""
+    import keras
+
+    return float(np.sqrt(sum(float(np.sum(np.square(keras.ops.convert_to_numpy(t),
+                                                     dtype=np.float64)))
+                             for t in tensors)))
+
+
+def _objective_gradients(logits_net, temperature, num_moves):
+    """A compiled function ``(planes, masks, moves, weights) -> (gradients,
+    objective)``: the gradients, with respect to ``logits_net``'s trainable
+    variables, of ``sum(weights * log p(move))``, p the softmax of the
+    logits over ``temperature`` with the moves outside ``masks`` left out.
+    Written once for each backend: Keras 3 has no backend-neutral gradient."""
+    import keras
+
+    backend = keras.backend.backend()
+    input_shape = tuple(logits_net.inputs[0].shape[1:])
+    if backend == "tensorflow":
+        import tensorflow as tf
+
+        variables = logits_net.trainable_variables
+
+        def gradients(planes, masks, moves, weights):
+            with tf.GradientTape() as tape:
+                logits = tf.cast(logits_net(planes, training=True), tf.float32) / temperature
+                logits = tf.where(masks, logits, tf.constant(-1e9, logits.dtype))
+                log_p = tf.nn.log_softmax(logits)
+                chosen = tf.gather(log_p, moves, batch_dims=1)
+                objective = tf.reduce_sum(weights * chosen)
+            return tape.gradient(objective, variables), objective
+
+        # autograph=False: straight-line code, nothing for AutoGraph to convert.
+        return tf.function(gradients, autograph=False, input_signature=[
+            tf.TensorSpec((None, *input_shape), tf.as_dtype(logits_net.inputs[0].dtype)),
+            tf.TensorSpec((None, num_moves), tf.bool),
+            tf.TensorSpec((None,), tf.int32),
+            tf.TensorSpec((None,), tf.float32),
+        ])
+    if backend == "jax":
+        import jax
+        import jax.numpy as jnp
+
+        def objective(trainable, non_trainable, planes, masks, moves, weights):
+            logits, _ = logits_net.stateless_call(trainable, non_trainable, planes, training=True)
+            logits = logits.astype(jnp.float32) / temperature
+            log_p = jax.nn.log_softmax(jnp.where(masks, logits, -1e9))
+            chosen = jnp.take_along_axis(log_p, moves[:, None], axis=1)[:, 0]
+            return jnp.sum(weights * chosen)
+
+        value_and_grad = jax.jit(jax.value_and_grad(objective))
+
+        def gradients(planes, masks, moves, weights):
+            value, grads = value_and_grad(
+                [v.value for v in logits_net.trainable_variables],
+                [v.value for v in logits_net.non_trainable_variables],
+                planes, masks, moves, weights)
+            return grads, value
+
+        return gradients
+    raise NotImplementedError(f"REINFORCE's update runs on the tensorflow or jax backend, "
+                              f"not {backend}")
 
 
 class Update(typing.NamedTuple):

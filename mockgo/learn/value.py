@@ -381,7 +381,9 @@ def fit_value_network(model, planes, outcomes, validation=None, epochs=10, batch
     lists (``loss``, and ``val_loss`` with validation data). Warns
     (RuntimeWarning) when the trained network gives the same value to every
     position, as it does when a ReLU layer has died."""
-    import keras  # TensorFlow: imported only when a network is used
+    import keras  # the backend: imported only when a network is used
+
+    from mockgo.data.pipeline import ArrayBatches  # imports Keras
 
     if patience is not None and validation is None:
         raise ValueError("early stopping (patience) needs validation data")
@@ -403,9 +405,13 @@ def fit_value_network(model, planes, outcomes, validation=None, epochs=10, batch
         bar = tqdm(total=epochs, initial=state["epoch"], leave=False,
                    desc=progress if isinstance(progress, str) else "epochs")
     while state["epoch"] < epochs and not state["stopped"]:
-        keras.utils.set_random_seed(seed * 100_003 + state["epoch"])
-        logs = model.fit(x, y, epochs=1, batch_size=batch_size, shuffle=True, verbose=0,
-                         validation_data=validation).history
+        # The epoch's order from the seed and the epoch alone, drawn here: a
+        # backend's own shuffle can depend on what the model did before (on
+        # JAX, the first fit of a model draws seeds before it shuffles), and a
+        # resumed run must see the same batches as one that was not stopped.
+        order = np.random.default_rng([seed, state["epoch"]]).permutation(len(y))
+        logs = model.fit(ArrayBatches(x, y, order, batch_size), epochs=1, verbose=0,
+                         validation_data=validation, shuffle=False).history
         for name, values in logs.items():
             state["history"].setdefault(name, []).append(float(values[-1]))
         state["epoch"] += 1
