@@ -21,6 +21,13 @@ files, which are messy:
   tests fuzz it to hold it to that);
 - "files" that are not: :func:`load_sgf` refuses FIFOs and devices (reading
   ``/dev/zero`` never ends) and files over :data:`MAX_SGF_BYTES`;
+- files under that size that would still take gigabytes or minutes: a
+  tree of more than :data:`~mockgo.data.sgf_syntax.MAX_NODES` nodes, a
+  line of play of more than :data:`MAX_MOVES` moves, or set-up lists that
+  expand to more than :data:`SETUP_BOARDS` boards' worth of points
+  (``AB[aa:ss]``, 7 bytes, is all 361 points) are refused, so that any file
+  under the size limit is read or refused in about a second
+  (``benchmarks/sgf_worst_case.py`` measures the worst ones);
 - moves that the rules forbid: :func:`replay` stops there and notes the
   problem in ``record.problem``, keeping the positions before it.
 
@@ -62,6 +69,15 @@ ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar.bz2", ".tar", ".zip")
 # reading it whole, rather than filling the memory (and the time a bad file
 # can take to parse stays bounded).
 MAX_SGF_BYTES = 4 * 2**20
+# The most moves a line of play may have. The longest real games are some
+# 600 moves (passes and all); a line of a million passes would cost every
+# replay (datasets, GTP loadsgf, evaluation) minutes.
+MAX_MOVES = 10_000
+# The most set-up points a line of play may list (duplicates counted), in
+# boards: a position never needs more than one board's worth of AB, AW and
+# AE together, and ``AB[aa:ss]`` repeated 500,000 times (3.5 MB) would
+# otherwise expand to 180 million points, 4.5 GB.
+SETUP_BOARDS = 4
 
 
 class SGFError(ValueError):
@@ -264,18 +280,21 @@ def _mostly_utf8(data, share=0.8):
     of 1 to 12 characters pass it 1 time in 400, where strict UTF-8 (step
     2) already takes 1 in 50 of them. ``surrogateescape`` turns each byte
     that is not part of a valid sequence into one lone surrogate, which
-    makes them easy to count.
+    encoding back with ``errors="ignore"`` drops: the bytes lost are the
+    bad ones, counted without a list of them (4 MB of Latin-1 would be
+    4 million one-character strings, 300 MB).
     """
     non_ascii = len(data.translate(None, _ASCII_BYTES))
     if not non_ascii:
         return False
     text = data.decode("utf-8", errors="surrogateescape")
-    invalid = len(_ESCAPED_BYTE.findall(text))
+    invalid = len(data) - len(text.encode("utf-8", errors="ignore"))
     return non_ascii - invalid >= share * non_ascii
 
 
 _ASCII_BYTES = bytes(range(0x80))
-_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
+# str.translate deletes these: what is left of a text is its non-ASCII part.
+_DROP_ASCII = dict.fromkeys(range(0x80))
 
 
 # Syllables frequent in Korean names, chat and Go words. Chinese GB2312 text
@@ -296,36 +315,34 @@ def _looks_chinese(text):
     symbols). Latin-1 read as GB18030 gives rare GBK characters, since an
     accented letter followed by an ASCII letter is not a GB2312 pair. (Korean
     read as GB18030 passes this test: it is ruled out first.)"""
-    others = [char for char in text if char >= "\x80"]
+    others = text.translate(_DROP_ASCII)
     return len(others) > 0 and _in_gb2312(others) >= 0.8 * len(others)
 
 
 def _in_gb2312(chars):
-    count = 0
-    for char in chars:
-        try:
-            char.encode("gb2312")
-            count += 1
-        except UnicodeEncodeError:
-            pass
-    return count
+    """How many of ``chars`` (a str without ASCII) GB2312 has: each is two
+    bytes in it, and encoding with ``errors="ignore"`` drops the others (in
+    C: a character at a time in Python took seconds for a 4 MB file)."""
+    return len(chars.encode("gb2312", errors="ignore")) // 2
 
 
 def _looks_korean(text):
     """Whether text read as EUC-KR is plausibly Korean: nothing but ASCII,
     Hangul syllables and jamo, and at least 60% common syllables or jamo."""
-    syllables = jamo = common = 0
-    for char in text:
-        if char < "\x80":
-            continue
-        if "\uac00" <= char <= "\ud7a3":
-            syllables += 1
-            common += char in _COMMON_HANGUL
-        elif "\u3130" <= char <= "\u318f":
-            jamo += 1
-        else:
-            return False
+    # Counted with str.translate and regular expressions, in C: a loop in
+    # Python over the characters of a 4 MB file took seconds.
+    others = text.translate(_DROP_ASCII)
+    if not _HANGUL.fullmatch(others):
+        return False
+    jamo = len(others) - len(_JAMO.sub("", others))
+    syllables = len(others) - jamo
+    common = len(others) - len(others.translate(_DROP_COMMON_HANGUL))
     return syllables + jamo > 0 and common + jamo >= 0.6 * (syllables + jamo)
+
+
+_HANGUL = re.compile("[\uac00-\ud7a3\u3130-\u318f]*")  # syllables and jamo
+_JAMO = re.compile("[\u3130-\u318f]+")
+_DROP_COMMON_HANGUL = dict.fromkeys(map(ord, _COMMON_HANGUL))
 
 
 def parse_komi(text):
@@ -409,6 +426,8 @@ def parse_first_game(text, source):
         raise SGFError(source, "does not parse", "no game tree")
     try:
         return sgf_syntax.parse_first_game(text)
+    except sgf_syntax.SGFTooLargeError as error:
+        raise SGFError(source, "too large", str(error)) from None
     except sgf_syntax.SGFSyntaxError as error:
         raise SGFError(source, "does not parse", str(error)) from None
 
@@ -551,23 +570,41 @@ def _number(props, name, convert, source):
 
 def _read_nodes(record, nodes, source, text=None):
     """Fill in set-up stones, moves and comments from a line of nodes."""
+    # What is gathered while reading, so that each node costs what it holds,
+    # not what came before it: the set-up stones as dicts (point -> None, in
+    # order), and the comments of nodes without a move, as lists of parts
+    # by the move they belong to (-1: the game), joined at the end.
+    reading = {"black": dict.fromkeys(record.setup_black),
+               "white": dict.fromkeys(record.setup_white), "listed": 0,
+               "notes": collections.defaultdict(list)}
     for number, node in enumerate(nodes):
         try:
-            _read_node(record, node.properties, number, source)
+            _read_node(record, node.properties, number, source, reading)
+            if len(record.moves) > MAX_MOVES:
+                raise SGFError(source, "too long", f"more than {MAX_MOVES:,} moves in a line "
+                                                   f"of play, the most a game may have")
         except SGFError as error:
             if text is None or node.offset < 0:
                 raise
             line, _ = sgf_syntax.line_and_column(text, node.offset)
             detail = f"{error.detail} (line {line})" if error.detail else f"line {line}"
             raise SGFError(source, error.reason, detail) from None
+    record.setup_black, record.setup_white = list(reading["black"]), list(reading["white"])
+    for index, parts in reading["notes"].items():
+        first = record.game_comment if index < 0 else record.comments[index]
+        joined = "\n\n".join(([] if first is None else [first]) + parts)
+        if index < 0:
+            record.game_comment = joined
+        else:
+            record.comments[index] = joined
 
 
-def _read_node(record, props, number, source):
+def _read_node(record, props, number, source, reading):
     if not _SETUP_PROPERTIES.isdisjoint(props):
         if record.moves:
             # Setting up stones mid-game is an edited diagram, not a game.
             raise SGFError(source, "set-up stones mid-game", f"node {number}")
-        _apply_setup(record, props, source)
+        _apply_setup(reading, props, record.size, source)
     if "PL" in props and not record.moves:
         player = (_value(props, "PL") or "").upper()[:1]
         if player not in SGF_COLORS:
@@ -579,38 +616,38 @@ def _read_node(record, props, number, source):
         record.moves.append(move)
         record.comments.append(comment)
     elif comment is not None:
-        _attach_comment(record, comment)
+        # A comment on a node without a move belongs to the move before it,
+        # or to the whole game if no move came yet.
+        reading["notes"][len(record.moves) - 1].append(comment)
 
 
 _SETUP_PROPERTIES = frozenset(("AB", "AW", "AE"))
 
 
-def _attach_comment(record, comment):
-    """A comment on a node without a move belongs to the move before it,
-    or to the whole game if no move came yet."""
-    if record.moves:
-        previous = record.comments[-1]
-        record.comments[-1] = comment if previous is None else previous + "\n\n" + comment
-    else:
-        previous = record.game_comment
-        record.game_comment = comment if previous is None else previous + "\n\n" + comment
+def _apply_setup(setup, props, size, source):
+    """Add a node's AB, AW and AE to ``setup`` (:func:`_read_nodes`' ``reading``),
+    counting the points listed against the limit of a line
+    (:data:`SETUP_BOARDS`) before any rectangle is expanded."""
+    for name in ("AE", "AB", "AW"):
+        setup["listed"] += count_setup_points(props.get(name, ()), size, source)
+    limit = SETUP_BOARDS * size * size
+    if setup["listed"] > limit:
+        raise SGFError(source, "bad set-up stones",
+                       f"more than {limit:,} set-up points ({SETUP_BOARDS} times the board's "
+                       f"{size * size}) listed in AB, AW and AE")
+    black, white = setup["black"], setup["white"]
+    for point in setup_points(props.get("AE", ()), size, source):
+        black.pop(point, None)
+        white.pop(point, None)
+    # Points listed twice (AB[aa][aa:bb]) count once, in the order first listed.
+    black.update(dict.fromkeys(setup_points(props.get("AB", ()), size, source)))
+    white.update(dict.fromkeys(setup_points(props.get("AW", ()), size, source)))
 
 
-def _apply_setup(record, props, source):
-    removed = set(setup_points(props.get("AE", []), record.size, source))
-    added_black = setup_points(props.get("AB", []), record.size, source)
-    added_white = setup_points(props.get("AW", []), record.size, source)
-    # dict.fromkeys: points listed twice (AB[aa][aa:bb]) count once, in order.
-    record.setup_black = list(dict.fromkeys(
-        [p for p in record.setup_black if p not in removed] + added_black))
-    record.setup_white = list(dict.fromkeys(
-        [p for p in record.setup_white if p not in removed] + added_white))
-
-
-def setup_points(values, size, source):
-    """Flat points from set-up values (``AB``, ``AW``, ``AE``), expanding
-    FF[4] rectangles ("aa:cc"); SGFError for a bad one."""
-    points = []
+def _rectangles(values, size, source):
+    """``(top, left, bottom, right)`` (rows and columns, inclusive) of each
+    set-up value: a point ("dd") or an FF[4] rectangle ("aa:cc");
+    SGFError for a bad one."""
     for value in values:
         corners = value.strip().split(":")
         try:
@@ -618,11 +655,33 @@ def setup_points(values, size, source):
         except ValueError as error:
             raise SGFError(source, "bad set-up stones", str(error)) from None
         if len(corners) > 2 or size * size in flat:
-            raise SGFError(source, "bad set-up stones", f"[{value}]")
+            raise SGFError(source, "bad set-up stones", f"[{_clip(value)}]")
         (top, left), (bottom, right) = divmod(flat[0], size), divmod(flat[-1], size)
-        points += [row * size + col for row in range(min(top, bottom), max(top, bottom) + 1)
-                   for col in range(min(left, right), max(left, right) + 1)]
-    return points
+        yield min(top, bottom), min(left, right), max(top, bottom), max(left, right)
+
+
+def count_setup_points(values, size, source):
+    """How many points the set-up values list (rectangles counted by their
+    area, without expanding them; duplicates counted); SGFError, before
+    counting further, when one is bad or when they list more than the board
+    has points (``AB[aa:ss][aa:ss]`` lists the board twice: no position
+    needs that)."""
+    total = 0
+    for top, left, bottom, right in _rectangles(values, size, source):
+        total += (bottom - top + 1) * (right - left + 1)
+        if total > size * size:
+            raise SGFError(source, "bad set-up stones",
+                           f"more than {size * size} set-up points (the board's) in one property")
+    return total
+
+
+def setup_points(values, size, source):
+    """Flat points from set-up values (``AB``, ``AW``, ``AE``), expanding
+    FF[4] rectangles ("aa:cc"); SGFError for a bad one, and for values that
+    list more points than the board has (:func:`count_setup_points`)."""
+    count_setup_points(values, size, source)  # first: no expanding of a million rectangles
+    return [row * size + col for top, left, bottom, right in _rectangles(values, size, source)
+            for row in range(top, bottom + 1) for col in range(left, right + 1)]
 
 
 def node_move(props, size, source, number):
