@@ -57,6 +57,18 @@ MANIFEST = "dataset.json"
 # What a build writes besides its manifest: the shards and the list of games.
 WORK = ("*-[0-9][0-9][0-9][0-9][0-9].npz", "games.tsv")
 RESTART = "pass restart=True to build_dataset"
+# The shape of dataset.json (mockgo.data.files.check_schema): what the code
+# below reads of it, checked when it is read, so that a manifest edited by
+# hand or written by something else is an error naming the file and the
+# field, not a KeyError in the middle of a build or a training run.
+MANIFEST_SCHEMA = {
+    "format": int, "spec": {"encoder": str, "board_size": int}, "sources": [str],
+    "max_games": (int, None), "complete": bool, "games_looked_at": int, "games_kept": int,
+    "games_tsv_bytes": int, "positions": {split: int for split in SPLITS},
+    # each shard as [file name, positions]
+    "shards": {split: [[(str, int)]] for split in SPLITS},
+    "skipped": dict, "kept": dict,
+}
 
 
 # --------------------------------------------------------------- the spec
@@ -368,8 +380,9 @@ def _load_or_start(folder, spec, sources, max_games, restart):
         discard_work(folder, path, list_work(folder, WORK))
     else:
         manifest = read_json(path, "the dataset's settings and the shards built so far",
-                             missing_ok=True, remedy=f"To delete the shards and build the "
-                                                     f"dataset again, {RESTART}")
+                             missing_ok=True, schema=MANIFEST_SCHEMA,
+                             remedy=f"To delete the shards and build the dataset again, "
+                                    f"{RESTART}")
     if manifest is None:
         refuse_unrecorded_work(folder, path, list_work(folder, WORK), RESTART)
         _check_sources(folder, sources)
@@ -452,7 +465,8 @@ def read_manifest(folder):
     path = Path(folder) / MANIFEST
     if not path.exists():
         raise FileNotFoundError(f"no dataset in {folder}: {path} is missing (build it first)")
-    return read_json(path, "the dataset's settings and the list of its shards")
+    return read_json(path, "the dataset's settings and the list of its shards",
+                     schema=MANIFEST_SCHEMA)
 
 
 def load_shard(path, num_planes):

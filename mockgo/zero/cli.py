@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 from mockgo.cluster import add_cluster_options, executor_from_args, make_executor
-from mockgo.data.files import FolderBusyError, read_json
+from mockgo.data.files import FolderBusyError
 from mockgo.zero.config import ZeroConfig
-from mockgo.zero.layout import RunLayout, is_loop_job, model_name
+from mockgo.zero.layout import RunLayout, is_loop_job, model_name, read_config
 from mockgo.zero.run import bootstrap, generation_line
 from mockgo.zero.selfplay import selfplay_job
 
@@ -142,10 +142,10 @@ def config_from_args(args):
         settings[field] = _parse_value(field, text)
     stored = None
     if not getattr(args, "restart", False):
-        stored = read_json(RunLayout(args.base_dir).config, "the run's ZeroConfig", missing_ok=True,
-                           remedy="To delete the run and start over, add --restart")
+        stored = read_config(RunLayout(args.base_dir).config, missing_ok=True,
+                             remedy="To delete the run and start over, add --restart")
     if stored is not None:
-        config = ZeroConfig.from_dict(stored)
+        config = stored
         if (args.selfplay_only or args.evaluate_only) and "games_per_generation" in changes:
             del changes["games_per_generation"]  # --games is the job's or the match's size there
     else:
