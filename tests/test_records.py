@@ -656,9 +656,20 @@ def test_broken_archive_keeps_the_games_before_the_break(tmp_path, kind):
     broken.write_bytes(data[: len(data) // 2])
     summary = LoadSummary()
     paths = [broken, tmp_path / "missing.zip", FIXTURES / "empty_game.sgf"]
+    # By default a broken archive is an error naming it, after the games
+    # before the break: it must not pass for a smaller whole archive.
+    before = []
+    with pytest.raises(records.BrokenArchiveError, match=rf"^{broken} is cut short or damaged: "
+                                                        r"it broke after \d+ SGF files \("), \
+            warnings.catch_warnings():
+        warnings.simplefilter("ignore", SGFWarning)  # the bad files before the break
+        for game in iter_sgf_files(paths, LoadSummary()):
+            before.append(game)
+    # Asked to keep going, it is skipped with a warning.
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        games = list(iter_sgf_files(paths, summary))
+        games = list(iter_sgf_files(paths, summary, keep_going=True))
+    assert before == games[:-1]
     # gzip streams up to the break: the first games, in order, and not all
     # of them; a zip's index is at its end and a small bz2 is one block, so
     # half of either gives nothing.
@@ -677,7 +688,7 @@ def test_broken_archive_keeps_the_games_before_the_break(tmp_path, kind):
 def test_sgf_sources_raises_oserror_for_a_broken_archive(tmp_path):
     fake = tmp_path / "fake.tar.gz"
     fake.write_bytes(b"not an archive at all")
-    with pytest.raises(OSError, match="broken archive"):
+    with pytest.raises(OSError, match=rf"^{fake} is cut short or damaged: it broke after 0 "):
         list(records.sgf_sources(fake))
     folder = tmp_path / "folder"
     (folder / "sub").mkdir(parents=True)

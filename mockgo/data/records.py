@@ -46,6 +46,7 @@ import collections
 import dataclasses
 import datetime
 import functools
+import gzip
 import math
 import os
 import re
@@ -91,6 +92,22 @@ class SGFError(ValueError):
 
     def __reduce__(self):  # so it can cross a multiprocessing pool
         return SGFError, (self.source, self.reason, self.detail)
+
+
+class BrokenArchiveError(OSError):
+    """An archive that breaks before its end: cut short (a download or a
+    copy that stopped) or damaged. Raised by :func:`sgf_sources` after the
+    ``members`` SGF files read before the break, so that a job reading it
+    can tell "all of the archive" from "the part before the break": a cut
+    archive must not pass for a smaller whole one."""
+
+    def __init__(self, path, members, error):
+        self.path, self.members, self.error = str(path), members, error
+        super().__init__(f"{path} is cut short or damaged: it broke after {members:,} SGF "
+                         f"files ({type(error).__name__}: {error}); fetch it again")
+
+    def __reduce__(self):  # so it can cross a multiprocessing pool
+        return BrokenArchiveError, (self.path, self.members, self.error)
 
 
 class SGFWarning(UserWarning):
@@ -780,7 +797,7 @@ class LoadSummary:
         return line
 
 
-def iter_sgf_files(paths, summary=None):
+def iter_sgf_files(paths, summary=None, keep_going=False):
     """The games of many SGF files, one :class:`GameRecord` at a time.
 
     ``paths`` (one path or a list) may name ``.sgf`` files, folders (all
@@ -790,6 +807,12 @@ def iter_sgf_files(paths, summary=None):
     SGFWarning naming it (``archive.tar.gz:member.sgf`` for members) and
     the reason, and counted in ``summary`` (a :class:`LoadSummary`, pass
     one in to see it). Games are yielded as read; nothing is replayed.
+
+    An archive that breaks before its end (cut short, damaged) raises
+    :class:`BrokenArchiveError` naming it, after the games before the
+    break: read to the break and no further, a cut archive would pass for
+    a smaller whole one. ``keep_going=True`` skips it instead, with an
+    SGFWarning, counted as an "unreadable file or archive".
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
@@ -804,8 +827,12 @@ def iter_sgf_files(paths, summary=None):
                 if record is not None:
                     summary.games += 1
                     yield record
+        except BrokenArchiveError as error:
+            if not keep_going:
+                raise
+            _skip(summary, str(path), "unreadable file or archive", str(error))
         except OSError as error:
-            # A missing file, or a broken archive: the games read so far stay.
+            # A missing file: the games read so far stay.
             _skip(summary, str(path), "unreadable file or archive", str(error))
 
 
@@ -830,8 +857,9 @@ def sgf_sources(path):
     order, for callers that parse in worker processes.
 
     A file of a folder that cannot be read comes as ``(source, OSError)``;
-    a missing path or an archive that cannot be read (or breaks halfway)
-    raises OSError, after the members read before the break.
+    a missing path raises OSError, and an archive that cannot be read (or
+    breaks halfway) :class:`BrokenArchiveError` (an OSError), after the
+    members read before the break.
     """
     name = path.name.lower()
     if path.is_dir():
@@ -860,29 +888,40 @@ def _read_bytes(file):
 
 
 # What a damaged archive raises, besides OSError, in tarfile, gzip, bz2, zipfile.
-_ARCHIVE_ERRORS = (tarfile.TarError, zipfile.BadZipFile, EOFError, zlib.error)
+_ARCHIVE_ERRORS = (tarfile.TarError, zipfile.BadZipFile, EOFError, zlib.error,
+                   gzip.BadGzipFile)
 
 
 def _tar_members(path):
     # Streaming mode ("r|*") reads the archive once, front to back, which is
     # all a .tar.gz allows cheaply; the members are never written to disk.
+    # A .tar.gz cut short ends in EOFError from gzip (the stream has no end
+    # marker) or a ReadError from tarfile: BrokenArchiveError either way.
+    members = 0
     try:
         with tarfile.open(path, "r|*") as archive:
             for member in archive:
                 if member.isfile() and member.name.lower().endswith(".sgf"):
-                    yield f"{path}:{member.name}", archive.extractfile(member).read()
+                    data = archive.extractfile(member).read()
+                    if len(data) != member.size:  # a plain .tar cut inside a member
+                        raise tarfile.ReadError(f"{member.name} is cut short")
+                    members += 1
+                    yield f"{path}:{member.name}", data
     except _ARCHIVE_ERRORS as error:
-        raise OSError(f"broken archive {path}: {error!r}") from error
+        raise BrokenArchiveError(path, members, error) from error
 
 
 def _zip_members(path):
+    members = 0
     try:
         with zipfile.ZipFile(path) as archive:
             for info in archive.infolist():
                 if not info.is_dir() and info.filename.lower().endswith(".sgf"):
-                    yield f"{path}:{info.filename}", archive.read(info)
+                    data = archive.read(info)
+                    members += 1
+                    yield f"{path}:{info.filename}", data
     except _ARCHIVE_ERRORS as error:
-        raise OSError(f"broken archive {path}: {error!r}") from error
+        raise BrokenArchiveError(path, members, error) from error
 
 
 # --------------------------------------------------------------- writing
