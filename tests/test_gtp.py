@@ -1,5 +1,6 @@
 """mockgo's GTP engine, driven through real pipes (and, for the corners, in process)."""
 
+import argparse
 import os
 import subprocess
 import sys
@@ -8,7 +9,7 @@ import numpy as np
 import pytest
 
 import mockgo
-from mockgo.arena.gtp import GTPServer, free_handicap_points, preprocess
+from mockgo.arena.gtp import GTPServer, configure_parser, free_handicap_points, preprocess
 from mockgo.go import coords
 from mockgo.go.board import BLACK, WHITE, Board
 from mockgo.go.ownership import estimate_dead
@@ -137,6 +138,21 @@ def test_komi(gtp):
     expect_error(gtp, "komi lots", "syntax error")
     gtp.send("komi 6.5")
     assert gtp.send("final_score") == "W+6.5"  # an empty board
+
+
+def test_komi_is_bounded(gtp):
+    # 99999999999999999999 was taken, and final_score said W+1e+20.
+    for komi in ("99999999999999999999", "1000.5", "-1001"):
+        expect_error(gtp, f"komi {komi}", "syntax error")
+    assert gtp.send("final_score") == "W+7.5"  # the komi before stays
+    assert gtp.send("komi -1000") == "" and gtp.send("final_score") == "B+1000"
+    assert gtp.send("komi 1000") == "" and gtp.send("final_score") == "W+1000"
+    with pytest.raises(ValueError, match="komi 1e\\+20 is not a number from -1000 to 1000"):
+        GTPServer(RandomPlayer(), size=9, komi=1e20)
+    parser = configure_parser(argparse.ArgumentParser(prog="gtp"))
+    assert parser.parse_args(["--komi", "-1000"]).komi == -1000
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--komi", "1e20"])
 
 
 def test_genmove_plays_a_legal_move_for_either_colour(gtp):

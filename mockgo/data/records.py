@@ -60,7 +60,8 @@ from pathlib import Path
 from mockgo.data import sgf_syntax
 from mockgo.data.files import atomic_write_text
 from mockgo.go import coords
-from mockgo.go.board import BLACK, EMPTY, ILLEGAL_REASONS, MAX_SIZE, WHITE, Board
+from mockgo.go.board import (BLACK, EMPTY, ILLEGAL_REASONS, MAX_KOMI, MAX_SIZE, WHITE, Board,
+                             check_komi, max_handicap)
 
 SGF_COLORS = {"B": BLACK, "W": WHITE}
 COLOR_LETTERS = {BLACK: "B", WHITE: "W"}
@@ -377,7 +378,10 @@ def parse_komi(text):
     The value must be a finite decimal number in ASCII: ``KM[nan]``,
     ``KM[inf]``, ``KM[1e999]``, ``KM[1_0]`` or ``KM[٦]`` (an Arabic-Indic
     6, which float() accepts) raise ValueError, as anything else that is
-    not a number does.
+    not a number does; and a komi, as GTP and every Board take it
+    (:func:`~mockgo.go.board.check_komi`: at most
+    :data:`~mockgo.go.board.MAX_KOMI` either way): ``KM[1e20]`` raises
+    :class:`OutOfRange`, a ValueError.
     """
     text = text.strip().replace(",", ".")  # "6,5" in some European files
     if not text:
@@ -388,8 +392,15 @@ def parse_komi(text):
     if not math.isfinite(value):
         raise ValueError(f"{text!r} is too large a number")
     if re.fullmatch(r"[+-]?[0-9]+", text) and abs(value) >= 50 and value % 50 == 0:
-        return value / 100
+        value /= 100
+    if abs(value) > MAX_KOMI:
+        raise OutOfRange(f"is not a komi (at most {MAX_KOMI} either way)")
     return value
+
+
+class OutOfRange(ValueError):
+    """A number, but not one the property can hold (its message says why,
+    after the property: ``KM[1e20] is not a komi...``)."""
 
 
 # A decimal number as SGF (and repr() of a float) writes it, in ASCII only.
@@ -457,6 +468,7 @@ def record_from_nodes(nodes, source, text=None):
     root = nodes[0].properties
     size = _board_size(root, source)
     record = GameRecord(size=size, source=source, **_game_info(root, source))
+    _check_handicap(record)
     _read_nodes(record, nodes, source, text)
     try:
         record.board()  # set-up stones on the same point, or without liberties
@@ -574,12 +586,27 @@ def _handicap(text):
     return stones
 
 
+def _check_handicap(record):
+    """SGFError for more handicap stones than the board takes
+    (:func:`~mockgo.go.board.max_handicap`: 9 on 19x19). ``HA[0]`` and
+    ``HA[1]`` both mean no handicap stone and are read as written (FF[4]
+    wants 2 or more, but files from some servers write 1 for a game
+    without komi)."""
+    most = max_handicap(record.size)
+    if record.handicap > max(1, most):
+        raise SGFError(record.source, "bad property value",
+                       f"HA[{record.handicap}]: at most {most} handicap stones on a "
+                       f"{record.size}x{record.size} board")
+
+
 def _number(props, name, convert, source):
     text = _value(props, name)
     if text is None:
         return None
     try:
         return convert(text)
+    except OutOfRange as error:
+        raise SGFError(source, "bad property value", f"{name}[{_clip(text)}] {error}") from None
     except ValueError:
         raise SGFError(source, "bad property value",
                        f"{name}[{_clip(text)}] is not a number") from None
@@ -933,11 +960,13 @@ sgf_escape = sgf_syntax.escape  # a property value as SGF writes it
 def format_komi(komi):
     """A ``KM`` value that :func:`parse_komi` reads back as exactly ``komi``:
     the shortest repr of the float, which always has a decimal point or an
-    exponent (``"6.5"``, ``"0.0"``, ``"-100.0"``, ``"1e+16"``)."""
+    exponent (``"6.5"``, ``"0.0"``, ``"-100.0"``, ``"0.3333333333333333"``).
+    ValueError for what is no komi (:func:`~mockgo.go.board.check_komi`):
+    a file that says ``KM[1e+16]`` could not be read back."""
     komi = float(komi)
     if not math.isfinite(komi):
         raise ValueError(f"komi {komi} is not a finite number")
-    return repr(komi)
+    return repr(check_komi(komi))
 
 
 def format_result(winner, margin=None, reason=None):
@@ -1015,9 +1044,13 @@ def record_from_board(board, black="Black", white="White", rules="Chinese",
     setup_white = [int(p) for p in setup.nonzero()[0] if origin.stones[p] == WHITE]
     result = board.result() if result is None else result
     winner, margin, reason = parse_result(result)
+    # Black stones alone are a handicap, up to as many as a board takes
+    # (GTP's set_free_handicap allows more): more is a set-up position,
+    # written without HA, which would make the file unreadable.
+    handicap = len(setup_black) if setup_black and not setup_white else 0
     record = GameRecord(
         size=board.size, komi=board.komi,
-        handicap=len(setup_black) if setup_black and not setup_white else 0,
+        handicap=handicap if handicap <= max(1, max_handicap(board.size)) else 0,
         setup_black=setup_black, setup_white=setup_white,
         black=black, white=white, rules=rules,
         date=date or datetime.date.today().isoformat(),
