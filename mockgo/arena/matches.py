@@ -725,6 +725,16 @@ def _play_on_workers(a, b, todo, cluster, workers, games_per_task, scorer, specs
             executor.close()
 
 
+def _remove_unplayed(folder):
+    """Remove ``folder`` if it holds nothing but what a match writes before
+    its first game (``match.json``): a match that never played. A folder
+    with a finished game is kept, to resume."""
+    if not folder.is_dir() or any(p.name != MATCH_SETTINGS for p in folder.iterdir()):
+        return
+    (folder / MATCH_SETTINGS).unlink(missing_ok=True)
+    folder.rmdir()
+
+
 # ------------------------------------------------------------ command line
 
 
@@ -760,12 +770,21 @@ def configure_parser(parser):
 
 def run_cli(args):
     out_dir = args.out or default_out_dir(args.black, args.white)
-    executor = executor_from_args(args, workers=args.workers)
+    new_folder = not Path(out_dir).exists()
+    executor = None
     try:
+        executor = executor_from_args(args, workers=args.workers)
         result = match(args.black, args.white, games=args.games, size=args.size, komi=args.komi,
                        max_moves=args.max_moves, workers=args.workers, out_dir=out_dir,
                        scorer=args.scorer, seed=args.seed, verbose=not args.quiet,
                        cluster=executor, games_per_task=args.games_per_task)
+    except BaseException:
+        # A match that failed before its first game (a player that cannot
+        # start, a bad size or komi) must not leave a timestamped folder
+        # behind each time it is tried.
+        if new_folder:
+            _remove_unplayed(Path(out_dir))
+        raise
     finally:
         if executor is not None:
             executor.close()
