@@ -264,6 +264,19 @@ def test_loadsgf(gtp, tmp_path):
     expect_error(gtp, "loadsgf", "syntax error")
 
 
+def test_loadsgf_says_where_an_illegal_move_stopped_it(gtp, tmp_path):
+    # Move 3 plays on black's own stone: the first two moves are loaded, and
+    # the answer says so after the colour to play (it was a bare "= black").
+    path = tmp_path / "illegal.sgf"
+    path.write_text("(;GM[1]FF[4]SZ[5];B[aa];W[bb];B[aa];W[cc])")
+    assert gtp.send(f"loadsgf {path}") == ("black; loaded 2 of 4 moves: move 3 (B A5) is "
+                                           "illegal: the point is occupied")
+    rows = grid(gtp.send("showboard"))
+    assert sum(row.count("X") + row.count("O") for row in rows) == 2
+    # Up to the illegal move, nothing to say.
+    assert gtp.send(f"loadsgf {path} 3") == "black"
+
+
 def test_time_commands_are_accepted(gtp):
     assert gtp.send("time_settings 300 30 5") == ""
     assert gtp.send("time_left black 120 3") == ""

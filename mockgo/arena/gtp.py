@@ -570,7 +570,13 @@ class GTPServer:
                 self._play(color, move)
             except IllegalMove as error:
                 log.warning("loadsgf: stopped before move %d: %s", number, error)
-                break
+                # Say so: a bare "= black" would pass the part before the
+                # illegal move for the whole game. The colour to play stays
+                # the first word, as GnuGo answers and controllers read it.
+                vertex = coords.to_gtp(move, self.size)
+                return (f"{COLOR_NAMES[self.board.to_play]}; loaded {number - 1} of {len(moves)} "
+                        f"moves: move {number} ({'B' if color == BLACK else 'W'} {vertex}) is "
+                        f"illegal: {ILLEGAL_REASONS[error.reason]}")
         return COLOR_NAMES[self.board.to_play]
 
     def cmd_time_settings(self, args):
