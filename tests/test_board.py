@@ -8,7 +8,8 @@ import pytest
 
 from mockgo import BLACK, EMPTY, WHITE, Board, IllegalMove
 from mockgo.go import coords
-from mockgo.go.board import KO, LEGAL, OCCUPIED, SUICIDE, SUPERKO, geometry, opponent
+from mockgo.go.board import (KO, LEGAL, OCCUPIED, SUICIDE, SUPERKO, check_komi,
+                             fixed_handicap_points, geometry, max_handicap, opponent)
 
 
 def at(board, vertex):
@@ -510,3 +511,18 @@ def test_what_feature_planes_read_history_and_move_ages():
     for _ in range(10):
         board.play(board.pass_index)
     assert len(board.previous_stones) == 7
+
+
+def test_komi_is_a_finite_number_of_at_most_a_thousand_points():
+    assert Board(9, komi=-1000).komi == -1000 and check_komi("7.5") == 7.5
+    for komi in (1e20, 1000.5, -1001, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="is not a number from -1000 to 1000"):
+            Board(9, komi=komi)
+
+
+def test_the_most_handicap_stones_follow_the_fixed_handicap():
+    assert [max_handicap(size) for size in (19, 13, 9, 8, 7, 6, 2)] == [9, 9, 9, 4, 4, 0, 0]
+    for size in (19, 9, 8, 7):
+        assert len(fixed_handicap_points(size, max_handicap(size))) == max_handicap(size)
+        with pytest.raises(ValueError, match="no fixed handicap"):
+            fixed_handicap_points(size, max_handicap(size) + 1)

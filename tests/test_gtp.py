@@ -1,5 +1,6 @@
 """mockgo's GTP engine, driven through real pipes (and, for the corners, in process)."""
 
+import argparse
 import os
 import subprocess
 import sys
@@ -8,7 +9,7 @@ import numpy as np
 import pytest
 
 import mockgo
-from mockgo.arena.gtp import GTPServer, free_handicap_points, preprocess
+from mockgo.arena.gtp import GTPServer, configure_parser, free_handicap_points, preprocess
 from mockgo.go import coords
 from mockgo.go.board import BLACK, WHITE, Board
 from mockgo.go.ownership import estimate_dead
@@ -139,6 +140,21 @@ def test_komi(gtp):
     assert gtp.send("final_score") == "W+6.5"  # an empty board
 
 
+def test_komi_is_bounded(gtp):
+    # 99999999999999999999 was taken, and final_score said W+1e+20.
+    for komi in ("99999999999999999999", "1000.5", "-1001"):
+        expect_error(gtp, f"komi {komi}", "syntax error")
+    assert gtp.send("final_score") == "W+7.5"  # the komi before stays
+    assert gtp.send("komi -1000") == "" and gtp.send("final_score") == "B+1000"
+    assert gtp.send("komi 1000") == "" and gtp.send("final_score") == "W+1000"
+    with pytest.raises(ValueError, match="komi 1e\\+20 is not a number from -1000 to 1000"):
+        GTPServer(RandomPlayer(), size=9, komi=1e20)
+    parser = configure_parser(argparse.ArgumentParser(prog="gtp"))
+    assert parser.parse_args(["--komi", "-1000"]).komi == -1000
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--komi", "1e20"])
+
+
 def test_genmove_plays_a_legal_move_for_either_colour(gtp):
     gtp.send("play black E5")
     vertex = gtp.send("genmove white")
@@ -246,6 +262,19 @@ def test_loadsgf(gtp, tmp_path):
     expect_error(gtp, f"loadsgf {tmp_path / 'bad.sgf'}", "cannot load file")
     expect_error(gtp, f"loadsgf {path} zero", "syntax error")
     expect_error(gtp, "loadsgf", "syntax error")
+
+
+def test_loadsgf_says_where_an_illegal_move_stopped_it(gtp, tmp_path):
+    # Move 3 plays on black's own stone: the first two moves are loaded, and
+    # the answer says so after the colour to play (it was a bare "= black").
+    path = tmp_path / "illegal.sgf"
+    path.write_text("(;GM[1]FF[4]SZ[5];B[aa];W[bb];B[aa];W[cc])")
+    assert gtp.send(f"loadsgf {path}") == ("black; loaded 2 of 4 moves: move 3 (B A5) is "
+                                           "illegal: the point is occupied")
+    rows = grid(gtp.send("showboard"))
+    assert sum(row.count("X") + row.count("O") for row in rows) == 2
+    # Up to the illegal move, nothing to say.
+    assert gtp.send(f"loadsgf {path} 3") == "black"
 
 
 def test_time_commands_are_accepted(gtp):

@@ -1,12 +1,13 @@
 """Matches with an out_dir are resumable jobs (mockgo.arena.matches)."""
 
+import argparse
 import json
 import time
 import warnings
 
 import pytest
 
-from mockgo.arena.matches import FINISHED_GAMES, match
+from mockgo.arena.matches import FINISHED_GAMES, configure_parser, match, run_cli
 from mockgo.go.board import BLACK, WHITE
 from mockgo.play.players import RandomPlayer
 
@@ -99,3 +100,32 @@ def test_a_match_times_each_players_moves_and_keeps_the_times_in_its_folder(tmp_
     untimed = match(slow, fast, games=2, size=5, out_dir=folder)
     assert untimed.seconds_per_move() == (None, None)
     assert "seconds a move" not in untimed.table()
+
+
+@pytest.mark.parametrize("bad", [["--size", "99"], ["--komi", "1e20"],
+                                 ["--white", "policy:path=/no/such/model.keras"]])
+def test_a_match_that_cannot_start_leaves_no_folder(tmp_path, monkeypatch, bad):
+    # Each failed `mockgo match` left an empty timestamped folder in matches/.
+    monkeypatch.chdir(tmp_path)
+    parser = configure_parser(argparse.ArgumentParser(prog="mockgo match"))
+    args = parser.parse_args(["--black", "random", "--white", "random", "--games", "1",
+                              "--scorer", "tromp-taylor", "--quiet"] + bad)
+    with pytest.raises((ValueError, FileNotFoundError)):
+        run_cli(args)
+    assert list((tmp_path / "matches").glob("*")) == []
+    # A folder that was there before is left as it was, and one with a
+    # finished game is kept to resume.
+    (tmp_path / "mine").mkdir()
+    with pytest.raises((ValueError, FileNotFoundError)):
+        run_cli(parser.parse_args(["--black", "random", "--white", "random", "--games", "1",
+                                   "--out", "mine"] + bad))
+    assert (tmp_path / "mine").is_dir()
+
+
+def test_a_match_that_played_keeps_its_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    parser = configure_parser(argparse.ArgumentParser(prog="mockgo match"))
+    run_cli(parser.parse_args(["--black", "random", "--white", "random", "--games", "1",
+                               "--size", "5", "--scorer", "tromp-taylor", "--quiet"]))
+    [folder] = (tmp_path / "matches").glob("*")
+    assert (folder / FINISHED_GAMES).exists()

@@ -124,7 +124,7 @@ def test_komi_that_is_not_a_finite_ascii_number_is_refused(text):
 
 
 @pytest.mark.parametrize("komi", [-100.0, 150.0, 650.0, 50.0, -50.0, 0.0, 6.5, 7.5, 0.5, 375.0,
-                                  1e16, 1e300, -0.0, 0.1, 1 / 3])
+                                  1000.0, -1000.0, 1e-300, -0.0, 0.1, 1 / 3])
 def test_komi_survives_a_round_trip(komi):
     # KM[-100.00] was written KM[-100] and read back as -1.0 by the x100
     # rule; KM[150.0] came back 1.5. The writer always writes a decimal point.
@@ -137,6 +137,10 @@ def test_komi_survives_a_round_trip(komi):
 def test_non_finite_komi_is_not_written():
     for komi in (float("nan"), float("inf")):
         with pytest.raises(ValueError, match="finite"):
+            to_sgf(GameRecord(size=9, komi=komi))
+    # Nor a komi that would not read back (KM[1e+16] was written and read).
+    for komi in (1e16, 1e300, -1000.5):
+        with pytest.raises(ValueError, match="is not a number from -1000 to 1000"):
             to_sgf(GameRecord(size=9, komi=komi))
 
 
@@ -656,9 +660,20 @@ def test_broken_archive_keeps_the_games_before_the_break(tmp_path, kind):
     broken.write_bytes(data[: len(data) // 2])
     summary = LoadSummary()
     paths = [broken, tmp_path / "missing.zip", FIXTURES / "empty_game.sgf"]
+    # By default a broken archive is an error naming it, after the games
+    # before the break: it must not pass for a smaller whole archive.
+    before = []
+    with pytest.raises(records.BrokenArchiveError, match=rf"^{broken} is cut short or damaged: "
+                                                        r"it broke after \d+ SGF files \("), \
+            warnings.catch_warnings():
+        warnings.simplefilter("ignore", SGFWarning)  # the bad files before the break
+        for game in iter_sgf_files(paths, LoadSummary()):
+            before.append(game)
+    # Asked to keep going, it is skipped with a warning.
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        games = list(iter_sgf_files(paths, summary))
+        games = list(iter_sgf_files(paths, summary, keep_going=True))
+    assert before == games[:-1]
     # gzip streams up to the break: the first games, in order, and not all
     # of them; a zip's index is at its end and a small bz2 is one block, so
     # half of either gives nothing.
@@ -677,7 +692,7 @@ def test_broken_archive_keeps_the_games_before_the_break(tmp_path, kind):
 def test_sgf_sources_raises_oserror_for_a_broken_archive(tmp_path):
     fake = tmp_path / "fake.tar.gz"
     fake.write_bytes(b"not an archive at all")
-    with pytest.raises(OSError, match="broken archive"):
+    with pytest.raises(OSError, match=rf"^{fake} is cut short or damaged: it broke after 0 "):
         list(records.sgf_sources(fake))
     folder = tmp_path / "folder"
     (folder / "sub").mkdir(parents=True)
@@ -716,3 +731,46 @@ def test_real_kgs_archive_replays(capsys):
     assert len(caught) == summary.games - clean  # a warning per problem, nothing else
     assert capsys.readouterr() == ("", "")  # a long job's log stays quiet
     assert moves > 100_000 and seconds < 20
+
+
+# ------------------------------------------------ komi and handicap bounds
+
+
+@pytest.mark.parametrize("text, detail", [
+    # Finite, but no komi: it was read, and GTP's final_score said W+1e+20.
+    ("(;GM[1]KM[99999999999999999999])", "KM[99999999999999999999] is not a komi (at most 1000 "
+                                         "either way)"),
+    ("(;GM[1]KM[-1000.5])", "KM[-1000.5] is not a komi"),
+    ("(;GM[1]KM[200000])", "KM[200000] is not a komi"),  # 2000 by the x100 rule
+    # HA[100] was read on 19x19; 9 is the most a board of 9 and up takes.
+    ("(;GM[1]SZ[19]HA[100])", "HA[100]: at most 9 handicap stones on a 19x19 board"),
+    ("(;GM[1]SZ[19]HA[10])", "HA[10]: at most 9 handicap stones"),
+    ("(;GM[1]SZ[8]HA[5])", "HA[5]: at most 4 handicap stones on a 8x8 board"),
+    ("(;GM[1]SZ[5]HA[2])", "HA[2]: at most 0 handicap stones on a 5x5 board"),
+])
+def test_komi_and_handicap_out_of_range_are_refused(text, detail):
+    with pytest.raises(SGFError) as caught:
+        read_sgf(text, source="game.sgf")
+    assert str(caught.value).startswith(f"game.sgf: bad property value: {detail}")
+    assert caught.value.reason == "bad property value"
+
+
+def test_komi_and_handicap_in_range_are_read():
+    assert read_sgf("(;GM[1]KM[100000])").komi == 1000  # komi x100
+    assert read_sgf("(;GM[1]KM[-1000.0])").komi == -1000  # with its point: no x100
+    assert read_sgf("(;GM[1]SZ[19]HA[9])").handicap == 9
+    assert read_sgf("(;GM[1]SZ[9]HA[9])").handicap == 9
+    # 0 and 1 both mean no handicap stone; some servers write 1.
+    assert [read_sgf(f"(;GM[1]SZ[5]HA[{n}])").handicap for n in (0, 1)] == [0, 1]
+
+
+def test_more_black_set_up_stones_than_a_handicap_are_written_without_ha():
+    board = Board(19)
+    board.setup(black=list(range(12)))
+    board.play(200, WHITE)
+    record = record_from_board(board)
+    assert record.handicap == 0 and len(record.setup_black) == 12
+    assert read_sgf(to_sgf(record)).setup_black == record.setup_black
+    board = Board(19)
+    board.setup(black=[60, 300])
+    assert record_from_board(board).handicap == 2

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from mockgo.data.records import (GameRecord, SGFError, decode_sgf_bytes, format_komi,
                                  parse_komi, parse_result, read_sgf, to_sgf)
-from mockgo.go.board import BLACK, MAX_SIZE, WHITE
+from mockgo.go.board import BLACK, MAX_KOMI, MAX_SIZE, WHITE, max_handicap
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sgf"
 
@@ -109,6 +109,11 @@ results = st.none() | st.sampled_from(["B+3.5", "W+0.5", "W+R", "B+Resign", "W+T
                                        "0", "Draw", "Void", "?", "B+"]) | texts
 
 
+# Every komi a record may hold: finite, at most MAX_KOMI either way (a komi
+# beyond it is refused when read, and when written).
+komis = st.floats(-MAX_KOMI, MAX_KOMI, allow_nan=False, allow_infinity=False)
+
+
 @st.composite
 def game_records(draw):
     size = draw(st.integers(2, MAX_SIZE))
@@ -120,8 +125,9 @@ def game_records(draw):
     result = draw(results)
     winner, margin, reason = parse_result(result)
     record = GameRecord(
-        size=size, komi=draw(st.floats(allow_nan=False, allow_infinity=False)),
-        handicap=draw(st.integers(0, 9)), setup_black=points[:split], setup_white=points[split:],
+        size=size, komi=draw(komis),
+        handicap=draw(st.integers(0, max(1, max_handicap(size)))),
+        setup_black=points[:split], setup_white=points[split:],
         black=draw(optional_texts), white=draw(optional_texts),
         black_rank=draw(optional_texts), white_rank=draw(optional_texts),
         date=draw(optional_texts), rules=draw(optional_texts),
@@ -146,10 +152,19 @@ def test_write_then_read_is_the_identity(record):
 
 
 @PROPERTIES
-@given(st.floats(allow_nan=False, allow_infinity=False))
-def test_any_finite_komi_reads_back_exactly(komi):
+@given(komis)
+def test_any_komi_reads_back_exactly(komi):
     assert parse_komi(format_komi(komi)) == komi
     assert read_sgf(to_sgf(GameRecord(size=9, komi=komi))).komi == komi
+
+
+@PROPERTIES
+@given(st.floats(allow_nan=False, allow_infinity=False).filter(lambda k: abs(k) > MAX_KOMI))
+def test_a_komi_beyond_the_bound_is_neither_written_nor_read(komi):
+    with pytest.raises(ValueError):
+        format_komi(komi)
+    with pytest.raises(SGFError, match="is not a komi"):
+        read_sgf(f"(;GM[1]KM[{komi!r}])")
 
 
 # ------------------------------------------------- damaged real files

@@ -20,6 +20,8 @@ from mockgo.data import records
 from mockgo.go.features import get_encoder
 from mockgo.nets.inference import fastest_precision
 from mockgo.zero import run as zero_run
+from mockgo.zero.cli import _parser as zero_parser
+from mockgo.zero.cli import generations_wanted
 from mockgo.zero.cli import main as zero_main
 from mockgo.zero.config import ZeroConfig, ZeroGame
 from mockgo.zero.layout import RunLayout, is_holdout, model_name
@@ -522,3 +524,13 @@ def test_a_run_goes_on_from_the_shipped_zero_network_by_name(tmp_path):
     copied = load_model(tmp_path / "run" / "models" / "000000.keras")
     for mine, shipped in zip(copied.get_weights(), pretrained.load("zero-9").get_weights()):
         np.testing.assert_array_equal(mine, shipped)
+
+
+def test_generations_given_are_taken_as_given():
+    # "--test --generations 10" ran 2 generations: 10 was the default, so it
+    # was taken as not given.
+    def wanted(*options):
+        return generations_wanted(zero_parser().parse_args(["--base-dir", "run", *options]))
+    assert wanted("--test", "--generations", "10") == 10
+    assert wanted("--test") == 2 and wanted() == 10
+    assert wanted("--generations", "3") == 3 and wanted("--test", "--generations", "5") == 5

@@ -82,8 +82,9 @@ import numpy as np
 import mockgo
 from mockgo.data.records import SGFError, load_sgf
 from mockgo.go import coords
-from mockgo.go.board import (BLACK, COLOR_NAMES, EMPTY, MAX_SIZE, WHITE, Board, IllegalMove,
-                             color_from_name, fixed_handicap_points)
+from mockgo.go.board import (BLACK, COLOR_NAMES, EMPTY, ILLEGAL_REASONS, MAX_KOMI, MAX_SIZE,
+                             WHITE, Board, IllegalMove, check_komi, color_from_name,
+                             fixed_handicap_points)
 from mockgo.go.ownership import estimate_dead
 from mockgo.play.players import RESIGN, make_player, spec_help
 
@@ -269,7 +270,7 @@ class GTPServer:
         }
         if size is None:
             size = getattr(player, "size", None) or 19
-        self.komi = float(komi)
+        self.komi = check_komi(komi)
         self._new_game(size)
 
     # ---------------------------------------------------------- the game
@@ -391,7 +392,12 @@ class GTPServer:
 
     def cmd_komi(self, args):
         self._args(args, 1)
-        self._set_komi(self._float(args[0]))
+        try:
+            komi = check_komi(self._float(args[0]))
+        except ValueError as error:  # finite, but no komi: 1e20 would print as W+1e+20
+            log.warning("%s", error)
+            raise GTPFailure("syntax error") from None
+        self._set_komi(komi)
         return ""
 
     def cmd_play(self, args):
@@ -564,7 +570,13 @@ class GTPServer:
                 self._play(color, move)
             except IllegalMove as error:
                 log.warning("loadsgf: stopped before move %d: %s", number, error)
-                break
+                # Say so: a bare "= black" would pass the part before the
+                # illegal move for the whole game. The colour to play stays
+                # the first word, as GnuGo answers and controllers read it.
+                vertex = coords.to_gtp(move, self.size)
+                return (f"{COLOR_NAMES[self.board.to_play]}; loaded {number - 1} of {len(moves)} "
+                        f"moves: move {number} ({'B' if color == BLACK else 'W'} {vertex}) is "
+                        f"illegal: {ILLEGAL_REASONS[error.reason]}")
         return COLOR_NAMES[self.board.to_play]
 
     def cmd_time_settings(self, args):
@@ -635,6 +647,14 @@ class GTPServer:
 # ------------------------------------------------------------ command line
 
 
+def _komi_option(text):
+    """``--komi``: a number within MAX_KOMI either way (argparse's message)."""
+    try:
+        return check_komi(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def configure_parser(parser):
     """The options of ``mockgo gtp`` (and ``python -m mockgo.arena.gtp``)."""
     parser.description = "Play over GTP version 2 on standard input and output."
@@ -649,7 +669,8 @@ def configure_parser(parser):
     parser.add_argument("--seed", type=int, help="the player's random seed")
     parser.add_argument("--size", type=int, help="the board size at start (default: the "
                         "player's, else 19); controllers send boardsize anyway")
-    parser.add_argument("--komi", type=float, default=7.5, help="komi at start (default 7.5)")
+    parser.add_argument("--komi", type=_komi_option, default=7.5,
+                        help=f"komi at start (default 7.5; at most {MAX_KOMI} either way)")
     parser.add_argument("--playouts", type=int, default=64,
                         help="random playouts to judge dead stones for final_score (default 64)")
     parser.add_argument("--name", default="mockgo", help="the engine's GTP name")

@@ -89,7 +89,7 @@ from pathlib import Path
 import numpy as np
 
 from mockgo.cluster import add_cluster_options, executor_from_args
-from mockgo.data.files import atomic_write_text, check_same_settings, read_json
+from mockgo.data.files import atomic_write_text, check_same_settings, check_schema, read_json
 from mockgo.data.records import SGFError, final_board, load_sgf, save_sgf
 from mockgo.go import coords
 from mockgo.go.board import BLACK, EMPTY, WHITE
@@ -469,6 +469,11 @@ class _Session:
 
 MATCH_SETTINGS = "match.json"
 FINISHED_GAMES = "games.jsonl"
+# The shape of a games.jsonl line (_log_finished writes it; check_schema), so
+# that a damaged line is named, not a KeyError while the match resumes.
+# "think" came later (its length is checked against the game's moves).
+ENTRY_SCHEMA = {"index": int, "names": [str], "reason": (str, None), "resigned?": (int, None),
+                "dead": [int], "seconds": float, "sgf": str}
 
 
 def _match_settings(specs, size, komi, max_moves, seed, scorer):
@@ -482,7 +487,8 @@ def _open_folder(out_dir, settings):
     folder = Path(out_dir)
     path = folder / MATCH_SETTINGS
     if path.exists():
-        check_same_settings(folder, "a match", read_json(path, "the match's settings"), settings)
+        stored = read_json(path, "the match's settings", schema=dict)
+        check_same_settings(folder, "a match", stored, settings)
     else:
         atomic_write_text(path, json.dumps(settings, indent=1))
     finished = {}
@@ -500,6 +506,10 @@ def _open_folder(out_dir, settings):
                 atomic_write_text(log, "".join(f"{kept}\n" for kept in lines[:-1]))
                 break
             raise ValueError(f"{log}: line {number} is not JSON: {line[:80]!r}") from None
+        problem = check_schema(entry, ENTRY_SCHEMA, what="the entry")
+        if problem:
+            raise ValueError(f"{log}: line {number} is not a finished game's entry: {problem}; "
+                             f"delete the line to play that game again")
         finished[entry["index"]] = _read_back(folder, entry, log, number)
     return finished
 
@@ -715,6 +725,16 @@ def _play_on_workers(a, b, todo, cluster, workers, games_per_task, scorer, specs
             executor.close()
 
 
+def _remove_unplayed(folder):
+    """Remove ``folder`` if it holds nothing but what a match writes before
+    its first game (``match.json``): a match that never played. A folder
+    with a finished game is kept, to resume."""
+    if not folder.is_dir() or any(p.name != MATCH_SETTINGS for p in folder.iterdir()):
+        return
+    (folder / MATCH_SETTINGS).unlink(missing_ok=True)
+    folder.rmdir()
+
+
 # ------------------------------------------------------------ command line
 
 
@@ -750,12 +770,21 @@ def configure_parser(parser):
 
 def run_cli(args):
     out_dir = args.out or default_out_dir(args.black, args.white)
-    executor = executor_from_args(args, workers=args.workers)
+    new_folder = not Path(out_dir).exists()
+    executor = None
     try:
+        executor = executor_from_args(args, workers=args.workers)
         result = match(args.black, args.white, games=args.games, size=args.size, komi=args.komi,
                        max_moves=args.max_moves, workers=args.workers, out_dir=out_dir,
                        scorer=args.scorer, seed=args.seed, verbose=not args.quiet,
                        cluster=executor, games_per_task=args.games_per_task)
+    except BaseException:
+        # A match that failed before its first game (a player that cannot
+        # start, a bad size or komi) must not leave a timestamped folder
+        # behind each time it is tried.
+        if new_folder:
+            _remove_unplayed(Path(out_dir))
+        raise
     finally:
         if executor is not None:
             executor.close()

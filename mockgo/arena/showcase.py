@@ -25,7 +25,6 @@ map shows the decision itself.
 """
 
 import dataclasses
-import json
 import shutil
 from pathlib import Path
 
@@ -92,6 +91,7 @@ def zero_network(root):
     :class:`mockgo.zero.layout.RunLayout` lays it out): ``(path, None)``, or
     ``(None, why not)``."""
     from mockgo.notebook import zero_dir
+    from mockgo.data.files import read_json
     from mockgo.zero.layout import RunLayout
 
     folder = zero_dir(root, quick=False)
@@ -99,8 +99,10 @@ def zero_network(root):
     if not layout.state.exists():
         return None, (f"no 9x9 Zero network: notebook 04's full run ({_shown(folder, root)}) "
                       f"has not started (run it in full mode first)")
-    state = json.loads(layout.state.read_text(encoding="utf-8"))
-    best = int(state.get("best", 0))
+    # Only "best" is read (a run of an earlier mockgo may lack it: no model):
+    # checked, so that a damaged state is named, not a TypeError.
+    state = read_json(layout.state, "the run's progress", schema={"best?": int})
+    best = state.get("best", 0)
     path = layout.model(best)
     if best == 0:
         return None, (f"no 9x9 Zero network: notebook 04's full run ({_shown(folder, root)}) "

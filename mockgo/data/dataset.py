@@ -28,6 +28,12 @@ readable ``dataset.json`` (deleted, or damaged) is refused, naming what it
 holds, unless ``build_dataset(..., restart=True)`` asks to delete them and
 build again. A source that does not exist is an error naming it, not a
 skipped game, and a finished dataset without a single game is an error too.
+So is an archive that breaks before its end (cut short by a download that
+stopped, or damaged): read up to the break, the first 200 kB of a KGS
+archive of 2,298 games made a dataset of 535 that said it was complete.
+``build_dataset(..., keep_going=True)`` builds from what can be read
+instead, with a warning, and the dataset is not marked complete: its
+``dataset.json`` lists the broken archives under ``broken``.
 """
 
 import dataclasses
@@ -58,6 +64,19 @@ MANIFEST = "dataset.json"
 # What a build writes besides its manifest: the shards and the list of games.
 WORK = ("*-[0-9][0-9][0-9][0-9][0-9].npz", "games.tsv")
 RESTART = "pass restart=True to build_dataset"
+# The shape of dataset.json (mockgo.data.files.check_schema): what the code
+# below reads of it, checked when it is read, so that a manifest edited by
+# hand or written by something else is an error naming the file and the
+# field, not a KeyError in the middle of a build or a training run.
+MANIFEST_SCHEMA = {
+    "format": int, "spec": {"encoder": str, "board_size": int}, "sources": [str],
+    "max_games": (int, None), "complete": bool, "games_looked_at": int, "games_kept": int,
+    "games_tsv_bytes": int, "positions": {split: int for split in SPLITS},
+    # each shard as [file name, positions]
+    "shards": {split: [[(str, int)]] for split in SPLITS},
+    "skipped": dict, "kept": dict,
+    "broken?": [str],  # the archives a keep_going build could not read to the end
+}
 
 
 # --------------------------------------------------------------- the spec
@@ -205,9 +224,15 @@ class _ShardWriter:
         self.parts, self.count = [], 0
 
 
-def _sgf_items(sources, skip):
+def _sgf_items(sources, skip, broken=None):
     """(source, bytes) of every SGF file under ``sources``, in a fixed order,
-    after the first ``skip`` (those a resumed build has done already)."""
+    after the first ``skip`` (those a resumed build has done already).
+
+    An archive that breaks before its end raises
+    :class:`~mockgo.data.records.BrokenArchiveError`, after its files
+    before the break; given ``broken`` (a list: keep going), its message is
+    added there, a warning is issued, and the next source follows. The
+    break itself is no item, so a resumed build counts the same items."""
     seen = 0
     for path in map(Path, sources):
         try:
@@ -215,6 +240,13 @@ def _sgf_items(sources, skip):
                 seen += 1
                 if seen > skip:
                     yield item
+        except records.BrokenArchiveError as error:
+            if broken is None:
+                raise
+            broken.append(str(error))
+            warnings.warn(f"{error}. Going on without the rest of it (keep_going=True): the "
+                          f"dataset will not be marked complete", IncompleteDatasetWarning,
+                          stacklevel=2)
         except (OSError, EOFError) as error:
             seen += 1
             if seen > skip:
@@ -233,8 +265,15 @@ def _expected_games(sources):
     return total
 
 
+class IncompleteDatasetWarning(UserWarning):
+    """A dataset built without part of its sources (``keep_going=True``
+    past a broken archive). Not an SGFWarning: those are counted and
+    silenced in long builds, and this one must be seen."""
+
+
 def build_dataset(sources, folder, spec=None, workers=2, shard_size=8192,
-                  checkpoint_games=2000, max_games=None, progress=True, restart=False):
+                  checkpoint_games=2000, max_games=None, progress=True, restart=False,
+                  keep_going=False):
     """Build (or finish building) a dataset in ``folder`` from SGF files,
     folders of them and archives. Returns the manifest (a dict, also saved
     as ``dataset.json``); ``str(summary_line(manifest))`` reads well.
@@ -246,6 +285,15 @@ def build_dataset(sources, folder, spec=None, workers=2, shard_size=8192,
     ``dataset.json`` first, then the shards and ``games.tsv``) and builds
     anew: the way to reuse a folder whose ``dataset.json`` is missing or
     damaged, which is an error otherwise (module docstring).
+
+    An archive that breaks before its end (cut short, damaged) raises
+    :class:`~mockgo.data.records.BrokenArchiveError` naming it; the build
+    stops there, its last checkpoint kept, and resumes once the archive is
+    whole again (fetched again under the same name). With ``keep_going``
+    it goes on without the rest of that archive, with an
+    :class:`IncompleteDatasetWarning`: the dataset is usable but not marked
+    complete, and lists the broken archives under ``broken`` (building it
+    again warns again; to read a fetched archive in full, restart).
 
     FileNotFoundError naming a source that does not exist (before anything
     is written); ValueError when the dataset ends up with no game at all;
@@ -259,11 +307,11 @@ def build_dataset(sources, folder, spec=None, workers=2, shard_size=8192,
         _check_sources(folder, sources)  # before anything is written, the folder included
     with folder_lock(folder, "building a dataset"):  # one build a folder
         return _build(folder, spec, sources, workers, shard_size, checkpoint_games, max_games,
-                      progress, restart)
+                      progress, restart, keep_going)
 
 
 def _build(folder, spec, sources, workers, shard_size, checkpoint_games, max_games, progress,
-           restart):
+           restart, keep_going=False):
     """:func:`build_dataset`'s work, with the folder's lock held."""
     manifest = _load_or_start(folder, spec, sources, max_games, restart)
     if manifest["complete"]:
@@ -277,7 +325,8 @@ def _build(folder, spec, sources, workers, shard_size, checkpoint_games, max_gam
     games_file = open(folder / "games.tsv", "a", encoding="utf-8")
     done = manifest["games_looked_at"]
     limit = None if max_games is None else max(0, max_games - done)
-    items = _sgf_items(sources, done)
+    broken = [] if keep_going else None  # the broken archives' messages, when kept going
+    items = _sgf_items(sources, done, broken)
     total = _expected_games(sources) if max_games is None else max_games
     bar = _progress_bar(progress, total, done)
 
@@ -289,7 +338,8 @@ def _build(folder, spec, sources, workers, shard_size, checkpoint_games, max_gam
         games_file.flush()
         os.fsync(games_file.fileno())
         manifest.update(games_looked_at=done, skipped=dict(skipped), kept=dict(kept_notes),
-                        games_tsv_bytes=games_file.tell(), complete=complete)
+                        games_tsv_bytes=games_file.tell(), complete=complete,
+                        broken=list(broken) if broken else manifest.get("broken", []))
         atomic_write_text(folder / MANIFEST, json.dumps(manifest, indent=1))
 
     # spawn, not fork: the caller (a notebook) may have TensorFlow threads running.
@@ -316,7 +366,10 @@ def _build(folder, spec, sources, workers, shard_size, checkpoint_games, max_gam
                 if limit is not None:
                     limit -= len(window)
                 checkpoint()
-        checkpoint(complete=True)
+        # Every source read to its end, or a broken one skipped: then the
+        # dataset is what could be read, not the whole of its sources.
+        manifest["broken"] = list(broken or [])
+        checkpoint(complete=not broken)
     finally:
         bar.close()
         games_file.close()
@@ -362,15 +415,16 @@ def _load_or_start(folder, spec, sources, max_games, restart):
         "games_looked_at": 0, "games_kept": 0, "games_tsv_bytes": 0,
         "positions": {split: 0 for split in SPLITS},
         "shards": {split: [] for split in SPLITS},
-        "skipped": {}, "kept": {},
+        "skipped": {}, "kept": {}, "broken": [],
     }
     manifest = None
     if restart:
         discard_work(folder, path, list_work(folder, WORK))
     else:
         manifest = read_json(path, "the dataset's settings and the shards built so far",
-                             missing_ok=True, remedy=f"To delete the shards and build the "
-                                                     f"dataset again, {RESTART}")
+                             missing_ok=True, schema=MANIFEST_SCHEMA,
+                             remedy=f"To delete the shards and build the dataset again, "
+                                    f"{RESTART}")
     if manifest is None:
         refuse_unrecorded_work(folder, path, list_work(folder, WORK), RESTART)
         _check_sources(folder, sources)
@@ -441,6 +495,10 @@ def summary_line(manifest):
     partial = manifest["kept"].get("kept, stopped at an illegal move", 0)
     if partial:
         line += f"; {partial:,} kept up to an illegal move"
+    broken = manifest.get("broken")
+    if broken:
+        line += (f"; NOT COMPLETE: {len(broken)} archive{'s' if len(broken) > 1 else ''} broke "
+                 f"before the end ({'; '.join(broken)})")
     return line
 
 
@@ -453,7 +511,8 @@ def read_manifest(folder):
     path = Path(folder) / MANIFEST
     if not path.exists():
         raise FileNotFoundError(f"no dataset in {folder}: {path} is missing (build it first)")
-    return read_json(path, "the dataset's settings and the list of its shards")
+    return read_json(path, "the dataset's settings and the list of its shards",
+                     schema=MANIFEST_SCHEMA)
 
 
 def load_shard(path, num_planes):

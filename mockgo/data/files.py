@@ -92,24 +92,102 @@ class CorruptFileError(ValueError):
     not say which of a run's hundreds of files is the bad one."""
 
 
-def read_json(path, what, missing_ok=False, remedy=None):
+def read_json(path, what, missing_ok=False, remedy=None, schema=None):
     """The JSON value in ``path`` (``what``: what it should hold, for the
     message). A missing file is FileNotFoundError, or None with
-    ``missing_ok``; a file that is not valid JSON (e.g. cut short) is
-    :class:`CorruptFileError` naming it, with ``remedy`` (how to get out of
-    it) appended."""
+    ``missing_ok``; a file that is not valid JSON (e.g. cut short, or not
+    text at all) is :class:`CorruptFileError` naming it, with ``remedy``
+    (how to get out of it) appended; so is one whose value does not have
+    the shape ``schema`` gives (:func:`check_schema`), naming the field."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except FileNotFoundError:
         if missing_ok:
             return None
         raise FileNotFoundError(f"{path} is missing (it should hold {what})") from None
+    ending = f"; it should hold {what}" + (f". {remedy}" if remedy else "")
     try:
-        return json.loads(text)
+        # Decoded here, not by read_text: a UnicodeDecodeError of random
+        # bytes would not name the file.
+        value = json.loads(data.decode("utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        message = f"{path} is damaged: not valid JSON ({error}); it should hold {what}"
-        raise CorruptFileError(message + (f". {remedy}" if remedy else "")) from None
+        raise CorruptFileError(f"{path} is damaged: not valid JSON ({error}){ending}") from None
+    if schema is not None:
+        problem = check_schema(value, schema)
+        if problem:
+            raise CorruptFileError(f"{path} is damaged: {problem}{ending}")
+    return value
+
+
+def check_schema(value, schema, what="the file", where=""):
+    """What is wrong with the shape of ``value`` (read from JSON), or None;
+    ``what``: what to call ``value`` itself (a line of a ``.jsonl`` file is
+    not "the file").
+
+    A job's state file that is valid JSON can still be of the wrong shape
+    (``{}``, ``[]``, ``{"latest": "abc"}``: edited by hand, or written by
+    another program), and reading a field of it would end in a bare
+    KeyError or TypeError far from the file. ``schema`` says the shape:
+
+    - a type (``int``, ``str``, ``dict``...), or a tuple of them, where
+      ``None`` allows null: ``int`` takes no ``true`` and no ``2.0``, and
+      ``float`` takes whole numbers too, as JSON writes them (``1``);
+    - a dict ``{field: schema}``: an object with at least those fields
+      (others may be there); a field written ``"name?"`` may be missing;
+    - a list ``[schema]``: an array whose items all have that shape.
+
+    >>> print(check_schema({"latest": "abc"}, {"latest": int, "best": int}))
+    field 'latest' should be an int, not "abc"
+    >>> print(check_schema({"latest": 2}, {"latest": int, "best": int}))
+    field 'best' is missing
+    >>> print(check_schema([], {"latest": int}))
+    the file should be an object, not []
+    """
+    if isinstance(schema, dict):
+        if not isinstance(value, dict):
+            return _wrong(what, where, "an object", value)
+        for key, inner in schema.items():
+            name = key.removesuffix("?")
+            if name not in value:
+                if key.endswith("?"):
+                    continue
+                return f"field {where + name!r} is missing"
+            problem = check_schema(value[name], inner, what, f"{where}{name}.")
+            if problem:
+                return problem
+        return None
+    if isinstance(schema, list):
+        if not isinstance(value, list):
+            return _wrong(what, where, "an array", value)
+        for index, item in enumerate(value):
+            problem = check_schema(item, schema[0], what, f"{where.removesuffix('.')}[{index}].")
+            if problem:
+                return problem
+        return None
+    types = schema if isinstance(schema, tuple) else (schema,)
+    if value is None and None in types:
+        return None
+    for kind in types:
+        if kind is not None and isinstance(value, kind) and not (
+                isinstance(value, bool) and kind is not bool):
+            return None
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            return None
+    names = " or ".join("null" if kind is None else _TYPE_NAMES.get(kind, kind.__name__)
+                        for kind in types)
+    return _wrong(what, where, names, value)
+
+
+_TYPE_NAMES = {int: "an int", float: "a number", str: "a string", bool: "true or false",
+               dict: "an object", list: "an array"}
+
+
+def _wrong(what, where, expected, value):
+    shown = json.dumps(value)
+    shown = shown if len(shown) <= 40 else shown[:40] + "..."
+    subject = f"field {where.removesuffix('.')!r}" if where else what
+    return f"{subject} should be {expected}, not {shown}"
 
 
 def read_npz(path, names=None):

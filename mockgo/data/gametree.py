@@ -184,26 +184,45 @@ def read_tree(data, source="<string>"):
     root = records.parse_first_game(text, source)
     records.record_from_nodes(sgf_syntax.main_line(root), source, text)  # the main line's checks
     tree = GameTree(root, source)
-    for node in tree.nodes():  # the variations': each node once
-        _check_node(tree, node, text)
+    _check_variations(tree, text)
     return tree
 
 
-def _check_node(tree, node, text):
-    properties = node.properties
-    try:
-        records.node_move(properties, tree.size, tree.source, "in a variation")
-        for name in ("AB", "AW", "AE"):
-            if name in properties:
-                records.setup_points(properties[name], tree.size, tree.source)
-                # As in read_sgf: set-up stones before the first move only.
-                if any(tree.move(n) for n in GameTree.line_to(node)[:-1]):
-                    raise records.SGFError(tree.source, "set-up stones mid-game", name)
-    except records.SGFError as error:
-        line, _ = sgf_syntax.line_and_column(text, node.offset) if node.offset >= 0 else (0, 0)
-        raise records.SGFError(error.source, error.reason,
-                               f"{error.detail} (line {line})" if error.detail
-                               else f"line {line}") from None
+def _check_variations(tree, text):
+    """Check every node of the tree once, carrying down each line what the
+    checks need of the nodes above (whether a move came, the set-up points
+    listed so far and the moves so far), so that a tree of thousands of
+    nested variations costs its number of nodes, not that squared."""
+    size, source = tree.size, tree.source
+    setup_limit = records.SETUP_BOARDS * size * size
+    # (node, moves above it, set-up points listed above it)
+    stack = [(tree.root, 0, 0)]
+    while stack:
+        node, moves, listed = stack.pop()
+        properties = node.properties
+        try:
+            move = records.node_move(properties, size, source, "in a variation")
+            for name in ("AB", "AW", "AE"):
+                if name in properties:
+                    # As in read_sgf: set-up stones before the first move only.
+                    if moves:
+                        raise records.SGFError(source, "set-up stones mid-game", name)
+                    listed += records.count_setup_points(properties[name], size, source)
+            moves += move is not None
+            if listed > setup_limit:
+                raise records.SGFError(source, "bad set-up stones",
+                                       f"more than {setup_limit:,} set-up points listed in "
+                                       f"AB, AW and AE of one line")
+            if moves > records.MAX_MOVES:
+                raise records.SGFError(source, "too long",
+                                       f"more than {records.MAX_MOVES:,} moves in a line of play")
+        except records.SGFError as error:
+            line, _ = (sgf_syntax.line_and_column(text, node.offset) if node.offset >= 0
+                       else (0, 0))
+            raise records.SGFError(error.source, error.reason,
+                                   f"{error.detail} (line {line})" if error.detail
+                                   else f"line {line}") from None
+        stack.extend((child, moves, listed) for child in reversed(node.children))
 
 
 def load_tree(path):

@@ -21,6 +21,13 @@ files, which are messy:
   tests fuzz it to hold it to that);
 - "files" that are not: :func:`load_sgf` refuses FIFOs and devices (reading
   ``/dev/zero`` never ends) and files over :data:`MAX_SGF_BYTES`;
+- files under that size that would still take gigabytes or minutes: a
+  tree of more than :data:`~mockgo.data.sgf_syntax.MAX_NODES` nodes, a
+  line of play of more than :data:`MAX_MOVES` moves, or set-up lists that
+  expand to more than :data:`SETUP_BOARDS` boards' worth of points
+  (``AB[aa:ss]``, 7 bytes, is all 361 points) are refused, so that any file
+  under the size limit is read or refused in about a second
+  (``benchmarks/sgf_worst_case.py`` measures the worst ones);
 - moves that the rules forbid: :func:`replay` stops there and notes the
   problem in ``record.problem``, keeping the positions before it.
 
@@ -39,6 +46,7 @@ import collections
 import dataclasses
 import datetime
 import functools
+import gzip
 import math
 import os
 import re
@@ -52,7 +60,8 @@ from pathlib import Path
 from mockgo.data import sgf_syntax
 from mockgo.data.files import atomic_write_text
 from mockgo.go import coords
-from mockgo.go.board import BLACK, EMPTY, ILLEGAL_REASONS, MAX_SIZE, WHITE, Board
+from mockgo.go.board import (BLACK, EMPTY, ILLEGAL_REASONS, MAX_KOMI, MAX_SIZE, WHITE, Board,
+                             check_komi, max_handicap)
 
 SGF_COLORS = {"B": BLACK, "W": WHITE}
 COLOR_LETTERS = {BLACK: "B", WHITE: "W"}
@@ -62,6 +71,15 @@ ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar.bz2", ".tar", ".zip")
 # reading it whole, rather than filling the memory (and the time a bad file
 # can take to parse stays bounded).
 MAX_SGF_BYTES = 4 * 2**20
+# The most moves a line of play may have. The longest real games are some
+# 600 moves (passes and all); a line of a million passes would cost every
+# replay (datasets, GTP loadsgf, evaluation) minutes.
+MAX_MOVES = 10_000
+# The most set-up points a line of play may list (duplicates counted), in
+# boards: a position never needs more than one board's worth of AB, AW and
+# AE together, and ``AB[aa:ss]`` repeated 500,000 times (3.5 MB) would
+# otherwise expand to 180 million points, 4.5 GB.
+SETUP_BOARDS = 4
 
 
 class SGFError(ValueError):
@@ -75,6 +93,22 @@ class SGFError(ValueError):
 
     def __reduce__(self):  # so it can cross a multiprocessing pool
         return SGFError, (self.source, self.reason, self.detail)
+
+
+class BrokenArchiveError(OSError):
+    """An archive that breaks before its end: cut short (a download or a
+    copy that stopped) or damaged. Raised by :func:`sgf_sources` after the
+    ``members`` SGF files read before the break, so that a job reading it
+    can tell "all of the archive" from "the part before the break": a cut
+    archive must not pass for a smaller whole one."""
+
+    def __init__(self, path, members, error):
+        self.path, self.members, self.error = str(path), members, error
+        super().__init__(f"{path} is cut short or damaged: it broke after {members:,} SGF "
+                         f"files ({type(error).__name__}: {error}); fetch it again")
+
+    def __reduce__(self):  # so it can cross a multiprocessing pool
+        return BrokenArchiveError, (self.path, self.members, self.error)
 
 
 class SGFWarning(UserWarning):
@@ -264,18 +298,21 @@ def _mostly_utf8(data, share=0.8):
     of 1 to 12 characters pass it 1 time in 400, where strict UTF-8 (step
     2) already takes 1 in 50 of them. ``surrogateescape`` turns each byte
     that is not part of a valid sequence into one lone surrogate, which
-    makes them easy to count.
+    encoding back with ``errors="ignore"`` drops: the bytes lost are the
+    bad ones, counted without a list of them (4 MB of Latin-1 would be
+    4 million one-character strings, 300 MB).
     """
     non_ascii = len(data.translate(None, _ASCII_BYTES))
     if not non_ascii:
         return False
     text = data.decode("utf-8", errors="surrogateescape")
-    invalid = len(_ESCAPED_BYTE.findall(text))
+    invalid = len(data) - len(text.encode("utf-8", errors="ignore"))
     return non_ascii - invalid >= share * non_ascii
 
 
 _ASCII_BYTES = bytes(range(0x80))
-_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
+# str.translate deletes these: what is left of a text is its non-ASCII part.
+_DROP_ASCII = dict.fromkeys(range(0x80))
 
 
 # Syllables frequent in Korean names, chat and Go words. Chinese GB2312 text
@@ -296,36 +333,34 @@ def _looks_chinese(text):
     symbols). Latin-1 read as GB18030 gives rare GBK characters, since an
     accented letter followed by an ASCII letter is not a GB2312 pair. (Korean
     read as GB18030 passes this test: it is ruled out first.)"""
-    others = [char for char in text if char >= "\x80"]
+    others = text.translate(_DROP_ASCII)
     return len(others) > 0 and _in_gb2312(others) >= 0.8 * len(others)
 
 
 def _in_gb2312(chars):
-    count = 0
-    for char in chars:
-        try:
-            char.encode("gb2312")
-            count += 1
-        except UnicodeEncodeError:
-            pass
-    return count
+    """How many of ``chars`` (a str without ASCII) GB2312 has: each is two
+    bytes in it, and encoding with ``errors="ignore"`` drops the others (in
+    C: a character at a time in Python took seconds for a 4 MB file)."""
+    return len(chars.encode("gb2312", errors="ignore")) // 2
 
 
 def _looks_korean(text):
     """Whether text read as EUC-KR is plausibly Korean: nothing but ASCII,
     Hangul syllables and jamo, and at least 60% common syllables or jamo."""
-    syllables = jamo = common = 0
-    for char in text:
-        if char < "\x80":
-            continue
-        if "\uac00" <= char <= "\ud7a3":
-            syllables += 1
-            common += char in _COMMON_HANGUL
-        elif "\u3130" <= char <= "\u318f":
-            jamo += 1
-        else:
-            return False
+    # Counted with str.translate and regular expressions, in C: a loop in
+    # Python over the characters of a 4 MB file took seconds.
+    others = text.translate(_DROP_ASCII)
+    if not _HANGUL.fullmatch(others):
+        return False
+    jamo = len(others) - len(_JAMO.sub("", others))
+    syllables = len(others) - jamo
+    common = len(others) - len(others.translate(_DROP_COMMON_HANGUL))
     return syllables + jamo > 0 and common + jamo >= 0.6 * (syllables + jamo)
+
+
+_HANGUL = re.compile("[\uac00-\ud7a3\u3130-\u318f]*")  # syllables and jamo
+_JAMO = re.compile("[\u3130-\u318f]+")
+_DROP_COMMON_HANGUL = dict.fromkeys(map(ord, _COMMON_HANGUL))
 
 
 def parse_komi(text):
@@ -343,7 +378,10 @@ def parse_komi(text):
     The value must be a finite decimal number in ASCII: ``KM[nan]``,
     ``KM[inf]``, ``KM[1e999]``, ``KM[1_0]`` or ``KM[٦]`` (an Arabic-Indic
     6, which float() accepts) raise ValueError, as anything else that is
-    not a number does.
+    not a number does; and a komi, as GTP and every Board take it
+    (:func:`~mockgo.go.board.check_komi`: at most
+    :data:`~mockgo.go.board.MAX_KOMI` either way): ``KM[1e20]`` raises
+    :class:`OutOfRange`, a ValueError.
     """
     text = text.strip().replace(",", ".")  # "6,5" in some European files
     if not text:
@@ -354,8 +392,15 @@ def parse_komi(text):
     if not math.isfinite(value):
         raise ValueError(f"{text!r} is too large a number")
     if re.fullmatch(r"[+-]?[0-9]+", text) and abs(value) >= 50 and value % 50 == 0:
-        return value / 100
+        value /= 100
+    if abs(value) > MAX_KOMI:
+        raise OutOfRange(f"is not a komi (at most {MAX_KOMI} either way)")
     return value
+
+
+class OutOfRange(ValueError):
+    """A number, but not one the property can hold (its message says why,
+    after the property: ``KM[1e20] is not a komi...``)."""
 
 
 # A decimal number as SGF (and repr() of a float) writes it, in ASCII only.
@@ -409,6 +454,8 @@ def parse_first_game(text, source):
         raise SGFError(source, "does not parse", "no game tree")
     try:
         return sgf_syntax.parse_first_game(text)
+    except sgf_syntax.SGFTooLargeError as error:
+        raise SGFError(source, "too large", str(error)) from None
     except sgf_syntax.SGFSyntaxError as error:
         raise SGFError(source, "does not parse", str(error)) from None
 
@@ -421,6 +468,7 @@ def record_from_nodes(nodes, source, text=None):
     root = nodes[0].properties
     size = _board_size(root, source)
     record = GameRecord(size=size, source=source, **_game_info(root, source))
+    _check_handicap(record)
     _read_nodes(record, nodes, source, text)
     try:
         record.board()  # set-up stones on the same point, or without liberties
@@ -538,12 +586,27 @@ def _handicap(text):
     return stones
 
 
+def _check_handicap(record):
+    """SGFError for more handicap stones than the board takes
+    (:func:`~mockgo.go.board.max_handicap`: 9 on 19x19). ``HA[0]`` and
+    ``HA[1]`` both mean no handicap stone and are read as written (FF[4]
+    wants 2 or more, but files from some servers write 1 for a game
+    without komi)."""
+    most = max_handicap(record.size)
+    if record.handicap > max(1, most):
+        raise SGFError(record.source, "bad property value",
+                       f"HA[{record.handicap}]: at most {most} handicap stones on a "
+                       f"{record.size}x{record.size} board")
+
+
 def _number(props, name, convert, source):
     text = _value(props, name)
     if text is None:
         return None
     try:
         return convert(text)
+    except OutOfRange as error:
+        raise SGFError(source, "bad property value", f"{name}[{_clip(text)}] {error}") from None
     except ValueError:
         raise SGFError(source, "bad property value",
                        f"{name}[{_clip(text)}] is not a number") from None
@@ -551,23 +614,41 @@ def _number(props, name, convert, source):
 
 def _read_nodes(record, nodes, source, text=None):
     """Fill in set-up stones, moves and comments from a line of nodes."""
+    # What is gathered while reading, so that each node costs what it holds,
+    # not what came before it: the set-up stones as dicts (point -> None, in
+    # order), and the comments of nodes without a move, as lists of parts
+    # by the move they belong to (-1: the game), joined at the end.
+    reading = {"black": dict.fromkeys(record.setup_black),
+               "white": dict.fromkeys(record.setup_white), "listed": 0,
+               "notes": collections.defaultdict(list)}
     for number, node in enumerate(nodes):
         try:
-            _read_node(record, node.properties, number, source)
+            _read_node(record, node.properties, number, source, reading)
+            if len(record.moves) > MAX_MOVES:
+                raise SGFError(source, "too long", f"more than {MAX_MOVES:,} moves in a line "
+                                                   f"of play, the most a game may have")
         except SGFError as error:
             if text is None or node.offset < 0:
                 raise
             line, _ = sgf_syntax.line_and_column(text, node.offset)
             detail = f"{error.detail} (line {line})" if error.detail else f"line {line}"
             raise SGFError(source, error.reason, detail) from None
+    record.setup_black, record.setup_white = list(reading["black"]), list(reading["white"])
+    for index, parts in reading["notes"].items():
+        first = record.game_comment if index < 0 else record.comments[index]
+        joined = "\n\n".join(([] if first is None else [first]) + parts)
+        if index < 0:
+            record.game_comment = joined
+        else:
+            record.comments[index] = joined
 
 
-def _read_node(record, props, number, source):
+def _read_node(record, props, number, source, reading):
     if not _SETUP_PROPERTIES.isdisjoint(props):
         if record.moves:
             # Setting up stones mid-game is an edited diagram, not a game.
             raise SGFError(source, "set-up stones mid-game", f"node {number}")
-        _apply_setup(record, props, source)
+        _apply_setup(reading, props, record.size, source)
     if "PL" in props and not record.moves:
         player = (_value(props, "PL") or "").upper()[:1]
         if player not in SGF_COLORS:
@@ -579,38 +660,38 @@ def _read_node(record, props, number, source):
         record.moves.append(move)
         record.comments.append(comment)
     elif comment is not None:
-        _attach_comment(record, comment)
+        # A comment on a node without a move belongs to the move before it,
+        # or to the whole game if no move came yet.
+        reading["notes"][len(record.moves) - 1].append(comment)
 
 
 _SETUP_PROPERTIES = frozenset(("AB", "AW", "AE"))
 
 
-def _attach_comment(record, comment):
-    """A comment on a node without a move belongs to the move before it,
-    or to the whole game if no move came yet."""
-    if record.moves:
-        previous = record.comments[-1]
-        record.comments[-1] = comment if previous is None else previous + "\n\n" + comment
-    else:
-        previous = record.game_comment
-        record.game_comment = comment if previous is None else previous + "\n\n" + comment
+def _apply_setup(setup, props, size, source):
+    """Add a node's AB, AW and AE to ``setup`` (:func:`_read_nodes`' ``reading``),
+    counting the points listed against the limit of a line
+    (:data:`SETUP_BOARDS`) before any rectangle is expanded."""
+    for name in ("AE", "AB", "AW"):
+        setup["listed"] += count_setup_points(props.get(name, ()), size, source)
+    limit = SETUP_BOARDS * size * size
+    if setup["listed"] > limit:
+        raise SGFError(source, "bad set-up stones",
+                       f"more than {limit:,} set-up points ({SETUP_BOARDS} times the board's "
+                       f"{size * size}) listed in AB, AW and AE")
+    black, white = setup["black"], setup["white"]
+    for point in setup_points(props.get("AE", ()), size, source):
+        black.pop(point, None)
+        white.pop(point, None)
+    # Points listed twice (AB[aa][aa:bb]) count once, in the order first listed.
+    black.update(dict.fromkeys(setup_points(props.get("AB", ()), size, source)))
+    white.update(dict.fromkeys(setup_points(props.get("AW", ()), size, source)))
 
 
-def _apply_setup(record, props, source):
-    removed = set(setup_points(props.get("AE", []), record.size, source))
-    added_black = setup_points(props.get("AB", []), record.size, source)
-    added_white = setup_points(props.get("AW", []), record.size, source)
-    # dict.fromkeys: points listed twice (AB[aa][aa:bb]) count once, in order.
-    record.setup_black = list(dict.fromkeys(
-        [p for p in record.setup_black if p not in removed] + added_black))
-    record.setup_white = list(dict.fromkeys(
-        [p for p in record.setup_white if p not in removed] + added_white))
-
-
-def setup_points(values, size, source):
-    """Flat points from set-up values (``AB``, ``AW``, ``AE``), expanding
-    FF[4] rectangles ("aa:cc"); SGFError for a bad one."""
-    points = []
+def _rectangles(values, size, source):
+    """``(top, left, bottom, right)`` (rows and columns, inclusive) of each
+    set-up value: a point ("dd") or an FF[4] rectangle ("aa:cc");
+    SGFError for a bad one."""
     for value in values:
         corners = value.strip().split(":")
         try:
@@ -618,11 +699,33 @@ def setup_points(values, size, source):
         except ValueError as error:
             raise SGFError(source, "bad set-up stones", str(error)) from None
         if len(corners) > 2 or size * size in flat:
-            raise SGFError(source, "bad set-up stones", f"[{value}]")
+            raise SGFError(source, "bad set-up stones", f"[{_clip(value)}]")
         (top, left), (bottom, right) = divmod(flat[0], size), divmod(flat[-1], size)
-        points += [row * size + col for row in range(min(top, bottom), max(top, bottom) + 1)
-                   for col in range(min(left, right), max(left, right) + 1)]
-    return points
+        yield min(top, bottom), min(left, right), max(top, bottom), max(left, right)
+
+
+def count_setup_points(values, size, source):
+    """How many points the set-up values list (rectangles counted by their
+    area, without expanding them; duplicates counted); SGFError, before
+    counting further, when one is bad or when they list more than the board
+    has points (``AB[aa:ss][aa:ss]`` lists the board twice: no position
+    needs that)."""
+    total = 0
+    for top, left, bottom, right in _rectangles(values, size, source):
+        total += (bottom - top + 1) * (right - left + 1)
+        if total > size * size:
+            raise SGFError(source, "bad set-up stones",
+                           f"more than {size * size} set-up points (the board's) in one property")
+    return total
+
+
+def setup_points(values, size, source):
+    """Flat points from set-up values (``AB``, ``AW``, ``AE``), expanding
+    FF[4] rectangles ("aa:cc"); SGFError for a bad one, and for values that
+    list more points than the board has (:func:`count_setup_points`)."""
+    count_setup_points(values, size, source)  # first: no expanding of a million rectangles
+    return [row * size + col for top, left, bottom, right in _rectangles(values, size, source)
+            for row in range(top, bottom + 1) for col in range(left, right + 1)]
 
 
 def node_move(props, size, source, number):
@@ -721,7 +824,7 @@ class LoadSummary:
         return line
 
 
-def iter_sgf_files(paths, summary=None):
+def iter_sgf_files(paths, summary=None, keep_going=False):
     """The games of many SGF files, one :class:`GameRecord` at a time.
 
     ``paths`` (one path or a list) may name ``.sgf`` files, folders (all
@@ -731,6 +834,12 @@ def iter_sgf_files(paths, summary=None):
     SGFWarning naming it (``archive.tar.gz:member.sgf`` for members) and
     the reason, and counted in ``summary`` (a :class:`LoadSummary`, pass
     one in to see it). Games are yielded as read; nothing is replayed.
+
+    An archive that breaks before its end (cut short, damaged) raises
+    :class:`BrokenArchiveError` naming it, after the games before the
+    break: read to the break and no further, a cut archive would pass for
+    a smaller whole one. ``keep_going=True`` skips it instead, with an
+    SGFWarning, counted as an "unreadable file or archive".
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
@@ -745,8 +854,12 @@ def iter_sgf_files(paths, summary=None):
                 if record is not None:
                     summary.games += 1
                     yield record
+        except BrokenArchiveError as error:
+            if not keep_going:
+                raise
+            _skip(summary, str(path), "unreadable file or archive", str(error))
         except OSError as error:
-            # A missing file, or a broken archive: the games read so far stay.
+            # A missing file: the games read so far stay.
             _skip(summary, str(path), "unreadable file or archive", str(error))
 
 
@@ -771,8 +884,9 @@ def sgf_sources(path):
     order, for callers that parse in worker processes.
 
     A file of a folder that cannot be read comes as ``(source, OSError)``;
-    a missing path or an archive that cannot be read (or breaks halfway)
-    raises OSError, after the members read before the break.
+    a missing path raises OSError, and an archive that cannot be read (or
+    breaks halfway) :class:`BrokenArchiveError` (an OSError), after the
+    members read before the break.
     """
     name = path.name.lower()
     if path.is_dir():
@@ -801,29 +915,40 @@ def _read_bytes(file):
 
 
 # What a damaged archive raises, besides OSError, in tarfile, gzip, bz2, zipfile.
-_ARCHIVE_ERRORS = (tarfile.TarError, zipfile.BadZipFile, EOFError, zlib.error)
+_ARCHIVE_ERRORS = (tarfile.TarError, zipfile.BadZipFile, EOFError, zlib.error,
+                   gzip.BadGzipFile)
 
 
 def _tar_members(path):
     # Streaming mode ("r|*") reads the archive once, front to back, which is
     # all a .tar.gz allows cheaply; the members are never written to disk.
+    # A .tar.gz cut short ends in EOFError from gzip (the stream has no end
+    # marker) or a ReadError from tarfile: BrokenArchiveError either way.
+    members = 0
     try:
         with tarfile.open(path, "r|*") as archive:
             for member in archive:
                 if member.isfile() and member.name.lower().endswith(".sgf"):
-                    yield f"{path}:{member.name}", archive.extractfile(member).read()
+                    data = archive.extractfile(member).read()
+                    if len(data) != member.size:  # a plain .tar cut inside a member
+                        raise tarfile.ReadError(f"{member.name} is cut short")
+                    members += 1
+                    yield f"{path}:{member.name}", data
     except _ARCHIVE_ERRORS as error:
-        raise OSError(f"broken archive {path}: {error!r}") from error
+        raise BrokenArchiveError(path, members, error) from error
 
 
 def _zip_members(path):
+    members = 0
     try:
         with zipfile.ZipFile(path) as archive:
             for info in archive.infolist():
                 if not info.is_dir() and info.filename.lower().endswith(".sgf"):
-                    yield f"{path}:{info.filename}", archive.read(info)
+                    data = archive.read(info)
+                    members += 1
+                    yield f"{path}:{info.filename}", data
     except _ARCHIVE_ERRORS as error:
-        raise OSError(f"broken archive {path}: {error!r}") from error
+        raise BrokenArchiveError(path, members, error) from error
 
 
 # --------------------------------------------------------------- writing
@@ -835,11 +960,13 @@ sgf_escape = sgf_syntax.escape  # a property value as SGF writes it
 def format_komi(komi):
     """A ``KM`` value that :func:`parse_komi` reads back as exactly ``komi``:
     the shortest repr of the float, which always has a decimal point or an
-    exponent (``"6.5"``, ``"0.0"``, ``"-100.0"``, ``"1e+16"``)."""
+    exponent (``"6.5"``, ``"0.0"``, ``"-100.0"``, ``"0.3333333333333333"``).
+    ValueError for what is no komi (:func:`~mockgo.go.board.check_komi`):
+    a file that says ``KM[1e+16]`` could not be read back."""
     komi = float(komi)
     if not math.isfinite(komi):
         raise ValueError(f"komi {komi} is not a finite number")
-    return repr(komi)
+    return repr(check_komi(komi))
 
 
 def format_result(winner, margin=None, reason=None):
@@ -917,9 +1044,13 @@ def record_from_board(board, black="Black", white="White", rules="Chinese",
     setup_white = [int(p) for p in setup.nonzero()[0] if origin.stones[p] == WHITE]
     result = board.result() if result is None else result
     winner, margin, reason = parse_result(result)
+    # Black stones alone are a handicap, up to as many as a board takes
+    # (GTP's set_free_handicap allows more): more is a set-up position,
+    # written without HA, which would make the file unreadable.
+    handicap = len(setup_black) if setup_black and not setup_white else 0
     record = GameRecord(
         size=board.size, komi=board.komi,
-        handicap=len(setup_black) if setup_black and not setup_white else 0,
+        handicap=handicap if handicap <= max(1, max_handicap(board.size)) else 0,
         setup_black=setup_black, setup_white=setup_white,
         black=black, white=white, rules=rules,
         date=date or datetime.date.today().isoformat(),

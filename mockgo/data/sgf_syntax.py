@@ -27,11 +27,21 @@ There is no recursion: the parser keeps its own stack of open game trees,
 and :func:`write_tree` its own stack of nodes to write, so a game of
 thousands of moves, or of thousands of nested variations, needs no deep
 Python stack.
+
+A node costs some 200 bytes of memory and its share of the time of every
+reader after the parser, while it can be written in one byte (``;``): a
+4 MB file of empty nodes would be 4 million of them, gigabytes and seconds.
+So a game tree of more than :data:`MAX_NODES` nodes is refused
+(:class:`SGFTooLargeError`) as soon as the parser meets the node too many,
+before it was all read. A long game is a few hundred nodes, a reviewed one
+with its variations a few thousand.
 """
 
+import operator
 import re
 
-__all__ = ["SGFSyntaxError", "SyntaxNode", "escape", "first_game_end", "line_and_column",
+__all__ = ["MAX_NODES", "SGFSyntaxError", "SGFTooLargeError", "SyntaxNode", "escape",
+           "first_game_end", "line_and_column",
            "main_line", "parse_first_game", "write_tree"]
 
 
@@ -46,6 +56,19 @@ class SGFSyntaxError(ValueError):
 
     def __reduce__(self):
         return SGFSyntaxError, (self.problem, self.line, self.column)
+
+
+class SGFTooLargeError(SGFSyntaxError):
+    """SGF that may well be right but has more nodes than :data:`MAX_NODES`:
+    ``line`` and ``column`` are where the node too many begins."""
+
+    def __reduce__(self):
+        return SGFTooLargeError, (self.problem, self.line, self.column)
+
+
+# The most nodes (moves, set-up, comments... in all the variations) a game
+# tree may have; see the module docstring.
+MAX_NODES = 100_000
 
 
 class SyntaxNode:
@@ -112,6 +135,10 @@ _ONE_PLAIN_PROPERTY = re.compile(r"([A-Z]+)\[([^\\\]\[]*)\]")
 # One value, its text without the brackets.
 _VALUE = re.compile(r"\[([^\\\]]*+(?:\\.[^\\\]]*+)*+)\]", re.DOTALL)
 _ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+# What an escape stands for: the character after the backslash. A function
+# in C, not the template r"\1", which Python expands anew for each match
+# (a value of a million escapes took a second).
+_ESCAPED = operator.itemgetter(1)
 
 # What may come next in each state of the parser, for the error message.
 _AFTER_OPEN, _IN_NODE, _AFTER_CLOSE = 0, 1, 2
@@ -125,11 +152,13 @@ def _properties(text):
     if simple is not None:  # most nodes: a move, B[pd]
         return {simple.group(1): [simple.group(2)]}
     properties = {}
-    for identifier, values in _PROPERTY.findall(text):
+    # finditer, not findall: a node of a million properties (XX[]XX[]...)
+    # must not make a list of a million tuples first.
+    for identifier, values in map(re.Match.groups, _PROPERTY.finditer(text)):
         if "\\" not in values and values.count("[") == 1:
             properties[identifier] = [values[1:-1]]  # the usual case: one plain value
         else:  # given twice: the last one counts
-            properties[identifier] = [_ESCAPE.sub(r"\1", value) if "\\" in value else value
+            properties[identifier] = [_ESCAPE.sub(_ESCAPED, value) if "\\" in value else value
                                       for value in _VALUE.findall(values)]
     return properties
 
@@ -148,6 +177,8 @@ def parse_first_game(text):
         raise SGFSyntaxError("no game tree", 1, 1)
     try:
         return _parse(text, start, len(text))
+    except SGFTooLargeError:
+        raise  # reading again up to the last ")" would only meet it again
     except SGFSyntaxError:
         if first_game_end(text) is not None:
             raise  # the first game tree ends: the error is in it
@@ -161,11 +192,16 @@ def _parse(text, start, limit):
     open_trees = []  # the node each open game tree hangs from
     node = collection  # the node read last, or the one a closed tree hung from
     state = _AFTER_CLOSE
+    nodes = 0
     for token in _TOKEN.finditer(text, start, limit):
         semicolon, properties, parenthesis, other = token.groups()
         if semicolon is not None:
             if state == _AFTER_CLOSE:
                 _unexpected(text, token.start(1), state, limit)
+            nodes += 1
+            if nodes > MAX_NODES:
+                raise SGFTooLargeError(f"more than {MAX_NODES:,} nodes, the most a game tree "
+                                       f"may have", *line_and_column(text, token.start(1)))
             child = SyntaxNode(_properties(properties) if properties else {}, node,
                                token.start(1))
             node.children.append(child)

@@ -46,12 +46,36 @@ ILLEGAL_REASONS = {
 }
 
 MAX_SIZE = 25  # GTP vertices have letters for 25 columns
+# The largest komi, either way. Real komi is a few points (KGS allows reverse
+# komi of -100 and more in teaching games); a komi of 1e20 decides every game
+# before it starts and prints as "W+1e+20".
+MAX_KOMI = 1000
 HISTORY_PLANES = 7  # earlier positions a Board keeps (AlphaGo Zero's input sees 8 in all)
 
 
 def opponent(color):
     """The other colour."""
     return 3 - color
+
+
+def check_komi(komi):
+    """``komi`` as a float; ValueError, naming it, unless it is a finite
+    number within :data:`MAX_KOMI` either way (what GTP, SGF ``KM`` and
+    every Board accept)."""
+    value = float(komi)
+    if not -MAX_KOMI <= value <= MAX_KOMI:  # NaN fails it too
+        raise ValueError(f"komi {komi!r} is not a number from -{MAX_KOMI} to {MAX_KOMI}")
+    return value
+
+
+def max_handicap(size):
+    """The most handicap stones a game on a ``size`` board may have: as many
+    as GTP's ``fixed_handicap`` places (9 on odd boards of 9 and up, 4 on
+    the other boards of 7 and up, none below 7), which is also what servers
+    allow (KGS: 9)."""
+    if size < 7:
+        return 0
+    return 9 if size % 2 == 1 and size >= 9 else 4
 
 
 def color_from_name(name):
@@ -132,7 +156,7 @@ def fixed_handicap_points(size, stones):
     2 to 4 stones on the 3-3 points (4-4 on boards of 13 and up); odd boards of
     9 and up also take 5 to 9 stones (the middles of the sides and the centre).
     """
-    if size < 7 or stones < 2 or stones > (9 if size % 2 == 1 and size >= 9 else 4):
+    if stones < 2 or stones > max_handicap(size):
         raise ValueError(f"no fixed handicap of {stones} stones on a {size}x{size} board")
     low = 2 if size <= 12 else 3
     high, middle = size - 1 - low, size // 2
@@ -802,7 +826,7 @@ class Board:
     def __init__(self, size=19, komi=7.5, superko=True):
         self.neighbors, self.diagonals, self.zobrist, empty_hash = geometry(size)
         self.size = size
-        self.komi = float(komi)
+        self.komi = check_komi(komi)
         self.superko = bool(superko)
         n = size * size
         self.pass_index = n

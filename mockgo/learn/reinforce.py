@@ -78,6 +78,11 @@ __all__ = ["OpponentPool", "PolicyGradient", "Reinforce", "ReinforceConfig", "Up
 WORK = ("checkpoints/learner_*.keras", "pool/member_*.keras", "games/iter*.sgf")
 REMADE = {"checkpoints/learner_00000.keras", "pool/member_00000.keras"}
 RESTART = "pass restart=True to Reinforce"
+# The shape of state.json (mockgo.data.files.check_schema; _checkpoint writes
+# it), checked when a run resumes: a damaged one is an error naming the
+# field, not a KeyError half-way through loading the pool.
+STATE_SCHEMA = {"config": dict, "iteration": int, "learner": str,
+                "pool": [{"iteration": int, "file": str}], "rng": dict, "history": list}
 
 
 # ------------------------------------------------------------------- pool
@@ -370,6 +375,7 @@ class Reinforce:
             discard_work(self.folder, state_file, list_work(self.folder, WORK))
         else:
             state = read_json(state_file, "the REINFORCE run's progress", missing_ok=True,
+                              schema=STATE_SCHEMA,
                               remedy=f"To delete the run's checkpoints and start over, {RESTART}")
         if state is None:
             refuse_unrecorded_work(self.folder, state_file,

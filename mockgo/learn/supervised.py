@@ -208,7 +208,11 @@ def read_state(run_dir):
     :class:`~mockgo.data.files.CorruptFileError` naming it when it is damaged."""
     return read_json(Path(run_dir) / STATE, "the training run's settings and progress",
                      missing_ok=True,
-                     remedy=f"To delete the run's work and start over, {RESTART}")
+                     remedy=f"To delete the run's work and start over, {RESTART}",
+                     # What is read of it (runs of an earlier mockgo named no checkpoint).
+                     schema={"epoch": int, "checkpoint?": (str, None),
+                             "settings": {"epochs": int, "batch_size": int,
+                                          "steps_per_epoch": int}})
 
 
 def _write_state(run_dir, state):

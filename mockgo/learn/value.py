@@ -264,8 +264,8 @@ class _ValueBatches:
             discard_work(self.folder, path, list_work(self.folder, self.WORK))
         else:
             stored = read_json(path, "the arguments of the value data's games", missing_ok=True,
-                               remedy=f"To delete the batches and play them again, "
-                                      f"{self.RESTART}")
+                               schema=dict, remedy=f"To delete the batches and play them "
+                                                   f"again, {self.RESTART}")
         if stored is None:
             refuse_unrecorded_work(self.folder, path, list_work(self.folder, self.WORK),
                                    self.RESTART)
@@ -453,6 +453,12 @@ class _FitCheckpoint:
     # best.weights.h5: the fixed names of an earlier mockgo.
     WORK = ("model*.weights.h5", "best*.weights.h5")
     RESTART = "pass restart=True to fit_value_network"
+    # The shape of state.json (mockgo.data.files.check_schema), checked when
+    # it is read; "files" is missing in the states of an earlier mockgo.
+    SCHEMA = {"arguments": dict,
+              "state": {"epoch": int, "history": dict, "best": (float, None), "best_epoch": int,
+                        "stopped": bool},
+              "files?": {"weights": (str, None), "best_weights": (str, None)}}
 
     def __init__(self, folder, arguments):
         self.folder = None if folder is None else Path(folder)
@@ -471,6 +477,7 @@ class _FitCheckpoint:
             discard_work(self.folder, path, list_work(self.folder, self.WORK))
         else:
             saved = read_json(path, "the value network's training progress", missing_ok=True,
+                              schema=self.SCHEMA,
                               remedy=f"To delete its weights and train anew, {self.RESTART}")
         if saved is None:
             refuse_unrecorded_work(self.folder, path, list_work(self.folder, self.WORK),

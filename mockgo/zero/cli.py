@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 from mockgo.cluster import add_cluster_options, executor_from_args, make_executor
-from mockgo.data.files import FolderBusyError, read_json
+from mockgo.data.files import FolderBusyError
 from mockgo.zero.config import ZeroConfig
-from mockgo.zero.layout import RunLayout, is_loop_job, model_name
+from mockgo.zero.layout import RunLayout, is_loop_job, model_name, read_config
 from mockgo.zero.run import bootstrap, generation_line
 from mockgo.zero.selfplay import selfplay_job
 
@@ -31,8 +31,11 @@ def configure_parser(parser):
     """The options of ``mockgo zero`` and ``python -m mockgo.zero``."""
     parser.description = DESCRIPTION
     parser.add_argument("--base-dir", required=True, type=Path, help="the run's folder")
-    parser.add_argument("--generations", type=int, default=10,
-                        help="go on until this many generations are trained (default 10)")
+    # default None, not 10: a --test run's default is 2, and "--generations 10"
+    # given must stay 10 (generations_wanted).
+    parser.add_argument("--generations", type=int, default=None,
+                        help="go on until this many generations are trained (default 10; "
+                             "2 with --test)")
     parser.add_argument("--test", action="store_true",
                         help="a tiny network, few games and readouts: the whole loop in a minute")
     parser.add_argument("--board-size", type=int)
@@ -142,10 +145,10 @@ def config_from_args(args):
         settings[field] = _parse_value(field, text)
     stored = None
     if not getattr(args, "restart", False):
-        stored = read_json(RunLayout(args.base_dir).config, "the run's ZeroConfig", missing_ok=True,
-                           remedy="To delete the run and start over, add --restart")
+        stored = read_config(RunLayout(args.base_dir).config, missing_ok=True,
+                             remedy="To delete the run and start over, add --restart")
     if stored is not None:
-        config = ZeroConfig.from_dict(stored)
+        config = stored
         if (args.selfplay_only or args.evaluate_only) and "games_per_generation" in changes:
             del changes["games_per_generation"]  # --games is the job's or the match's size there
     else:
@@ -167,6 +170,14 @@ def _init_model(path):
     return pretrained.checked_path(str(path))
 
 
+def generations_wanted(args):
+    """``--generations`` as given, else its default: 10, or 2 with ``--test``
+    (the whole loop in a minute)."""
+    if args.generations is not None:
+        return args.generations
+    return 2 if args.test else 10
+
+
 def main(argv=None):
     """``python -m mockgo.zero --base-dir DIR [--generations N] [--test] ...``"""
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # before TensorFlow is imported
@@ -185,8 +196,7 @@ def run_cli(args):
         config = config_from_args(args)
     except (ValueError, FileNotFoundError) as error:  # FileNotFoundError: --init's model
         return _error(error)
-    if args.test and args.generations == _parser().get_default("generations"):
-        args.generations = 2
+    args.generations = generations_wanted(args)
     if args.workers is not None and args.workers < 1:
         return _error(f"--workers {args.workers}: give at least 1")
     if args.selfplay_only and is_loop_job(args.job):

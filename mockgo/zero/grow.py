@@ -32,11 +32,10 @@ from pathlib import Path
 
 import numpy as np
 
-from mockgo.data.files import read_json
 from mockgo.nets.device import set_random_seed
 from mockgo.nets.io import save_model
-from mockgo.zero.config import ENCODER, ZeroConfig, seed_of
-from mockgo.zero.layout import RunLayout
+from mockgo.zero.config import ENCODER, seed_of
+from mockgo.zero.layout import RunLayout, read_config, read_state
 from mockgo.zero.selfplay import load_targets
 from mockgo.zero.train import compile_dual, fit_epoch, new_network
 
@@ -50,7 +49,7 @@ def played_examples(base_dir, generations):
     that played it: the one before it, or the best so far when the run
     evaluates). ValueError naming the run when a generation has none."""
     layout = RunLayout(base_dir)
-    state = read_json(layout.state, "the run's progress")
+    state = read_state(layout.state)
     files = []
     for g in generations:
         played = state["generations"].get(str(g), {}).get("selfplay")
@@ -72,8 +71,7 @@ def grow_network(base_dir, out_path, blocks, filters, generations, epochs=2, see
     import keras  # TensorFlow: imported only when a network is used
 
     layout = RunLayout(base_dir)
-    stored = read_json(layout.config, "the run's ZeroConfig")
-    config = dataclasses.replace(ZeroConfig.from_dict(stored), blocks=blocks, filters=filters)
+    config = dataclasses.replace(read_config(layout.config), blocks=blocks, filters=filters)
     examples = load_targets(played_examples(base_dir, generations))
     set_random_seed(seed)
     model = compile_dual(new_network(config, Path(out_path).stem), config)

@@ -35,9 +35,16 @@ import math
 import re
 from pathlib import Path
 
-from mockgo.data.files import atomic_write_text, list_work
+from mockgo.data.files import CorruptFileError, atomic_write_text, list_work, read_json
 
-__all__ = ["RunLayout", "is_holdout", "is_loop_job", "job_name", "model_name", "write_json"]
+__all__ = ["RunLayout", "is_holdout", "is_loop_job", "job_name", "model_name", "read_config",
+           "read_job_progress", "read_state", "write_json"]
+
+# The shapes of the run's JSON files (mockgo.data.files.check_schema), checked
+# when they are read: a file edited by hand or damaged is an error naming it
+# and the field, not a KeyError or TypeError deep in the loop.
+STATE_SCHEMA = {"format": int, "latest": int, "best": int, "generations": dict}
+JOB_SCHEMA = {"games": int, "games_in_parallel": int, "batches": dict}
 
 
 def model_name(generation):
@@ -62,6 +69,41 @@ def is_holdout(game, share):
 
 def write_json(path, data):
     atomic_write_text(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
+
+
+def read_state(path, missing_ok=False, remedy=None):
+    """The run's ``state.json`` (None if missing and ``missing_ok``);
+    CorruptFileError naming it and the field when it is not of the shape
+    the run writes, or names a best model past the latest."""
+    state = read_json(path, "the run's progress", missing_ok=missing_ok, remedy=remedy,
+                      schema=STATE_SCHEMA)
+    if state is not None and not 0 <= state["best"] <= state["latest"]:
+        raise CorruptFileError(f"{path} is damaged: its best model ({state['best']}) is not "
+                               f"one of generations 0 to its latest ({state['latest']})"
+                               + (f". {remedy}" if remedy else ""))
+    return state
+
+
+def read_config(path, missing_ok=False, remedy=None):
+    """The run's ``config.json`` as a ZeroConfig (None if missing and
+    ``missing_ok``); CorruptFileError naming it when it is not a config."""
+    from mockgo.zero.config import ZeroConfig
+
+    values = read_json(path, "the run's ZeroConfig", missing_ok=missing_ok, remedy=remedy,
+                       schema=dict)
+    if values is None:
+        return None
+    try:
+        return ZeroConfig.from_dict(values)
+    except (TypeError, ValueError) as error:
+        raise CorruptFileError(f"{path} is damaged: not a ZeroConfig ({error})"
+                               + (f". {remedy}" if remedy else "")) from None
+
+
+def read_job_progress(path):
+    """A self-play job's progress file (``data/selfplay/<model>/<job>.json``);
+    CorruptFileError naming it and the field when damaged."""
+    return read_json(path, "the self-play job's progress", schema=JOB_SCHEMA)
 
 
 class RunLayout:
@@ -131,7 +173,7 @@ class RunLayout:
         progress = self.job_progress(model, job)
         if not progress.exists():
             return []
-        batches = sorted(int(b) for b in json.loads(progress.read_text())["batches"])
+        batches = sorted(int(b) for b in read_job_progress(progress)["batches"])
         files = (self.examples(model, job, holdout, batch=b) for b in batches)
         return [file for file in files if file.exists()]  # a batch may hold out no game
 

@@ -100,8 +100,9 @@ from mockgo.play.gtp_client import find_gnugo
 from mockgo.play.players import RandomPlayer, gnugo_player
 from mockgo.search.evaluators import NetworkEvaluator
 from mockgo.search.mcts import MCTSPlayer
-from mockgo.zero.config import ENCODER, ZeroConfig, seed_of
-from mockgo.zero.layout import RunLayout, job_name, model_name, write_json
+from mockgo.zero.config import ENCODER, seed_of
+from mockgo.zero.layout import (RunLayout, job_name, model_name, read_config, read_state,
+                                write_json)
 from mockgo.zero.selfplay import evaluator_for, load_targets, searcher, selfplay_job
 from mockgo.zero.train import (compile_dual, epoch_bar, fit_epoch, gather_examples,
                                new_network, targets)
@@ -301,10 +302,8 @@ class ZeroRun:
                          self.layout.work() + [config_path.relative_to(self.base_dir)])
         else:
             remedy = f"To delete the run and start over, {RESTART}"
-            stored = read_json(config_path, "the run's ZeroConfig", missing_ok=True,
-                               remedy=remedy)
-            state = read_json(self.state_path, "the run's progress", missing_ok=True,
-                              remedy=remedy)
+            stored = read_config(config_path, missing_ok=True, remedy=remedy)
+            state = read_state(self.state_path, missing_ok=True, remedy=remedy)
         if config.strength_every and find_gnugo() is None:
             raise ValueError("strength_every needs GnuGo for its matches (apt-get install "
                              "gnugo), or set strength_every=0")
@@ -319,7 +318,6 @@ class ZeroRun:
             self.base_dir.mkdir(parents=True, exist_ok=True)
             write_json(config_path, config.to_dict())
         else:
-            stored = ZeroConfig.from_dict(stored)
             check_same_settings(self.base_dir, "a run", stored.to_dict(), config.to_dict())
         if state is None:
             # Model 000000 may be there without a state: it is made first,
@@ -806,7 +804,7 @@ class ZeroRun:
         games; matches already played are read from ``strength.json``."""
         path = self.layout.strength
         table = read_json(path, "the win rates of the matches played so far",
-                          missing_ok=True) or {}
+                          missing_ok=True, schema=dict) or {}
         readouts = self.config.match_readouts if readouts is None else readouts
         other_name = opponent if opponent == "random" else model_name(opponent)
         rates = {}

@@ -12,7 +12,6 @@ or at the move cap has no scored end position: its examples get
 ``aux_weight`` 0, so they train the policy and value only."""
 
 import dataclasses
-import json
 import time
 from pathlib import Path
 
@@ -30,7 +29,7 @@ from mockgo.play.runner import play_games
 from mockgo.search.evaluators import NetworkEvaluator
 from mockgo.search.mcts import ResignationCheck, fewer_collections
 from mockgo.zero.config import ENCODER, seed_of
-from mockgo.zero.layout import RunLayout, is_holdout, write_json
+from mockgo.zero.layout import RunLayout, is_holdout, read_job_progress, write_json
 
 __all__ = ["EXAMPLE_ARRAYS", "SelfPlayGame", "SelfPlayWorker", "end_targets", "evaluator_for",
            "load_examples", "load_targets", "play_batch", "play_selfplay_games", "search_comment",
@@ -296,7 +295,7 @@ def selfplay_job(base_dir, model_path, games, config, job="selfplay", progress=T
     progress_path = layout.job_progress(model, job)
     per_batch = config.games_in_parallel
     if progress_path.exists():
-        done = json.loads(progress_path.read_text())
+        done = read_job_progress(progress_path)
         if (done["games"], done["games_in_parallel"]) != (games, per_batch):
             raise ValueError(f"{progress_path} is a job of {done['games']} games in batches of "
                              f"{done['games_in_parallel']}, not {games} in batches of "
