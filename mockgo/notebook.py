@@ -36,7 +36,7 @@ from mockgo.go.features import ALPHAGO48, ALPHAGO49
 from mockgo.learn.reinforce import ReinforceConfig
 from mockgo.learn.supervised import build_policy
 from mockgo.learn.value import fit_value_network, value_dataset
-from mockgo.nets.device import set_random_seed
+from mockgo.nets.device import auto_precision, compute_device, set_random_seed
 from mockgo.nets.io import NetworkInfo, as_float32, load_model
 from mockgo.zero.config import ZeroConfig
 
@@ -441,8 +441,9 @@ class Notebook:
 
 def machine_summary(root=None):
     """When and on what this runs: the date (UTC), the CPU and its cores,
-    memory, GPUs TensorFlow sees (if it is imported), the versions of Python,
-    TensorFlow and Keras, and the mockgo commit (``git`` in ``root``)."""
+    memory, the device and precision the networks compute with, the versions
+    of Python, TensorFlow (if imported) and Keras with its backend, and the
+    mockgo commit (``git`` in ``root``)."""
     cpu = platform.processor() or platform.machine()
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as file:
@@ -456,15 +457,14 @@ def machine_summary(root=None):
         memory = f", {pages * page_size / 2**30:.0f} GiB"
     except (ValueError, OSError, AttributeError):
         pass
+    import keras  # the backend: the notebook computes with it next
+
     versions = [f"Python {platform.python_version()}"]
-    gpus = "GPU: not checked"
     if "tensorflow" in sys.modules:
-        tf = sys.modules["tensorflow"]
-        versions.append(f"TensorFlow {tf.__version__}")
-        found = tf.config.list_physical_devices("GPU")
-        gpus = f"{len(found)} GPU(s)" if found else "no GPU"
-    if "keras" in sys.modules:
-        versions.append(f"Keras {sys.modules['keras'].__version__}")
+        versions.append(f"TensorFlow {sys.modules['tensorflow'].__version__}")
+    versions.append(f"Keras {keras.__version__} on {keras.backend.backend()}")
+    # The device and precision the networks compute with (mockgo.nets.device).
+    gpus = f"networks on {compute_device()} in {auto_precision()} (precision=auto)"
     commit = "unknown"
     try:
         commit = subprocess.run(["git", "-C", str(root or repo_root()), "rev-parse", "--short",
