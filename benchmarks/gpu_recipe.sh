@@ -5,15 +5,17 @@
 # pipeline against the compiled step (benchmarks/train.py) while time is
 # left. Results go to $OUT. Run it here first at tiny size, through every
 # path (PRESET=tiny TRAIN_SECONDS=10 OUT=/tmp/out ARCHIVES=.kgs bash ...). It
-# leaves six files in $OUT (a lent machine returns eight at most).
+# leaves at most seven files in $OUT (a lent machine returns eight at most).
 #
 #   ARCHIVES  folder of KGS archives (data/kgs)     PRESET  gpu or tiny
+#   STAGES  the recipe's stages (dataset,sl; the value stage's 200,000 games need a sitting of their own)
 #   TRAIN_SECONDS  the SL stage's training budget   DEADLINE  seconds for it all
 #   PY  the Python (python3; here .venv/bin/python, with WHEELS=0: Keras installed)
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
 ARCHIVES=${ARCHIVES:-data/kgs}
 PRESET=${PRESET:-gpu}
+STAGES=${STAGES:-dataset,sl}
 TRAIN_SECONDS=${TRAIN_SECONDS:-270}
 DEADLINE=${DEADLINE:-560}
 BIG=${BIG:-"--layers 13 --filters 192 --batch 1024"}
@@ -34,6 +36,7 @@ left() { echo $((DEADLINE - SECONDS)); }
 log "device: $(nvidia-smi -L 2>/dev/null | head -1 || echo none); $(nproc) cores"
 "$PY" -c "import jax, keras; print('jax', jax.__version__, jax.devices(), 'keras', keras.__version__)"
 log "smoke: the tiny recipe"
+rm -rf /tmp/smoke
 "$PY" -m mockgo.cli recipe --preset tiny --archives "$ARCHIVES/KGS-2017_02-19-525-.tar.gz" \
     --folder /tmp/smoke >/tmp/smoke.log 2>&1 || { tail -30 /tmp/smoke.log | tee -a "$OUT/run.log"; exit 1; }
 log "dataset build speed"
@@ -41,9 +44,10 @@ log "dataset build speed"
     --workers 1 2 "$(nproc)" --games 100 | tee "$OUT/dataset_build.jsonl"
 log "the recipe, preset $PRESET, $TRAIN_SECONDS s of training"
 "$PY" -m mockgo.cli recipe --preset "$PRESET" --archives "$ARCHIVES" --folder runs/recipe \
-    --train-seconds "$TRAIN_SECONDS" 2>&1 | grep -v "^I0000\|^W0000" | tee -a "$OUT/run.log"
+    --stages "$STAGES" --train-seconds "$TRAIN_SECONDS" 2>&1 | grep --line-buffered -v "^I0000\|^W0000" | tee -a "$OUT/run.log"
 cp runs/recipe/recipe.json runs/recipe/sl/log.csv "$OUT/" 2>/dev/null
-cp runs/recipe/sl-policy.keras "$OUT/" && log "network saved"
+cp runs/recipe/sl-policy.keras "$OUT/" && log "SL network saved"
+[ -f runs/recipe/value-network.keras ] && cp runs/recipe/value-network.keras "$OUT/" && log "value network saved"
 for sizes in "$BIG" "$SMALL"; do
     if [ "$(left)" -lt 60 ]; then log "no time left for the pipeline benchmark ($sizes)"; break; fi
     log "pipeline against the compiled step: $sizes"

@@ -30,7 +30,7 @@ SUBCOMMANDS = {
     "zero": ("mockgo.zero.cli", "AlphaGo Zero's self-play loop, resumable"),
     "evaluate": ("mockgo.arena.evaluation", "score a policy network on SGF games: top-1, top-5"),
     "models": ("mockgo.pretrained", "list the trained networks that ship with mockgo"),
-    "recipe": ("mockgo.learn.recipe", "AlphaGo's supervised recipe at scale: dataset, SL policy"),
+    "recipe": ("mockgo.learn.recipe", "AlphaGo's recipe at scale: dataset, SL policy, value network"),
 }
 
 

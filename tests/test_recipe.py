@@ -28,12 +28,16 @@ def games(tmp_path_factory):
 def test_the_tiny_recipe_runs_every_stage_and_resumes(games, tmp_path):
     lines = []
     record = run_recipe([games], tmp_path / "run", PRESETS["tiny"], log=lines.append)
-    assert set(record["stages"]) == {"dataset", "sl"}
+    assert set(record["stages"]) == {"dataset", "sl", "value"}
     sl = record["stages"]["sl"]
     assert sl["test_positions"] > 0 and 0 <= sl["test_top1"] <= sl["test_top5"] <= 100
     assert sl["positions_trained"] == (PRESETS["tiny"].epochs * json.loads(
         (tmp_path / "run" / "sl_plan.json").read_text())["steps_per_epoch"] * 64)
     assert (tmp_path / "run" / "sl-policy.keras").is_file()
+    value = record["stages"]["value"]
+    assert value["positions"] == PRESETS["tiny"].value_games
+    assert len(value["test_mse"]) == len(value["constant_mse"]) == 3
+    assert (tmp_path / "run" / "value-network.keras").is_file()
     saved = json.loads((tmp_path / "run" / "recipe.json").read_text())
     assert saved["stages"] == record["stages"]
     # Run again: nothing is done twice.

@@ -1,4 +1,4 @@
-"""AlphaGo's supervised recipe at its real scale, in one command, stage by stage.
+"""AlphaGo's recipe at its real scale, in one command, stage by stage.
 
 ``mockgo recipe --preset gpu --archives data/kgs --folder runs/recipe`` runs,
 from the KGS archives, each stage that is not done yet:
@@ -16,6 +16,13 @@ from the KGS archives, each stage that is not done yet:
     epochs so that the schedule ends when the budget does. Then it scores
     the network on the test split (top-1 and top-5, positions where the
     expert played a point) and saves it for play as ``sl-policy.keras``.
+
+``value``
+    AlphaGo's value network: one position per game of the SL policy's
+    self-play (sampled moves, one uniformly random move, the position after
+    it, the game played out; the games in one worker process per core),
+    trained with early stopping and scored by phase of the game on held-out
+    positions against always guessing 0; saved as ``value-network.keras``.
 
 Every stage resumes where it stopped: the dataset build and the training
 run keep their own checkpoints, and ``recipe.json`` (rewritten atomically
@@ -46,7 +53,7 @@ from mockgo.go.features import ALPHAGO48, get_encoder
 
 __all__ = ["PRESETS", "RecipeConfig", "STAGES", "run_recipe", "step_rate", "wait_for"]
 
-STAGES = ("dataset", "sl")
+STAGES = ("dataset", "sl", "value")
 RECORD = "recipe.json"
 
 
@@ -69,14 +76,24 @@ class RecipeConfig:
     validation_steps: int = 40
     precision: str = "auto"
     seed: int = 0
+    value_games: int = 200_000
+    value_batch: int = 512
+    value_layers: int = 13
+    value_filters: int = 192
+    value_epochs: int = 10
+    value_batch_size: int = 256
+    value_symmetries: bool = False
 
 
 PRESETS = {
     "gpu": RecipeConfig(),
     "cpu": RecipeConfig(layers=6, filters=64, batch_size=128, train_seconds=3 * 3600, epochs=10,
-                        validation_steps=200),
+                        validation_steps=200, value_games=8000, value_batch=256, value_layers=6,
+                        value_filters=64, value_symmetries=True),
     "tiny": RecipeConfig(max_games=100, layers=2, filters=8, batch_size=64, train_seconds=10,
-                         epochs=2, validation_steps=2),
+                         epochs=2, validation_steps=2, value_games=40, value_batch=20,
+                         value_layers=2, value_filters=4, value_epochs=2, value_batch_size=16,
+                         value_symmetries=True),
 }
 
 
@@ -162,7 +179,7 @@ def run_recipe(sources, folder, config=PRESETS["gpu"], stages=STAGES, workers=No
             log(f"{stage}: done before ({record['stages'][stage]['seconds']:.0f} s)")
             continue
         started = time.perf_counter()
-        results = {"dataset": _dataset_stage, "sl": _sl_stage}[stage](
+        results = {"dataset": _dataset_stage, "sl": _sl_stage, "value": _value_stage}[stage](
             sources, folder, config, workers, log)
         results.update(seconds=round(time.perf_counter() - started, 1), device=compute_device())
         record["stages"][stage] = results
@@ -231,11 +248,82 @@ def _sl_stage(sources, folder, config, workers, log):
                "pipeline_rate": round(positions / trained_seconds) if trained_seconds else None,
                "validation_top1": [round(100 * v, 2) for v in history.get("val_top1", [])],
                "test_positions": played_positions(dataset, "test"),
-               "test_top1": round(100 * scores["top1"], 2),
-               "test_top5": round(100 * scores["top5"], 2)}
+               "test_top1": _figure(100 * scores["top1"], 2),
+               "test_top5": _figure(100 * scores["top5"], 2)}
     log(f"sl: test top-1 {results['test_top1']}%, top-5 {results['test_top5']}% on "
         f"{results['test_positions']:,} positions; {results['training_seconds']:.0f} s of "
         f"training at {results['pipeline_rate']:,} positions/s")
+    return results
+
+
+def _figure(value, digits=3):
+    """A measured number for recipe.json: rounded, or None where nothing was
+    measured (NaN is not JSON, and is not equal to itself)."""
+    value = float(value)
+    return None if math.isnan(value) else round(value, digits)
+
+
+def _value_stage(sources, folder, config, workers, log):
+    """AlphaGo's value network on one position per game of the SL policy's
+    self-play (:func:`mockgo.learn.value.value_dataset`: moves sampled from
+    the policy, one uniformly random move, the position after it, the game
+    played out), split 80/10/10 as notebook 02 splits it, trained with
+    early stopping, and scored by phase of the game on its test tenth
+    against always guessing 0 (notebook 02's table)."""
+    from mockgo.learn.value import fit_value_network, mse_by_phase, predict_values, value_dataset
+    from mockgo.nets.device import resolve_precision, set_random_seed
+    from mockgo.nets.io import load_model, save_for_play
+    from mockgo.nets.models import value_network
+
+    policy_file = folder / "sl-policy.keras"
+    if not policy_file.is_file():
+        raise FileNotFoundError(f"{policy_file} is missing: run the sl stage first")
+    policy = load_model(policy_file)
+    cluster = None
+    workers = workers or os.cpu_count() or 1
+    if workers > 1:
+        from mockgo.cluster import Processes
+
+        cluster = Processes(workers)
+    started = time.perf_counter()
+    data = value_dataset(policy, config.value_games, config.board_size, batch=config.value_batch,
+                         rng=config.seed, folder=folder / "value_data", cluster=cluster)
+    play_seconds = time.perf_counter() - started
+    log(f"value: {len(data):,} positions from {data.games_played:,} games "
+        f"({play_seconds:.0f} s, {workers} processes)")
+    order = np.random.default_rng(config.seed).permutation(len(data))
+    train, validation, test = np.split(order, [int(0.8 * len(data)), int(0.9 * len(data))])
+    precision = resolve_precision(config.precision)
+    import keras
+
+    set_random_seed(config.seed)
+    previous = keras.config.dtype_policy()
+    keras.config.set_dtype_policy(precision)
+    try:
+        net = value_network(config.board_size, data.planes.shape[-1], layers=config.value_layers,
+                            filters=config.value_filters)
+    finally:
+        keras.config.set_dtype_policy(previous)
+    history = fit_value_network(net, data.planes[train], data.outcomes[train],
+                                validation=(data.planes[validation], data.outcomes[validation]),
+                                epochs=config.value_epochs, batch_size=config.value_batch_size,
+                                symmetries=config.value_symmetries, patience=3,
+                                seed=config.seed, checkpoint_dir=folder / "value_fit")
+    edges = np.linspace(1, data.steps.max() + 1, 4).round().astype(int)
+    table = mse_by_phase(predict_values(net, data.planes[test]), data.outcomes[test],
+                         data.steps[test], edges)
+    save_for_play(net, folder / "value-network.keras")
+    phases = [f"moves {low}-{high - 1}" for low, high in zip(edges[:-1], edges[1:])]
+    results = {"positions": len(data), "games_played": int(data.games_played),
+               "play_seconds": round(play_seconds, 1), "precision": precision,
+               "epochs": len(history["loss"]),
+               "validation_mse": [round(v, 4) for v in history.get("val_loss", [])],
+               "test_positions": int(len(test)), "phases": phases,
+               "test_mse": [_figure(v) for v in table["network"]],
+               "constant_mse": [_figure(v) for v in table["constant"]],
+               "counts": [int(c) for c in table["count"]]}
+    log(f"value: test MSE by phase {results['test_mse']} against always 0 "
+        f"{results['constant_mse']} ({', '.join(phases)})")
     return results
 
 
@@ -244,9 +332,10 @@ def _sl_stage(sources, folder, config, workers, log):
 
 def configure_parser(parser):
     """The options of ``mockgo recipe``."""
-    parser.description = ("AlphaGo's supervised recipe at its real scale: build the dataset "
-                          "from the KGS archives, train the 13x192 SL policy for a time budget, "
-                          "score it on the test split. Resumable: run it again to go on.")
+    parser.description = ("AlphaGo's recipe at its real scale: build the dataset from the KGS "
+                          "archives, train the 13x192 SL policy for a time budget and score it "
+                          "on the test split, then the value network on one position per game "
+                          "of its self-play. Resumable: run it again to go on.")
     parser.add_argument("--archives", default="data/kgs",
                         help="folder of KGS archives (data/download.sh), or one archive")
     parser.add_argument("--folder", default="runs/recipe", help="where the stages keep their work")
@@ -263,6 +352,9 @@ def configure_parser(parser):
 
 
 def run_cli(args):
+    # The value stage's worker processes share one GPU: each takes memory as
+    # it needs it, not JAX's default three quarters of the card at start.
+    os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
     archives = Path(args.archives)
     if not archives.exists():
         raise FileNotFoundError(f"no archives at {archives}: fetch them with data/download.sh "
