@@ -9,7 +9,8 @@ logging before Python's logging or absl's exist, so neither
 TensorFlow 2.21 at levels 2 and 3). They say nothing about the notebook, and
 in ``docs/notebooks/`` they would sit in the first cell that imports Keras,
 with a date and process id that change every run. The preprocessor removes
-those lines, known by the source files that print them, from stderr stream
+those lines, known by the source files that print them
+(:func:`mockgo.native_log.is_native_log_line`), from stderr stream
 outputs; every other line (TensorFlow's warnings later in a run included),
 and every stdout output, is kept as it was.
 
@@ -19,39 +20,11 @@ Used through nbconvert's command line (the Makefile's ``EXECUTE``)::
         --NotebookExporter.preprocessors=mockgo.notebook_export.DropNativeLogLines ...
 """
 
-import re
-
 from nbconvert.preprocessors import Preprocessor
 
+from mockgo.native_log import is_native_log_line
+
 __all__ = ["DropNativeLogLines", "is_native_log_line"]
-
-# abseil's C++ log prefix (severity letter, MMDD, time, thread id, file:line])
-# from the files that speak once, at start-up or at the first use of a part:
-# oneDNN's notice, the CPU features, looking for CUDA, and tf.data's first
-# generator dataset ("Memory patch applied: M_TRIM_THRESHOLD=128 kb was
-# set", TensorFlow 2.21); a warning or error of any other file, later in the
-# run, is kept.
-# e.g. "I0000 00:00:1795468937.455237   17371 port.cc:153] oneDNN custom ..."
-_START_UP_FILES = ("port.cc", "cudart_stub.cc", "cpu_feature_guard.cc", "cuda_platform.cc",
-                   "cuda_executor.cc", "cuda_dnn.cc", "cuda_fft.cc", "cuda_blas.cc",
-                   "generator_dataset_op.cc")
-_NATIVE_PREFIX = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:[\d.]+\s+\d+ (%s):\d+\] "
-                            % "|".join(re.escape(name) for name in _START_UP_FILES))
-# Lines printed beside them without the prefix: absl's warning that logging
-# is not initialised, and the continuation of cpu_feature_guard's message.
-_NATIVE_LINES = (
-    re.compile(r"^WARNING: All log messages before absl::InitializeLog\(\) is called "
-               r"are written to STDERR$"),
-    re.compile(r"^To enable the following instructions: .* in other operations, rebuild "
-               r"TensorFlow with the appropriate compiler flags\.$"),
-)
-
-
-def is_native_log_line(line):
-    """Whether ``line`` (without its newline) is one of TensorFlow's native
-    start-up log lines."""
-    line = line.rstrip("\r\n")
-    return bool(_NATIVE_PREFIX.match(line)) or any(p.match(line) for p in _NATIVE_LINES)
 
 
 class DropNativeLogLines(Preprocessor):

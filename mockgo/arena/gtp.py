@@ -14,6 +14,21 @@ quit, boardsize, clear_board, komi, play, genmove, undo, showboard,
 final_score, final_status_list, fixed_handicap, place_free_handicap,
 set_free_handicap, loadsgf, time_settings, time_left, kgs-genmove_cleanup.
 
+Start-up: a controller asks ``name``, ``version``, ``list_commands``... the
+moment it starts the engine, and the engine answers at once. A player with
+a network (``policy``, ``alphago``, ``mcts`` with a network) is checked at
+start (its options, its network files: a mistyped spec ends the engine with
+one line on stderr), and built at the first command that needs it,
+``genmove`` or ``kgs-genmove_cleanup``: only then is TensorFlow imported
+(:class:`~mockgo.play.players.LazyPlayer`). Everything else needs only the
+board. A network that fails to load then is the answer
+``? cannot load NAME: the cause``, to that genmove and every later one; the
+engine goes on. Standard error carries mockgo's own lines only: the command
+line sets ``TF_CPP_MIN_LOG_LEVEL=2`` (unless set) and drops TensorFlow's
+native start-up lines (:mod:`mockgo.native_log`) printed while the network
+loads and makes its first move. The first move's time, load included, is
+charged to the clock of ``time_settings``, as the controller's is.
+
 Protocol details, as the GTP 2 specification has them:
 
 - Input lines end at LF only. They are cleaned first: control characters
@@ -72,6 +87,7 @@ the clock is set).
 import argparse
 import io
 import logging
+import os
 import re
 import sys
 import time
@@ -86,7 +102,8 @@ from mockgo.go.board import (BLACK, COLOR_NAMES, EMPTY, ILLEGAL_REASONS, MAX_KOM
                              WHITE, Board, IllegalMove, check_komi, color_from_name,
                              fixed_handicap_points)
 from mockgo.go.ownership import estimate_dead
-from mockgo.play.players import RESIGN, make_player, spec_help
+from mockgo.native_log import native_lines_dropped
+from mockgo.play.players import RESIGN, PlayerLoadError, lazy_player, spec_help
 
 log = logging.getLogger("mockgo.arena.gtp")
 
@@ -451,6 +468,9 @@ class GTPServer:
             self.player.seconds = budget
         try:
             return self.player.select_move(view, rng=self.game_rng)
+        except PlayerLoadError as error:  # a network that would not load: an answer, not a crash
+            log.error("%s", error)
+            raise GTPFailure(str(error)) from None
         finally:
             if lend:
                 self.player.seconds = seconds
@@ -681,6 +701,9 @@ def configure_parser(parser):
 
 def run_cli(args):
     """Run the engine as ``args`` say; returns the exit status."""
+    # Before TensorFlow is imported (at the first genmove): its runtime's
+    # info and warning lines would mix with the engine's on stderr.
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     logging.basicConfig(stream=sys.stderr, format="%(name)s: %(message)s",
                         level=[logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)])
     # GTP owns standard output: anything else that prints (a library's
@@ -694,7 +717,9 @@ def run_cli(args):
     overrides = {"path": args.model, "encoder": args.encoder,
                  "temperature": args.temperature, "seed": args.seed}
     try:
-        player = make_player(args.player, **overrides)
+        # Checked now, built at the first genmove: the controller's first
+        # commands are answered at once, not after TensorFlow's import.
+        player = lazy_player(args.player, loading=native_lines_dropped, **overrides)
         try:
             server = GTPServer(player, size=args.size, komi=args.komi, playouts=args.playouts,
                                name=args.name)

@@ -80,8 +80,24 @@ Keys a kind does not know are an error. A network's encoder is the one its
 file records (``encoder=`` overrides it for files saved before mockgo
 recorded it). More kinds can be added with :func:`register_player_kind` (a
 factory taking the options as keyword arguments, all strings).
+
+Players whose networks load later
+---------------------------------
+Loading a network means importing TensorFlow (or another Keras backend):
+seconds, and a screenful of the runtime's start-up lines on stderr. A GTP
+controller asks ``name`` and ``version`` the moment it starts the engine and
+should not wait for that. So the kinds with networks (``policy``,
+``alphago``, ``mcts`` with a network) first make a :class:`PlayerPlan`:
+every option checked, the network files found (a shipped one checked against
+its card), the board size read off the file's record, the player's name
+worked out, and nothing imported. :func:`make_player` builds the plan at
+once; :func:`lazy_player` wraps it in a :class:`LazyPlayer`, which answers
+``name``, ``size``, ``check_size``... from the plan and builds the player
+when it must first choose a move. A failure then is a
+:class:`PlayerLoadError` naming the cause.
 """
 
+import contextlib
 import dataclasses
 import math
 import os
@@ -96,6 +112,7 @@ from mockgo.data.gametree import SearchSummary
 from mockgo.go import coords
 from mockgo.go.board import BLACK, COLOR_NAMES, EMPTY, WHITE
 from mockgo.go.ownership import should_pass
+from mockgo.nets.io import read_info
 from mockgo.play.gtp_client import GTPEngine, GTPError, find_gnugo, gnugo_command
 from mockgo.play.sampling import check_temperature, sample_moves, temper
 from mockgo.search import evaluators
@@ -103,9 +120,10 @@ from mockgo.search.games import CarefulGoGame, GoGame
 from mockgo.search.mcts import MCTSPlayer, ResignationCheck, search_many, search_step
 from mockgo.search.uct import UCTSearch
 
-__all__ = ["RESIGN", "THINKING", "Choices", "GTPPlayer", "Player", "PolicyPlayer", "RandomPlayer",
-           "SearchPlayer", "Turn", "UCTPlayer", "as_player", "gnugo_player", "make_player",
-           "parse_spec", "register_player_kind", "spec_help"]
+__all__ = ["RESIGN", "THINKING", "Choices", "GTPPlayer", "LazyPlayer", "Player", "PlayerLoadError",
+           "PlayerPlan", "PolicyPlayer", "RandomPlayer", "SearchPlayer", "Turn", "UCTPlayer",
+           "as_player", "gnugo_player", "lazy_player", "make_player", "parse_spec", "plan_player",
+           "register_player_kind", "spec_help"]
 
 RESIGN = -1  # the move that resigns the game
 # Not decided yet: a step-wise search goes on (SearchPlayer(stepwise=True));
@@ -818,6 +836,128 @@ class UCTPlayer(_TreePerGame):
 # ------------------------------------------------------------------- specs
 
 
+# ------------------------------------------------------------ lazy players
+
+
+@dataclasses.dataclass
+class PlayerPlan:
+    """A player checked but not built (module docstring): ``build()`` makes
+    it (loading its networks); ``name``, ``size`` (None: any, or not
+    recorded), ``seed`` and ``seconds`` (a search's time a move, or None)
+    are what the player will have."""
+
+    build: object  # () -> Player
+    name: str
+    size: int = None
+    seed: int = None
+    seconds: float = None
+
+
+class PlayerLoadError(RuntimeError):
+    """A :class:`LazyPlayer` could not build its player: the message names
+    the player and the cause."""
+
+
+class LazyPlayer(Player):
+    """A player built the first time it must choose a move, from a
+    :class:`PlayerPlan`: until then ``name``, ``size``, ``seed`` and
+    ``seconds`` come from the plan, and the games it is told of are
+    remembered, to be started in the player once it is built (a search
+    player then starts its tree at the position it is asked about).
+
+    ``loading``: a function returning the context manager the build and
+    the first move run in (the GTP engine's keeps TensorFlow's native
+    start-up lines, printed at the first network operation, off stderr);
+    None for none. A failed build raises :class:`PlayerLoadError`, this time
+    and every later time (the cause is not tried again: an import that
+    failed would take as long to fail again).
+    """
+
+    def __init__(self, plan, loading=None):
+        self.plan = plan
+        self.name, self.size, self.seed = plan.name, plan.size, plan.seed
+        self._seconds = plan.seconds
+        self.loading = loading
+        self.player = None  # the player, once built
+        self.failure = None  # the PlayerLoadError of a failed build
+        self._games = {}  # game -> (board, rng) of games started before the build
+
+    @property
+    def loaded(self):
+        return self.player is not None
+
+    @property
+    def seconds(self):
+        return self._seconds if self.player is None else getattr(self.player, "seconds", None)
+
+    @seconds.setter
+    def seconds(self, value):  # the GTP engine lends a search a clock's budget
+        self._seconds = value
+        if self.player is not None:
+            self.player.seconds = value
+
+    def _load(self):
+        """Build the player (once); PlayerLoadError if it cannot be."""
+        if self.failure is not None:
+            raise self.failure
+        try:
+            player = self.plan.build()
+        except Exception as error:  # a damaged file, TensorFlow missing, out of memory...
+            cause = str(error).replace("\n", " ") or type(error).__name__
+            self.failure = PlayerLoadError(f"cannot load {self.name}: {cause}")
+            raise self.failure from error
+        if self._seconds is not None:
+            player.seconds = self._seconds
+        for game, (board, rng) in self._games.items():
+            player.start_game(game, board, rng)
+        self._games.clear()
+        self.player = player
+
+    def _first(self, call):
+        """``call()`` (the first move), with the player built first, both in
+        the ``loading`` context."""
+        with self.loading() if self.loading is not None else contextlib.nullcontext():
+            self._load()
+            return call()
+
+    def check_size(self, size):
+        if self.player is not None:
+            return self.player.check_size(size)
+        return super().check_size(size)
+
+    def game_rng(self, seed):
+        return super().game_rng(seed) if self.player is None else self.player.game_rng(seed)
+
+    def start_game(self, game, board, rng):
+        if self.player is None:
+            self._games[game] = (board, rng)
+        else:
+            self.player.start_game(game, board, rng)
+
+    def choose(self, turns):
+        if self.player is None:
+            return self._first(lambda: self.player.choose(turns))
+        return self.player.choose(turns)
+
+    def select_move(self, board, rng=None, game=0):
+        if self.player is None:
+            return self._first(lambda: self.player.select_move(board, rng=rng, game=game))
+        return self.player.select_move(board, rng=rng, game=game)
+
+    def observe(self, game, board, move):
+        if self.player is not None:
+            self.player.observe(game, board, move)
+
+    def end_game(self, game):
+        self._games.pop(game, None)
+        if self.player is not None:
+            self.player.end_game(game)
+
+    def close(self):
+        if self.player is not None:
+            self.player.close()
+
+
 def as_player(player, temperature=1.0, **options):
     """A Player from a Player (returned as is), a spec string
     (:func:`make_player`), or a Keras model (a :class:`PolicyPlayer` at
@@ -837,11 +977,17 @@ def _make_policy(path=None, pretrained=None, encoder=None, temperature="0", seed
     if (path is None) == (pretrained is None):
         raise ValueError("a policy player needs path=MODEL.keras or pretrained=NAME "
                          "(mockgo models lists the names)")
-    model = path
-    if pretrained is not None:  # loaded after checking the file against its card
-        model, name = shipped_networks.load(pretrained), name or f"policy:{pretrained}"
-    return PolicyPlayer(model, encoder=encoder, temperature=float(temperature),
-                        seed=None if seed is None else int(seed), name=name, answer_passes=True)
+    file = _network_file(path, pretrained)
+    temperature = check_temperature(float(temperature))
+    seed = None if seed is None else int(seed)
+    name = name or (f"policy:{pretrained}" if pretrained is not None
+                    else f"policy:{os.path.basename(path)}")
+
+    def build():
+        return PolicyPlayer(file, encoder=encoder, temperature=temperature, seed=seed, name=name,
+                            answer_passes=True)
+
+    return PlayerPlan(build, name, size=_recorded_size(file), seed=seed)
 
 
 def _check_flag(kind, key, flag):
@@ -863,12 +1009,31 @@ def _make_uct(playouts=None, seconds=None, rave="0", exploration=None, rave_k="1
                      seed=None if seed is None else int(seed), name=name)
 
 
+def _network_file(path, pretrained):
+    """The file of a network given as ``path=`` or ``pretrained=``: checked
+    to exist (a shipped one: to be the file its card describes), not loaded,
+    so a mistyped spec is reported before TensorFlow is imported."""
+    if pretrained is not None:
+        return shipped_networks.checked_path(pretrained)
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"no model file {path}")
+    return path
+
+
+def _recorded_size(file):
+    """The board size a network file records (:mod:`mockgo.nets.io`), read
+    without loading it; None for a file saved before mockgo recorded it."""
+    info = read_info(file)
+    return None if info is None else info.board_size
+
+
 def _network(path, pretrained, what):
-    """A network from ``path=`` or ``pretrained=`` (checked against its card)."""
+    """The file of an alphago network from ``path=`` or ``pretrained=``
+    (:func:`_network_file`)."""
     if (path is None) == (pretrained is None):
         raise ValueError(f"alphago: give the {what} network as {what}=PATH or "
                          f"{what}_pretrained=NAME (mockgo models lists the names)")
-    return path if pretrained is None else shipped_networks.load(pretrained)
+    return _network_file(path, pretrained)
 
 
 def _budget(kind, key, count, seconds, default):
@@ -894,22 +1059,26 @@ def _make_alphago(policy=None, policy_pretrained=None, value=None, value_pretrai
     readouts, seconds = _budget("alphago", "readouts", readouts, seconds, default=800)
     _check_flag("alphago", "heavy", heavy)
     _check_flag("alphago", "stop_early", stop_early)
-    mix = float(mix)
-    value_model = None
+    mix, c_puct, parallel = float(mix), float(c_puct), int(parallel)
+    resign = None if resign == "none" else float(resign)
+    seed = None if seed is None else int(seed)
+    value_file = None
     if mix < 1.0 or value is not None or value_pretrained is not None:
-        value_model = _network(value, value_pretrained, "value")
-    evaluate = evaluators.AlphaGoEvaluator(_network(policy, policy_pretrained, "policy"),
-                                           value_model, mix=mix, heavy=heavy == "1",
-                                           precision=precision,
-                                           seed=None if seed is None else int(seed))
-    return SearchPlayer(evaluate, readouts=readouts, seconds=seconds, c_puct=float(c_puct),
-                        dirichlet=False, parallel_readouts=int(parallel), softpick_moves=0,
-                        resign_threshold=None if resign == "none" else float(resign),
-                        size=evaluate.size, game=CarefulGoGame,
-                        name=name or (f"alphago-{budget_label(readouts, seconds)}-mix{mix:g}"
-                                      f"{'-heavy' if heavy == '1' and mix > 0 else ''}"),
-                        seed=None if seed is None else int(seed), answer_passes=True,
-                        stop_early=stop_early == "1")
+        value_file = _network(value, value_pretrained, "value")
+    policy_file = _network(policy, policy_pretrained, "policy")
+    name = name or (f"alphago-{budget_label(readouts, seconds)}-mix{mix:g}"
+                    f"{'-heavy' if heavy == '1' and mix > 0 else ''}")
+
+    def build():
+        evaluate = evaluators.AlphaGoEvaluator(policy_file, value_file, mix=mix,
+                                               heavy=heavy == "1", precision=precision, seed=seed)
+        return SearchPlayer(evaluate, readouts=readouts, seconds=seconds, c_puct=c_puct,
+                            dirichlet=False, parallel_readouts=parallel, softpick_moves=0,
+                            resign_threshold=resign, size=evaluate.size, game=CarefulGoGame,
+                            name=name, seed=seed, answer_passes=True,
+                            stop_early=stop_early == "1")
+
+    return PlayerPlan(build, name, size=_recorded_size(policy_file), seed=seed, seconds=seconds)
 
 
 def _make_gtp(cmd=None, name=None):
@@ -923,19 +1092,27 @@ def _make_mcts(readouts=None, seconds=None, evaluator="uniform", path=None, pret
                name=None):
     readouts, seconds = _budget("mcts", "readouts", readouts, seconds, default=200)
     _check_flag("mcts", "stop_early", stop_early)
-    size = None
     if path is not None and pretrained is not None:
         raise ValueError("mcts: give the dual network as path=MODEL.keras or pretrained=NAME, "
                          "not both")
-    if pretrained is not None:  # loaded after checking the file against its card
-        evaluate = evaluators.NetworkEvaluator(shipped_networks.load(pretrained),
-                                               random_symmetry=False, encoder=encoder)
-        size, default_name = evaluate.size, f"mcts:{pretrained}"
-    elif path is not None:
-        evaluate = evaluators.NetworkEvaluator(path, random_symmetry=False, encoder=encoder)
-        size = evaluate.size
-        default_name = f"mcts:{os.path.basename(path)}"
-    elif evaluator == "uniform":
+    options = dict(readouts=readouts, seconds=seconds, c_puct=float(c_puct), dirichlet=False,
+                   softpick_moves=None if softpick is None else int(softpick),
+                   resign_threshold=None if resign == "none" else float(resign),
+                   game=CarefulGoGame, seed=None if seed is None else int(seed),
+                   answer_passes=True, stop_early=stop_early == "1")
+    if path is not None or pretrained is not None:
+        file = _network_file(path, pretrained)
+        default_name = f"mcts:{pretrained}" if pretrained is not None \
+            else f"mcts:{os.path.basename(path)}"
+        options["name"] = name or f"{default_name}-{budget_label(readouts, seconds)}"
+
+        def build():
+            evaluate = evaluators.NetworkEvaluator(file, random_symmetry=False, encoder=encoder)
+            return SearchPlayer(evaluate, size=evaluate.size, **options)
+
+        return PlayerPlan(build, options["name"], size=_recorded_size(file),
+                          seed=options["seed"], seconds=seconds)
+    if evaluator == "uniform":
         evaluate, default_name = evaluators.uniform_evaluator, "mcts-uniform"
     elif evaluator == "rollout":
         # PUCT's first-play value is the parent's value, one rollout's +-1
@@ -947,14 +1124,8 @@ def _make_mcts(readouts=None, seconds=None, evaluator="uniform", path=None, pret
     else:
         raise ValueError(f"mcts evaluator must be uniform (or give path= a dual network), "
                          f"not {evaluator!r}; for random playouts use uct:playouts=N")
-    return SearchPlayer(evaluate, readouts=readouts, seconds=seconds, c_puct=float(c_puct),
-                        dirichlet=False,
-                        softpick_moves=None if softpick is None else int(softpick),
-                        resign_threshold=None if resign == "none" else float(resign),
-                        size=size, game=CarefulGoGame,
-                        name=name or f"{default_name}-{budget_label(readouts, seconds)}",
-                        seed=None if seed is None else int(seed), answer_passes=True,
-                        stop_early=stop_early == "1")
+    return SearchPlayer(evaluate, name=name or f"{default_name}-{budget_label(readouts, seconds)}",
+                        **options)
 
 
 PLAYER_KINDS = {
@@ -993,7 +1164,8 @@ PLAYER_KINDS = {
 
 def register_player_kind(kind, factory, description=""):
     """Teach :func:`make_player` a new kind: ``factory(**options)`` gets the
-    spec's options as strings (and ``name``) and returns a Player."""
+    spec's options as strings (and ``name``) and returns a Player, or a
+    :class:`PlayerPlan` for one whose building takes long (a network)."""
     PLAYER_KINDS[kind] = (factory, description)
 
 
@@ -1025,6 +1197,28 @@ def make_player(spec, **overrides):
     or ``"gnugo:level=1"``. ``overrides`` add or replace options (values
     that are None are ignored), so a command line's ``--model`` can fill in
     ``path``."""
+    made = plan_player(spec, **overrides)
+    return made.build() if isinstance(made, PlayerPlan) else made
+
+
+def lazy_player(spec, loading=None, **overrides):
+    """A Player from a spec, as :func:`make_player`, except that a player
+    with a network is a :class:`LazyPlayer` (``loading``: its context, see
+    there), built when it first chooses a move. The spec is checked now: a
+    bad option or a missing network file is a ValueError or
+    FileNotFoundError here, not at the first move. (A network file that
+    records no board size is loaded now: the size is needed at once.)"""
+    made = plan_player(spec, **overrides)
+    if not isinstance(made, PlayerPlan):
+        return made
+    if made.size is None:
+        return made.build()
+    return LazyPlayer(made, loading=loading)
+
+
+def plan_player(spec, **overrides):
+    """What a spec makes (:func:`make_player`'s arguments): a Player, or for
+    the kinds with networks a :class:`PlayerPlan`, checked but not built."""
     if isinstance(spec, Player):
         return spec
     kind, options = parse_spec(spec)
