@@ -34,11 +34,24 @@ def describe_failure(notebook, error):
     return str(error)  # nbclient's own message also quotes the cell's source
 
 
+# Notebook 01, which trains with Keras' fit, runs on JAX too (the backend of
+# a machine whose GPU TensorFlow does not reach). Notebook 03 does not yet:
+# REINFORCE's step runs on JAX (tests/test_backends.py), but the quick run's
+# last check, its RL policy against the SL policy after 6 iterations of 16
+# games, came out 26 of 64 there (its evaluations during training: 18 to 25
+# of 32): Keras draws other initial weights on JAX, and a run that small
+# does not always learn enough to pass.
+ON_JAX = ["01_supervised.ipynb"]
+RUNS = [(path, "tensorflow") for path in NOTEBOOKS] + \
+    [(path, "jax") for path in NOTEBOOKS if path.name in ON_JAX]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
-def test_notebook_executes(path, monkeypatch):
+@pytest.mark.parametrize("path,backend", RUNS, ids=lambda v: getattr(v, "name", v))
+def test_notebook_executes(path, backend, monkeypatch):
     # The kernel is started as a child process and inherits os.environ.
     monkeypatch.setenv("MOCKGO_QUICK", "1")
+    monkeypatch.setenv("KERAS_BACKEND", backend)
     notebook = nbformat.read(path, as_version=4)
     client = NotebookClient(
         notebook,
