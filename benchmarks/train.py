@@ -40,7 +40,7 @@ sys.path.insert(0, str(REPO))
 import keras  # noqa: E402
 
 from mockgo.data.dataset import build_dataset, read_manifest  # noqa: E402
-from mockgo.data.pipeline import PackedBatches  # noqa: E402
+from mockgo.data.pipeline import HeldBatches, PackedBatches  # noqa: E402
 from mockgo.learn import supervised as training  # noqa: E402
 from mockgo.learn.recipe import wait_for  # noqa: E402
 from mockgo.nets.device import compute_device, resolve_precision  # noqa: E402
@@ -59,21 +59,6 @@ class EpochTimer(keras.callbacks.Callback):
     def on_epoch_end(self, epoch, logs=None):
         wait_for(self.model)  # the device may still be running the epoch's last steps
         self.seconds.append(time.perf_counter() - self.start)
-
-
-class InMemory(keras.utils.PyDataset):
-    """Batches made beforehand, served round and round."""
-
-    def __init__(self, batches):
-        super().__init__()
-        self.batches = batches
-
-    @property
-    def num_batches(self):
-        return None
-
-    def __getitem__(self, index):
-        return self.batches[index % len(self.batches)]
 
 
 def main(argv=None):
@@ -102,7 +87,7 @@ def main(argv=None):
     training.compile_policy(trainer)
     pipeline = PackedBatches(args.dataset, "train", batch, shuffle=True, augment=True,
                              seed=args.seed, repeat=True)
-    memory = InMemory([pipeline[i] for i in range(args.steps)])
+    memory = HeldBatches([pipeline[i] for i in range(args.steps)])
 
     seconds = {"pipeline": [], "memory": []}
     for _ in range(args.cycles):

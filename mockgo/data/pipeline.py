@@ -31,7 +31,7 @@ from mockgo.data.dataset import TARGETS, packed_batches, read_manifest
 from mockgo.data.files import read_npz
 from mockgo.go.symmetries import symmetry_tables
 
-__all__ = ["ArrayBatches", "PackedBatches", "turn_labels"]
+__all__ = ["ArrayBatches", "HeldBatches", "PackedBatches", "turn_labels"]
 
 
 def turn_labels(labels, syms, move_maps, target):
@@ -149,3 +149,21 @@ class ArrayBatches(keras.utils.PyDataset):
         # Sorted within the batch: the same batch, read in memory order.
         rows = np.sort(self.order[index * self.batch_size:(index + 1) * self.batch_size])
         return self.x[rows], self.y[rows]
+
+
+class HeldBatches(keras.utils.PyDataset):
+    """Batches made beforehand, served round and round: ``count`` of them
+    (None: without end). What a training step is timed on alone, with no
+    pipeline before it (:func:`mockgo.learn.recipe.step_rate`,
+    ``benchmarks/train.py``)."""
+
+    def __init__(self, batches, count=None):
+        super().__init__()
+        self.batches, self.count = list(batches), count
+
+    @property
+    def num_batches(self):
+        return self.count
+
+    def __getitem__(self, index):
+        return self.batches[index % len(self.batches)]

@@ -105,6 +105,7 @@ def step_rate(net, batch_size, steps=30, warmup=5, seed=0):
     precision, its own weights): ``net`` is left as it was."""
     import keras
 
+    from mockgo.data.pipeline import HeldBatches
     from mockgo.nets.packed import packed_input_model
 
     copy = keras.models.clone_model(net)
@@ -115,23 +116,10 @@ def step_rate(net, batch_size, steps=30, warmup=5, seed=0):
     packed = rng.integers(0, 256, (batch_size, size, size, (planes + 7) // 8), dtype=np.uint8)
     batch = ((packed, rng.integers(0, 8, batch_size).astype(np.int32)),
              rng.integers(0, size * size, batch_size).astype(np.int32))
-
-    class OneBatch(keras.utils.PyDataset):
-        def __init__(self, count):
-            super().__init__()
-            self.count = count
-
-        @property
-        def num_batches(self):
-            return self.count
-
-        def __getitem__(self, index):
-            return batch
-
-    trainer.fit(OneBatch(warmup), epochs=1, verbose=0)  # compiles
+    trainer.fit(HeldBatches([batch], warmup), epochs=1, verbose=0)  # compiles
     wait_for(trainer)
     started = time.perf_counter()
-    trainer.fit(OneBatch(steps), epochs=1, verbose=0)
+    trainer.fit(HeldBatches([batch], steps), epochs=1, verbose=0)
     wait_for(trainer)
     return steps * batch_size / (time.perf_counter() - started)
 
