@@ -36,7 +36,7 @@ spread over processes or batches.
 
 This module holds the interface (:class:`Player`, :class:`Turn`,
 :class:`Choices`, :data:`RESIGN`, :data:`THINKING`) and what the players
-share (:func:`answers_pass`). The kinds of player live one family a module:
+share (:func:`passes_now`). The kinds of player live one family a module:
 :mod:`mockgo.play.random_player`, :mod:`mockgo.play.policy_player`,
 :mod:`mockgo.play.gtp_player`, :mod:`mockgo.play.search_player`; specs
 (``"random:seed=3"``) are parsed in :mod:`mockgo.play.specs`, and
@@ -49,7 +49,7 @@ import numpy as np
 
 from mockgo.go.ownership import should_pass
 
-__all__ = ["RESIGN", "THINKING", "Choices", "Player", "Turn", "answers_pass"]
+__all__ = ["RESIGN", "THINKING", "Choices", "Player", "Turn", "passes_now"]
 
 RESIGN = -1  # the move that resigns the game
 # Not decided yet: a step-wise search goes on (SearchPlayer(stepwise=True));
@@ -155,7 +155,7 @@ class Player:
         return f"<{type(self).__name__} {self.name}>"
 
 
-def answers_pass(turns):
+def passes_now(turns):
     """For each turn, whether its player answers the opponent's pass with a
     pass now (:func:`mockgo.go.ownership.should_pass`, for players with
     ``answer_passes``)."""

@@ -32,10 +32,10 @@ here as it always was:
 """
 
 # The old single module's contents, now in their own modules; the names
-# past __all__ are shared helpers (PLAYER_KINDS, answers_pass,
+# past __all__ are shared helpers (PLAYER_KINDS, passes_now,
 # budget_label, check_seconds), importable from here too.
 from mockgo.play.gtp_player import GTPPlayer, gnugo_player
-from mockgo.play.player import RESIGN, THINKING, Choices, Player, Turn, answers_pass  # noqa: F401
+from mockgo.play.player import RESIGN, THINKING, Choices, Player, Turn, passes_now  # noqa: F401
 from mockgo.play.policy_player import PolicyPlayer
 from mockgo.play.random_player import RandomPlayer
 from mockgo.play.search_player import (SearchPlayer, UCTPlayer, budget_label,  # noqa: F401

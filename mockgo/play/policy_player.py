@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 
-from mockgo.play.player import Choices, Player, answers_pass
+from mockgo.play.player import Choices, Player, passes_now
 from mockgo.play.sampling import check_temperature, sample_moves, temper
 
 __all__ = ["PolicyPlayer"]
@@ -97,7 +97,7 @@ class PolicyPlayer(Player):
                 masks[j] &= turn.board.sensible_moves(eye_space=2)
         moves = np.full(n, masks.shape[1] - 1, np.int64)  # pass unless decided otherwise
         log_probs = np.zeros(n)
-        rows = np.flatnonzero(masks[:, :-1].any(axis=1) & ~answers_pass(turns))
+        rows = np.flatnonzero(masks[:, :-1].any(axis=1) & ~passes_now(turns))
         evaluated = np.zeros(n, bool)
         if not len(rows):
             return Choices(moves, log_probs, evaluated)

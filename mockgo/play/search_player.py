@@ -21,7 +21,7 @@ import math
 import numpy as np
 
 from mockgo.data.gametree import SearchSummary
-from mockgo.play.player import RESIGN, THINKING, Choices, Player, answers_pass
+from mockgo.play.player import RESIGN, THINKING, Choices, Player, passes_now
 from mockgo.search.games import GoGame
 from mockgo.search.mcts import MCTSPlayer, ResignationCheck, search_many, search_step
 from mockgo.search.uct import UCTSearch
@@ -204,7 +204,7 @@ class SearchPlayer(_TreePerGame):
         if self.stepwise:
             return self._choose_stepwise(turns)
         moves = np.empty(len(turns), np.int64)
-        passing = answers_pass(turns)
+        passing = passes_now(turns)
         for i in np.flatnonzero(passing):
             moves[i] = turns[i].board.pass_index
         searching = np.flatnonzero(~passing)
@@ -239,8 +239,8 @@ class SearchPlayer(_TreePerGame):
         moves = np.full(len(turns), THINKING, np.int64)
         going_on = [self._searching(turn) for turn in turns]
         new = [i for i, searching in enumerate(going_on) if not searching]
-        for i, answers_pass in zip(new, answers_pass([turns[i] for i in new])):
-            if answers_pass:  # no search, and the game's tree stays as it was
+        for i, answers in zip(new, passes_now([turns[i] for i in new])):
+            if answers:  # no search, and the game's tree stays as it was
                 moves[i] = turns[i].board.pass_index
         stepping = [i for i in range(len(turns)) if moves[i] == THINKING]
         trees = {i: self._tree_for(turns[i]) for i in stepping}
@@ -339,7 +339,7 @@ class UCTPlayer(_TreePerGame):
 
     def choose(self, turns):
         moves = np.empty(len(turns), np.int64)
-        passing = answers_pass(turns)
+        passing = passes_now(turns)
         for i, turn in enumerate(turns):
             if passing[i]:
                 moves[i] = turn.board.pass_index
