@@ -16,6 +16,7 @@ the game's generator. ``seconds`` gives either a time budget a move instead
 of a number of readouts or playouts (:func:`check_seconds`,
 :func:`budget_label`)."""
 
+import dataclasses
 import math
 
 import numpy as np
@@ -23,7 +24,8 @@ import numpy as np
 from mockgo.data.gametree import SearchSummary
 from mockgo.play.player import RESIGN, THINKING, Choices, Player, passes_now
 from mockgo.search.games import GoGame
-from mockgo.search.mcts import MCTSPlayer, ResignationCheck, search_many, search_step
+from mockgo.search.mcts import (MCTSPlayer, ResignationCheck, SearchOptions, search_many,
+                                search_step)
 from mockgo.search.uct import UCTSearch
 
 __all__ = ["SearchPlayer", "UCTPlayer", "budget_label", "check_seconds"]
@@ -104,6 +106,11 @@ def budget_label(count, seconds):
     return f"{count}" if seconds is None else f"{seconds:g}s"
 
 
+# A SearchPlayer's search where it differs from the search's own defaults
+# (SearchOptions): 200 readouts a move, no Dirichlet noise, no resigning.
+PLAYER_SEARCH = SearchOptions(num_readouts=200, dirichlet=False, resign_threshold=None)
+
+
 class SearchPlayer(_TreePerGame):
     """Monte Carlo tree search as a player: one :class:`mockgo.search.mcts.MCTSPlayer`
     tree per game, searched in lockstep with the player's other games (one
@@ -117,12 +124,16 @@ class SearchPlayer(_TreePerGame):
     only sensible moves; or ``CarefulGoGame``, the spec players', that does
     not fill its own two-point eyes either); ``max_moves``: the move cap the search sees
     (default: the board's move number plus 3 * N * N, beyond any match's cap).
-    The other options are :class:`~mockgo.search.mcts.MCTSPlayer`'s.
+    ``search``: the options of each game's search, a
+    :class:`~mockgo.search.mcts.SearchOptions` (default
+    :data:`PLAYER_SEARCH`: 200 readouts, no noise, no resigning); any of its
+    fields given as a keyword (``c_puct=5``, ``parallel_readouts=16``,
+    ``resign_threshold=-0.9``, ...) replaces the object's, and
+    ``readouts`` is its ``num_readouts``. ``search`` holds the result
+    (``options``: the same as a dict).
     ``resign_disabled_share``: the share of games in which resigning is off
     (drawn from each game's generator; AlphaGo Zero's check of the
     threshold). ``answer_passes``: as :class:`~mockgo.play.policy_player.PolicyPlayer`'s.
-    ``full_search_share``, ``fast_readouts``, ``forced_playouts``: KataGo's
-    self-play search options (:mod:`mockgo.search.mcts`; off by default).
     ``on_search(game, tree)``: called after each search that does not end in
     a resignation, before the move is picked (self-play records its training
     examples there); ``on_end_game(game, tree)``: when a game ends, with its
@@ -154,30 +165,29 @@ class SearchPlayer(_TreePerGame):
     from it. Each game's tree gets its seed from the game's generator.
     """
 
-    def __init__(self, evaluate, readouts=200, c_puct=1.5, dirichlet=False,
-                 parallel_readouts=8, fpu_reduction=0.0, softpick_moves=None,
-                 resign_threshold=None, resign_disabled_share=0.0, size=None, game=None,
-                 max_moves=None, on_search=None, on_end_game=None, name="mcts", seed=None,
-                 answer_passes=False, full_search_share=1.0, fast_readouts=None,
-                 forced_playouts=0.0, stepwise=False, seconds=None, stop_early=False):
-        if stop_early and stepwise:
-            raise ValueError("stop_early ends a move's search in search_many; a step-wise "
-                             "search (self-play's) runs each search to its end")
+    def __init__(self, evaluate, readouts=None, *, search=None, resign_disabled_share=0.0,
+                 size=None, game=None, max_moves=None, on_search=None, on_end_game=None,
+                 name="mcts", seed=None, answer_passes=False, stepwise=False, seconds=None,
+                 **search_options):
+        if readouts is not None:
+            if "num_readouts" in search_options:
+                raise TypeError("give readouts or num_readouts, not both")
+            search_options["num_readouts"] = readouts
         if seconds is not None:
             check_seconds(seconds)
-            if stepwise:
-                raise ValueError("a time budget (seconds) searches each move to its end: "
-                                 "it cannot be step-wise")
-            readouts = _UNLIMITED_READOUTS
+            search_options["num_readouts"] = _UNLIMITED_READOUTS
+        self.search = dataclasses.replace(PLAYER_SEARCH if search is None else search,
+                                          **search_options)
+        if self.search.stop_early and stepwise:
+            raise ValueError("stop_early ends a move's search in search_many; a step-wise "
+                             "search (self-play's) runs each search to its end")
+        if seconds is not None and stepwise:
+            raise ValueError("a time budget (seconds) searches each move to its end: "
+                             "it cannot be step-wise")
         self.seconds = seconds
         self.evaluate = evaluate
         self.stepwise = bool(stepwise)
         self.answer_passes = bool(answer_passes)
-        self.options = dict(num_readouts=readouts, c_puct=c_puct, dirichlet=dirichlet,
-                            parallel_readouts=parallel_readouts, fpu_reduction=fpu_reduction,
-                            softpick_moves=softpick_moves, resign_threshold=resign_threshold,
-                            full_search_share=full_search_share, fast_readouts=fast_readouts,
-                            forced_playouts=forced_playouts, stop_early=stop_early)
         self.resign_disabled_share = resign_disabled_share
         self.size = size
         self.game = game or GoGame
@@ -189,12 +199,17 @@ class SearchPlayer(_TreePerGame):
         self._warmed_up = False
         super().__init__()  # game -> its MCTSPlayer
 
+    @property
+    def options(self):
+        """The search's options (:attr:`search`) as a dict."""
+        return dataclasses.asdict(self.search)
+
     def _new_tree(self, board, rng):
         enabled = True
-        if self.options["resign_threshold"] is not None:
+        if self.search.resign_threshold is not None:
             enabled = ResignationCheck(self.resign_disabled_share).resign_enabled(rng)
-        tree = MCTSPlayer(self.evaluate, resign_enabled=enabled,
-                          seed=int(rng.integers(2**63)), **self.options)
+        tree = MCTSPlayer(self.evaluate, self.search, resign_enabled=enabled,
+                          seed=int(rng.integers(2**63)))
         cap = self.max_moves or board.move_number + 3 * board.pass_index
         tree.initialize(self.game.from_board(board.copy(), max_moves=cap),
                         move_number=board.move_number)
@@ -227,9 +242,9 @@ class SearchPlayer(_TreePerGame):
         rebuilds it when a module's source changes; the headline match's
         first move after such a change took 11.98 s of its 9.5)."""
         if trees and not self._warmed_up:
-            options = dict(self.options, num_readouts=2 * self.options["parallel_readouts"],
-                           stop_early=False)
-            throw_away = MCTSPlayer(self.evaluate, seed=0, **options)
+            options = dataclasses.replace(self.search, stop_early=False,
+                                          num_readouts=2 * self.search.parallel_readouts)
+            throw_away = MCTSPlayer(self.evaluate, options, seed=0)
             throw_away.initialize(trees[0].root.state)
             search_many([throw_away], self.evaluate)
             self._warmed_up = True
