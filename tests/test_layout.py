@@ -86,3 +86,11 @@ assert not heavy, heavy
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                           timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_no_play_module_is_over_700_lines():
+    """One concept a module (issue 34): the players, their protocol and their
+    specs live in modules of their own, none of them a thousand lines."""
+    long = {module_name(p): n for p in (PACKAGE / "play").glob("*.py")
+            if (n := len(p.read_text().splitlines())) > 700}
+    assert not long, f"modules of mockgo/play/ over 700 lines: {long}"

@@ -13,10 +13,11 @@ import pytest
 
 from mockgo import BLACK, WHITE, Board
 from mockgo.go import coords
+from mockgo.play.search_player import PLAYER_SEARCH, SearchPlayer
 from mockgo.search.evaluators import random_rollout_evaluator, uniform_evaluator
 from mockgo.search.games import Game, GoGame, TicTacToe
 from mockgo.search.minimax import best_actions, game_value
-from mockgo.search.mcts import (MCTSPlayer, Node, ResignationCheck, _select_edge,
+from mockgo.search.mcts import (MCTSPlayer, Node, ResignationCheck, SearchOptions, _select_edge,
                                 default_softpick_moves, fewer_collections, forced_playouts,
                                 pick_action, prune_forced_playouts, search_many, search_step)
 
@@ -693,3 +694,35 @@ def test_minimax_check_of_players():
     assert not first.never_loses and first.optimal < 4520
     state, action = first.losing[0]
     assert game_value(state) >= 0 and action not in best_actions(state)
+
+
+def test_the_search_options_are_one_object():
+    """SearchOptions is the one list of the search's options: MCTSPlayer takes
+    it or its fields as keywords (the same search), and SearchPlayer passes
+    it on, its own defaults (200 readouts, no noise, no resigning) and its
+    keywords on top."""
+    options = SearchOptions(num_readouts=64, dirichlet=False, parallel_readouts=4)
+    searched = []
+    for player in (MCTSPlayer(uniform_evaluator, options, seed=3),
+                   MCTSPlayer(uniform_evaluator, num_readouts=64, dirichlet=False,
+                              parallel_readouts=4, seed=3),
+                   MCTSPlayer(uniform_evaluator, SearchOptions(num_readouts=8), num_readouts=64,
+                              dirichlet=False, parallel_readouts=4, seed=3)):
+        assert (player.num_readouts, player.c_puct, player.resign_enabled) == (64, 1.5, True)
+        player.initialize(TicTacToe())
+        player.search()
+        searched.append(player.root.child_N.copy())
+    assert all(np.array_equal(searched[0], n) for n in searched)
+    with pytest.raises(ValueError, match="fast_readouts"):
+        SearchOptions(full_search_share=0.5)
+    with pytest.raises(TypeError):
+        MCTSPlayer(uniform_evaluator, 64)
+
+    assert SearchPlayer(uniform_evaluator).search == PLAYER_SEARCH
+    assert PLAYER_SEARCH == SearchOptions(num_readouts=200, dirichlet=False, resign_threshold=None)
+    mine = SearchPlayer(uniform_evaluator, readouts=64, search=options, c_puct=5)
+    assert mine.search == SearchOptions(num_readouts=64, dirichlet=False, parallel_readouts=4,
+                                        c_puct=5)
+    assert mine.options["c_puct"] == 5 and not mine.options["stop_early"]
+    with pytest.raises(TypeError):
+        SearchPlayer(uniform_evaluator, not_an_option=1)

@@ -86,6 +86,7 @@ Learning in Go"), options of :class:`MCTSPlayer`, off by default:
 """
 
 import contextlib
+import dataclasses
 import gc
 import math
 import time
@@ -344,6 +345,57 @@ class ResignationCheck:
         return self.false_positives / self.would_have_resigned if self.would_have_resigned else 0.0
 
 
+@dataclass(frozen=True)
+class SearchOptions:
+    """The options of a tree search, with their defaults: what
+    :class:`MCTSPlayer` takes (as one object, or as keywords) and what
+    :class:`mockgo.play.search_player.SearchPlayer` gives each game's search.
+
+    ``num_readouts`` simulations a search, gathered ``parallel_readouts`` at
+    a time per evaluator call (``virtual_loss``: the visits, each a loss,
+    that a leaf waiting for its evaluation adds along its path). ``c_puct``:
+    the exploration constant in U (MiniGo uses about 1.25-2.5 in this
+    constant form). ``dirichlet``: noise at the root, ``dirichlet_weight``
+    of the priors. ``fpu_reduction``: the first-play value's reduction.
+    ``softpick_moves``: moves sampled at temperature 1 at the start of a
+    game (default :func:`default_softpick_moves`). ``resign_threshold``:
+    resign when the root's value and its best child's value are both below
+    it (None: never). ``full_search_share``, ``fast_readouts`` and
+    ``forced_playouts`` (k): KataGo's playout cap randomization and forced
+    playouts (module docstring); the defaults (1.0, None, 0) leave them off.
+    ``stop_early``: :func:`search_many` ends a search once its pick is
+    decided (:meth:`MCTSPlayer.decided`): the same move, sooner. Off by
+    default: a training target (the visit distribution) needs the whole
+    search. The options are checked when made.
+    """
+
+    num_readouts: int = 800
+    c_puct: float = 1.5
+    dirichlet: bool = True
+    dirichlet_weight: float = DIRICHLET_WEIGHT
+    parallel_readouts: int = 8
+    virtual_loss: int = 3
+    softpick_moves: int | None = None
+    resign_threshold: float | None = -0.9
+    fpu_reduction: float = 0.0
+    full_search_share: float = 1.0
+    fast_readouts: int | None = None
+    forced_playouts: float = 0.0
+    stop_early: bool = False
+
+    def __post_init__(self):
+        if self.parallel_readouts < 1 or self.num_readouts < 0:
+            raise ValueError("parallel_readouts must be >= 1 and num_readouts >= 0")
+        if not 0.0 <= self.full_search_share <= 1.0:
+            raise ValueError(f"full_search_share must be in [0, 1], not {self.full_search_share}")
+        if self.full_search_share < 1.0 and (self.fast_readouts is None
+                                             or self.fast_readouts < 1):
+            raise ValueError("playout cap randomization (full_search_share < 1) needs "
+                             "fast_readouts >= 1")
+        if self.forced_playouts < 0:
+            raise ValueError(f"forced_playouts (k) must be >= 0, not {self.forced_playouts}")
+
+
 class MCTSPlayer:
     """Plays one game by tree search; the tree is kept from move to move.
 
@@ -355,52 +407,31 @@ class MCTSPlayer:
             player.search()
             player.play(player.pick_action())
 
-    ``num_readouts`` simulations per ``search()``, gathered
-    ``parallel_readouts`` at a time per evaluator call. ``c_puct``: the
-    exploration constant in U (MiniGo uses about 1.25-2.5 in this constant
-    form). ``softpick_moves``: moves sampled at temperature 1 at the start of
-    a game (default :func:`default_softpick_moves`). ``resign_threshold``:
-    resign when the root's value and its best child's value are both below it
+    ``options``: a :class:`SearchOptions`, or its fields as keywords
+    (``num_readouts`` simulations per ``search()``, ``c_puct``, ...), or
+    both: the keywords replace the object's. ``resign_threshold``: resign
+    when the root's value and its best child's value are both below it
     (None: never); set ``resign_enabled = False`` to play on and record in
-    ``would_have_resigned`` the player who would have resigned.
-    ``full_search_share``, ``fast_readouts`` and ``forced_playouts`` (k):
-    KataGo's playout cap randomization and forced playouts (module
-    docstring); the defaults (1.0, None, 0) leave them off.
-    ``stop_early``: :func:`search_many` ends a search once its pick is
-    decided (:meth:`decided`): the same move, sooner. Off by default: a
-    training target (the visit distribution) needs the whole search.
+    ``would_have_resigned`` the player who would have resigned. ``seed``:
+    the generator of the noise and of the moves sampled by visits.
     """
 
-    def __init__(self, evaluate, num_readouts=800, c_puct=1.5, dirichlet=True,
-                 dirichlet_weight=DIRICHLET_WEIGHT, parallel_readouts=8, virtual_loss=3,
-                 softpick_moves=None, resign_threshold=-0.9, resign_enabled=True,
-                 fpu_reduction=0.0, seed=None, full_search_share=1.0, fast_readouts=None,
-                 forced_playouts=0.0, stop_early=False):
-        if parallel_readouts < 1 or num_readouts < 0:
-            raise ValueError("parallel_readouts must be >= 1 and num_readouts >= 0")
-        if not 0.0 <= full_search_share <= 1.0:
-            raise ValueError(f"full_search_share must be in [0, 1], not {full_search_share}")
-        if full_search_share < 1.0 and (fast_readouts is None or fast_readouts < 1):
-            raise ValueError("playout cap randomization (full_search_share < 1) needs "
-                             "fast_readouts >= 1")
-        if forced_playouts < 0:
-            raise ValueError(f"forced_playouts (k) must be >= 0, not {forced_playouts}")
-        self.full_search_share = full_search_share
-        self.fast_readouts = fast_readouts
-        self.forced_playouts = forced_playouts
+    def __init__(self, evaluate, options=None, *, resign_enabled=True, seed=None, **overrides):
+        if options is None:
+            options = SearchOptions(**overrides)
+        elif not isinstance(options, SearchOptions):
+            raise TypeError(f"MCTSPlayer's options are a SearchOptions (or keywords), "
+                            f"not {options!r}")
+        elif overrides:
+            options = dataclasses.replace(options, **overrides)
+        # Each option an attribute of its own, as before SearchOptions: a
+        # caller may change one between searches (softpick_moves, say).
+        for field in dataclasses.fields(options):
+            setattr(self, field.name, getattr(options, field.name))
+        self.stop_early = bool(options.stop_early)
+        self.resign_enabled = resign_enabled
         self.full_search = True  # what the last (or next) search is
         self.evaluate = evaluate
-        self.num_readouts = num_readouts
-        self.c_puct = c_puct
-        self.dirichlet = dirichlet
-        self.dirichlet_weight = dirichlet_weight
-        self.parallel_readouts = parallel_readouts
-        self.virtual_loss = virtual_loss
-        self.softpick_moves = softpick_moves
-        self.resign_threshold = resign_threshold
-        self.resign_enabled = resign_enabled
-        self.fpu_reduction = fpu_reduction
-        self.stop_early = bool(stop_early)
         self.stopped_early = False  # whether the last search ended because it was decided
         self.rng = np.random.default_rng(seed)
         self.root = None

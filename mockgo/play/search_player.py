@@ -1,0 +1,374 @@
+"""The tree-search players: one search tree per game, kept from move to move.
+
+- :class:`SearchPlayer`: Monte Carlo tree search with PUCT
+  (:mod:`mockgo.search.mcts`) and any evaluator
+  (:mod:`mockgo.search.evaluators`): uniform priors, a dual network
+  (AlphaGo Zero), a policy network with a value network and rollouts
+  (AlphaGo). All its games' trees are searched in lockstep, one evaluator
+  call per step for all of them (specs ``mcts:...``, ``alphago:...``).
+- :class:`UCTPlayer`: classic Monte Carlo tree search with random playouts
+  and, as an option, RAVE (:mod:`mockgo.search.uct`; spec ``uct:...``).
+
+Both follow the game with ``observe`` (keeping the subtree under each move)
+and start a new tree from a board that did not come from the moves they
+observed (an undo, a loaded position); each game's tree gets its seed from
+the game's generator. ``seconds`` gives either a time budget a move instead
+of a number of readouts or playouts (:func:`check_seconds`,
+:func:`budget_label`)."""
+
+import dataclasses
+import math
+
+import numpy as np
+
+from mockgo.data.gametree import SearchSummary
+from mockgo.play.player import RESIGN, THINKING, Choices, Player, passes_now
+from mockgo.search.games import GoGame
+from mockgo.search.mcts import (MCTSPlayer, ResignationCheck, SearchOptions, search_many,
+                                search_step)
+from mockgo.search.uct import UCTSearch
+
+__all__ = ["SearchPlayer", "UCTPlayer", "budget_label", "check_seconds"]
+
+
+class _TreePerGame(Player):
+    """What the search players share: one tree per game, kept from move to
+    move. A tree has ``root.state.board`` (the position at its root) and
+    ``play(move)`` (go down to the subtree under the move); subclasses make
+    one with ``_new_tree(board, rng)``. When a turn's board is not the
+    position at the root of its game's tree (a new game, an undo, a loaded
+    position), the search starts afresh from it, with the game's generator."""
+
+    def __init__(self):
+        self.trees = {}  # game -> its tree
+        self._rngs = {}  # game -> the game's generator, for trees started later
+
+    def start_game(self, game, board, rng):
+        self._rngs[game] = rng
+        self.trees[game] = self._new_tree(board, rng)
+
+    def _tree_at(self, game, board):
+        """Game ``game``'s tree if its root is the position ``board``, else None."""
+        tree = self.trees.get(game)
+        mine = None if tree is None else tree.root.state.board
+        if mine is None or mine.hash != board.hash or mine.history != board.history \
+                or mine.to_play != board.to_play:
+            return None
+        return tree
+
+    def _tree_for(self, turn):
+        tree = self._tree_at(turn.game, turn.board)
+        if tree is None:
+            rng = self._rngs.setdefault(turn.game, turn.rng)
+            tree = self.trees[turn.game] = self._new_tree(turn.board, rng)
+        return tree
+
+    def observe(self, game, board, move):
+        tree = self.trees.get(game)
+        if tree is not None and move != RESIGN \
+                and tree.root.state.board.history == board.history[:-1]:
+            tree.play(move)  # keeps the subtree under the move
+
+    def end_game(self, game):
+        """Frees the game's tree; returns it (None if there was none)."""
+        self._rngs.pop(game, None)
+        return self.trees.pop(game, None)
+
+    def search_summary(self, game, board, top=5):
+        """What the search of game ``game`` thought of ``board``, the position
+        it has just answered (:class:`mockgo.data.gametree.SearchSummary`:
+        the root's value for the player to move, its visits, the ``top``
+        most visited moves with their values); None if its tree is not at
+        ``board`` (a pass answered without searching)."""
+        tree = self.trees.get(game)
+        mine = None if tree is None else tree.root.state.board
+        if mine is None or mine.history != board.history or mine.hash != board.hash:
+            return None
+        visits, values, value = self._root_statistics(tree)
+        order = np.argsort(-visits, kind="stable")[:top]
+        return SearchSummary(value, int(visits.sum()),
+                             [(int(a), int(visits[a]), float(values[a]))
+                              for a in order if visits[a] > 0])
+
+
+# The readouts of a search with a time budget: more than any fits in it.
+_UNLIMITED_READOUTS = 2**62
+
+
+def check_seconds(seconds):
+    """A search's time budget a move must be a finite number of seconds > 0."""
+    if not (isinstance(seconds, (int, float)) and math.isfinite(seconds) and seconds > 0):
+        raise ValueError(f"seconds (a move) must be a number > 0, not {seconds!r}")
+
+
+def budget_label(count, seconds):
+    """How a search player's name says its budget: ``800`` or ``2.5s``."""
+    return f"{count}" if seconds is None else f"{seconds:g}s"
+
+
+# A SearchPlayer's search where it differs from the search's own defaults
+# (SearchOptions): 200 readouts a move, no Dirichlet noise, no resigning.
+PLAYER_SEARCH = SearchOptions(num_readouts=200, dirichlet=False, resign_threshold=None)
+
+
+class SearchPlayer(_TreePerGame):
+    """Monte Carlo tree search as a player: one :class:`mockgo.search.mcts.MCTSPlayer`
+    tree per game, searched in lockstep with the player's other games (one
+    ``evaluate`` call per search step for all of them:
+    :func:`mockgo.search.mcts.search_many`), kept from move to move.
+
+    ``evaluate``: an evaluator (:mod:`mockgo.search.evaluators`); ``size``:
+    the one board size it plays (a network's), or None. ``game``: the search
+    state's class, with ``from_board(board, max_moves)``
+    (:class:`mockgo.search.games.GoGame`; ``SensibleGoGame``, Zero's, that plays
+    only sensible moves; or ``CarefulGoGame``, the spec players', that does
+    not fill its own two-point eyes either); ``max_moves``: the move cap the search sees
+    (default: the board's move number plus 3 * N * N, beyond any match's cap).
+    ``search``: the options of each game's search, a
+    :class:`~mockgo.search.mcts.SearchOptions` (default
+    :data:`PLAYER_SEARCH`: 200 readouts, no noise, no resigning); any of its
+    fields given as a keyword (``c_puct=5``, ``parallel_readouts=16``,
+    ``resign_threshold=-0.9``, ...) replaces the object's, and
+    ``readouts`` is its ``num_readouts``. ``search`` holds the result
+    (``options``: the same as a dict).
+    ``resign_disabled_share``: the share of games in which resigning is off
+    (drawn from each game's generator; AlphaGo Zero's check of the
+    threshold). ``answer_passes``: as :class:`~mockgo.play.policy_player.PolicyPlayer`'s.
+    ``on_search(game, tree)``: called after each search that does not end in
+    a resignation, before the move is picked (self-play records its training
+    examples there); ``on_end_game(game, tree)``: when a game ends, with its
+    last tree (self-play reads whether resigning was on).
+
+    ``seconds``: a time budget a move instead of ``readouts``: each game's
+    search gets that many seconds to itself, one game after another (as
+    :class:`UCTPlayer`'s), so a move's search does not depend on how many
+    games are played beside it (``search_many(seconds=...)``; not with
+    ``stepwise``).
+
+    ``stop_early``: a move's search ends once its pick can no longer
+    change (:meth:`mockgo.search.mcts.MCTSPlayer.decided`): the same move
+    as the whole search's (with ``seconds``: as far as the pace of the
+    search so far says), in less time. Not with ``stepwise``.
+
+    ``stepwise``: each :meth:`choose` call makes ONE search step
+    (:func:`mockgo.search.mcts.search_step`, one evaluator call) for all the
+    games' searches, and answers the games whose search is done;
+    the others get :data:`THINKING` and the runner offers them again at its
+    next step. A game whose search is short (a fast search of playout cap
+    randomization, a tree mostly kept from the last move) then moves on
+    while the games beside it still search, and every evaluator call carries
+    leaves of every game: self-play's batches stay full. Off, each call
+    searches its games to the end together (:func:`~mockgo.search.mcts.search_many`).
+
+    When a turn's board is not the position at the root of its game's tree
+    (a new game, an undo, a loaded position), the search starts afresh
+    from it. Each game's tree gets its seed from the game's generator.
+    """
+
+    def __init__(self, evaluate, readouts=None, *, search=None, resign_disabled_share=0.0,
+                 size=None, game=None, max_moves=None, on_search=None, on_end_game=None,
+                 name="mcts", seed=None, answer_passes=False, stepwise=False, seconds=None,
+                 **search_options):
+        if readouts is not None:
+            if "num_readouts" in search_options:
+                raise TypeError("give readouts or num_readouts, not both")
+            search_options["num_readouts"] = readouts
+        if seconds is not None:
+            check_seconds(seconds)
+            search_options["num_readouts"] = _UNLIMITED_READOUTS
+        self.search = dataclasses.replace(PLAYER_SEARCH if search is None else search,
+                                          **search_options)
+        if self.search.stop_early and stepwise:
+            raise ValueError("stop_early ends a move's search in search_many; a step-wise "
+                             "search (self-play's) runs each search to its end")
+        if seconds is not None and stepwise:
+            raise ValueError("a time budget (seconds) searches each move to its end: "
+                             "it cannot be step-wise")
+        self.seconds = seconds
+        self.evaluate = evaluate
+        self.stepwise = bool(stepwise)
+        self.answer_passes = bool(answer_passes)
+        self.resign_disabled_share = resign_disabled_share
+        self.size = size
+        self.game = game or GoGame
+        self.max_moves = max_moves
+        self.on_search = on_search
+        self.on_end_game = on_end_game
+        self.name = name
+        self.seed = seed
+        self._warmed_up = False
+        super().__init__()  # game -> its MCTSPlayer
+
+    @property
+    def options(self):
+        """The search's options (:attr:`search`) as a dict."""
+        return dataclasses.asdict(self.search)
+
+    def _new_tree(self, board, rng):
+        enabled = True
+        if self.search.resign_threshold is not None:
+            enabled = ResignationCheck(self.resign_disabled_share).resign_enabled(rng)
+        tree = MCTSPlayer(self.evaluate, self.search, resign_enabled=enabled,
+                          seed=int(rng.integers(2**63)))
+        cap = self.max_moves or board.move_number + 3 * board.pass_index
+        tree.initialize(self.game.from_board(board.copy(), max_moves=cap),
+                        move_number=board.move_number)
+        return tree
+
+    def choose(self, turns):
+        if self.stepwise:
+            return self._choose_stepwise(turns)
+        moves = np.empty(len(turns), np.int64)
+        passing = passes_now(turns)
+        for i in np.flatnonzero(passing):
+            moves[i] = turns[i].board.pass_index
+        searching = np.flatnonzero(~passing)
+        trees = [self._tree_for(turns[i]) for i in searching]
+        if self.seconds is None:
+            search_many(trees, self.evaluate)
+        else:  # each game's move gets the whole budget
+            self._warm_up(trees)
+            for tree in trees:
+                search_many([tree], self.evaluate, seconds=self.seconds)
+        for i, tree in zip(searching, trees):
+            moves[i] = self._answer(turns[i], tree)
+        return Choices(moves, np.zeros(len(turns)))
+
+    def _warm_up(self, trees):
+        """Before the first timed search: a search of two steps on a
+        throw-away tree, charged to no move. A process's first search
+        compiles what it runs: the networks' graphs, and the numba
+        functions of the search wherever their cache is not valid (numba
+        rebuilds it when a module's source changes; the headline match's
+        first move after such a change took 11.98 s of its 9.5)."""
+        if trees and not self._warmed_up:
+            options = dataclasses.replace(self.search, stop_early=False,
+                                          num_readouts=2 * self.search.parallel_readouts)
+            throw_away = MCTSPlayer(self.evaluate, options, seed=0)
+            throw_away.initialize(trees[0].root.state)
+            search_many([throw_away], self.evaluate)
+            self._warmed_up = True
+
+    def _choose_stepwise(self, turns):
+        """One search step for every game (``stepwise`` in the class docstring)."""
+        moves = np.full(len(turns), THINKING, np.int64)
+        going_on = [self._searching(turn) for turn in turns]
+        new = [i for i, searching in enumerate(going_on) if not searching]
+        for i, answers in zip(new, passes_now([turns[i] for i in new])):
+            if answers:  # no search, and the game's tree stays as it was
+                moves[i] = turns[i].board.pass_index
+        stepping = [i for i in range(len(turns)) if moves[i] == THINKING]
+        trees = {i: self._tree_for(turns[i]) for i in stepping}
+        for i in stepping:
+            if not going_on[i]:
+                trees[i].start_search()
+        search_step(list(trees.values()), self.evaluate)
+        for i, tree in trees.items():
+            if not tree.searching:
+                moves[i] = self._answer(turns[i], tree)
+        return Choices(moves, np.zeros(len(turns)))
+
+    def _searching(self, turn):
+        """Whether the turn's game has a step-wise search going on at its
+        position (begun at an earlier step)."""
+        tree = self._tree_at(turn.game, turn.board)
+        return tree is not None and tree.searching
+
+    def _answer(self, turn, tree):
+        """The move after a finished search: RESIGN, or the tree's pick
+        (after ``on_search``)."""
+        if tree.should_resign():
+            return RESIGN
+        if self.on_search is not None:
+            self.on_search(turn.game, tree)
+        return tree.pick_action()
+
+    def end_game(self, game):
+        tree = super().end_game(game)
+        if self.on_end_game is not None and tree is not None:
+            self.on_end_game(game, tree)
+
+    @staticmethod
+    def _root_statistics(tree):
+        root = tree.root
+        if root.child_N is None:  # not searched
+            return np.zeros(1), np.zeros(1), tree.root_value
+        return root.child_N, np.where(root.child_N > 0, root.child_Q, 0.0), tree.root_value
+
+
+# --------------------------------------------------------------------- UCT
+
+
+class _UCTTree:
+    """One game's UCT search and the root of its tree (:class:`UCTPlayer`)."""
+
+    __slots__ = ("search", "root")
+
+    def __init__(self, search, root):
+        self.search, self.root = search, root
+
+    def play(self, move):
+        # A finished game's tree stays: the next turn's board starts a new one.
+        if not self.root.terminal:
+            self.root = self.search.advance(self.root, move)
+
+
+class UCTPlayer(_TreePerGame):
+    """Classic Monte Carlo tree search with random playouts
+    (:class:`mockgo.search.uct.UCTSearch`, RAVE with ``rave``) as a player:
+    one tree per game, kept from move to move, searched ``playouts``
+    simulations a move, or for ``seconds`` a move when that is given (then
+    the play depends on the machine's speed). ``resign``: resign when the
+    root's win rate falls below it (None: never). ``exploration`` and
+    ``rave_equivalence``: the search's c and k. No network: it plays any
+    board size. The options are the search's; each game's tree gets its seed
+    from the game's generator.
+
+    It answers a pass with a pass when playing on cannot gain
+    (:func:`mockgo.go.ownership.should_pass`); otherwise it passes when the
+    search says passing is best, which is when every move loses.
+    """
+
+    answer_passes = True
+
+    def __init__(self, playouts=10000, seconds=None, rave=False, exploration=None,
+                 rave_equivalence=1000.0, heavy=False, score_weight=0.0, resign=None, seed=None,
+                 name=None):
+        self.options = dict(playouts=playouts, rave=rave, exploration=exploration,
+                            rave_equivalence=rave_equivalence, heavy=heavy,
+                            score_weight=score_weight)
+        UCTSearch(**self.options)  # checks the options now, not at the first move
+        if seconds is not None:
+            check_seconds(seconds)
+        self.seconds = seconds
+        self.resign = resign
+        self.seed = seed
+        self.name = name or (f"uct{'-rave' if rave else ''}{'-heavy' if heavy else ''}-"
+                             f"{budget_label(playouts, seconds)}")
+        super().__init__()  # game -> its _UCTTree
+
+    def _new_tree(self, board, rng):
+        search = UCTSearch(seed=int(rng.integers(2**63)), **self.options)
+        cap = board.move_number + 3 * board.pass_index
+        return _UCTTree(search, search.new_root(GoGame.from_board(board.copy(), max_moves=cap)))
+
+    def choose(self, turns):
+        moves = np.empty(len(turns), np.int64)
+        passing = passes_now(turns)
+        for i, turn in enumerate(turns):
+            if passing[i]:
+                moves[i] = turn.board.pass_index
+                continue
+            tree = self._tree_for(turn)
+            tree.search.run(tree.root, seconds=self.seconds)
+            if self.resign is not None and tree.root.win_rate() < self.resign:
+                moves[i] = RESIGN
+            else:
+                moves[i] = tree.search.best_action(tree.root)
+        return Choices(moves, np.zeros(len(turns)))
+
+    @staticmethod
+    def _root_statistics(tree):
+        # Win rates (0 to 1) as values (-1 to +1), as the other searches give them.
+        root = tree.root
+        return root.N, 2 * root.W / np.maximum(root.N, 1) - 1, 2 * root.win_rate() - 1
