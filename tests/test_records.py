@@ -245,10 +245,12 @@ def test_mostly_utf8_is_read_as_utf8():
     record = read_sgf(data)
     assert (record.black, record.white, record.black_rank, record.white_rank) == \
         ("藤泽\ufffd", "유\ufffd", "P3段", "P1段")
-    # Mostly is 80% of the non-ASCII bytes: 17 of 20 is UTF-8, 2 of 3 is not.
+    # Each value is read on its own: the UTF-8 ones as UTF-8, the Latin-1
+    # ones as Latin-1. (Read whole, the first was UTF-8 with "Jos\ufffd\ufffd",
+    # the second Latin-1 with "MÃ¼ller".)
     assert decode_sgf_bytes("PB[Müller Ångström 柯洁]".encode() + b"PW[Jos\xe9\xe8]") == \
-        "PB[Müller Ångström 柯洁]PW[Jos\ufffd\ufffd]"
-    assert decode_sgf_bytes(b"(;PB[M\xc3\xbcller]PW[Jos\xe9])") == "(;PB[MÃ¼ller]PW[José])"
+        "PB[Müller Ångström 柯洁]PW[Joséè]"
+    assert decode_sgf_bytes(b"(;PB[M\xc3\xbcller]PW[Jos\xe9])") == "(;PB[Müller]PW[José])"
 
 
 # ------------------------------------------------------------ bad input
