@@ -253,6 +253,70 @@ def test_mostly_utf8_is_read_as_utf8():
     assert decode_sgf_bytes(b"(;PB[M\xc3\xbcller]PW[Jos\xe9])") == "(;PB[Müller]PW[José])"
 
 
+def _mixed(*parts):
+    """SGF bytes from ``(text, encoding)`` parts: one file, several charsets."""
+    return b"".join(text.encode(encoding) for text, encoding in parts)
+
+
+def test_each_value_is_decoded_by_its_own_charset():
+    # UTF-8 names and ranks with a comment pasted from a GB18030 page: the
+    # file as a whole is neither UTF-8 nor GB18030, nor mostly UTF-8 (the
+    # comment outweighs the names). Read whole as Latin-1, "9段" was "9æ®µ".
+    data = _mixed(("(;GM[1]FF[4]SZ[19]PB[张三]BR[9段]PW[李四]WR[9段]", "utf-8"),
+                  ("C[黑中盘胜，这盘棋下得很好，双方都有机会。]", "gb18030"), (";B[pd];W[dp])", "ascii"))
+    record = read_sgf(data)
+    assert (record.black, record.black_rank, record.white, record.white_rank) == \
+        ("张三", "9段", "李四", "9段")
+    assert record.game_comment == "黑中盘胜，这盘棋下得很好，双方都有机会。"
+    assert [coords.to_gtp(move, 19) for _, move in record.moves] == ["Q16", "D4"]
+
+
+def test_a_lone_bad_byte_spoils_only_its_own_value():
+    # One invalid byte in a comment: the names stay right, and the comment
+    # is UTF-8 with U+FFFD for the bad byte (most of its bytes are UTF-8).
+    data = "(;GM[1]PB[张三]BR[9段]PW[李四]WR[9段]C[好".encode() + b"\xff" + "棋]".encode() + \
+        b";B[pd])"
+    record = read_sgf(data)
+    assert (record.black, record.black_rank, record.white, record.white_rank) == \
+        ("张三", "9段", "李四", "9段")
+    assert record.game_comment == "好\ufffd棋"
+
+
+def test_euc_kr_and_shift_jis_values_next_to_utf8_ones():
+    data = _mixed(("(;GM[1]PB[이세돌]BR[9段]PW[柯洁]WR[9段]", "utf-8"), ("C[좋은 수 ㅋㅋ]", "euc-kr"),
+                  (";B[pd]", "ascii"), ("C[よろしくお願いします]", "shift_jis"), (";W[dp])", "ascii"))
+    record = read_sgf(data)
+    assert (record.black, record.black_rank, record.white, record.white_rank) == \
+        ("이세돌", "9段", "柯洁", "9段")
+    assert record.game_comment == "좋은 수 ㅋㅋ"
+    assert record.comments == ["よろしくお願いします", None]
+
+
+def test_declared_charset_comes_first_value_by_value():
+    # CA[GB2312] and GB2312 values throughout: read whole, as before.
+    data = "(;GM[1]CA[GB2312]PB[张三]BR[9段]PW[李四]C[好棋！];B[pd])".encode("gb2312")
+    record = read_sgf(data)
+    assert (record.black, record.black_rank, record.white, record.game_comment) == \
+        ("张三", "9段", "李四", "好棋！")
+    # One value that is not GB18030 (a UTF-8 name with a stray \xff, which
+    # no GB18030 character has): the file does not decode whole, the other
+    # values are still read as declared, and that one alone falls through
+    # to UTF-8 with U+FFFD.
+    data = "(;GM[1]CA[GB2312]PB[张三]BR[9段]C[好棋！]".encode("gb2312") + b"PW[" + \
+        "柯洁".encode() + b"\xff];B[pd])"
+    record = read_sgf(data)
+    assert (record.black, record.black_rank, record.game_comment, record.white) == \
+        ("张三", "9段", "好棋！", "柯洁\ufffd")
+
+
+def test_a_charset_that_would_move_a_value_end_is_not_taken():
+    # Shift-JIS "ソ" is b"\x83\\": its second byte is SGF's escape. On the
+    # bytes, "\\]" is an escaped bracket and the value goes on; a charset
+    # that ate the backslash would end it there and change the tree.
+    data = b"(;GM[1]PB[\xe5\xbc\xa0]C[\x83\\];B[pd])"
+    assert read_sgf(data).game_comment == "\x83];B[pd"
+
+
 # ------------------------------------------------------------ bad input
 
 
