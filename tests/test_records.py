@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from mockgo import BLACK, EMPTY, WHITE, Board
-from mockgo.data import records
+from mockgo.data import records, sgf_reader, sgf_writer
 from mockgo.data.records import (GameRecord, LoadSummary, SGFError, SGFWarning, decode_sgf_bytes,
                                  final_board, iter_sgf_files, load_sgf, parse_komi, parse_result,
                                  read_sgf, record_from_board, replay, rules_use_superko, save_sgf,
@@ -534,7 +534,7 @@ def test_save_sgf_writes_atomically(tmp_path, monkeypatch):
 
     def broken(record):
         raise RuntimeError("disk on fire")
-    monkeypatch.setattr(records, "to_sgf", broken)
+    monkeypatch.setattr(sgf_writer, "to_sgf", broken)  # where save_sgf finds it
     with pytest.raises(RuntimeError):
         save_sgf(GameRecord(size=9), path)
     assert load_sgf(path) == record  # the old file is intact, no temp file left
@@ -559,7 +559,7 @@ def test_load_sgf_refuses_a_file_over_the_limit(tmp_path, monkeypatch):
     path = tmp_path / "big.sgf"
     record = fixture("kgs_9x9_game.sgf")
     text = to_sgf(record)
-    monkeypatch.setattr(records, "MAX_SGF_BYTES", len(text))
+    monkeypatch.setattr(sgf_reader, "MAX_SGF_BYTES", len(text))  # where load_sgf finds it
     path.write_text(text)
     assert load_sgf(path) == record  # at the limit: read
     path.write_text(text + "\n")

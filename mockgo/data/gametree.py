@@ -35,7 +35,7 @@ import dataclasses
 import math
 import re
 
-from mockgo.data import records, sgf_syntax
+from mockgo.data import records, sgf_reader, sgf_syntax
 from mockgo.data.files import atomic_write_text
 from mockgo.go import coords
 from mockgo.go.board import BLACK, WHITE
@@ -228,7 +228,7 @@ def _check_variations(tree, text):
 def load_tree(path):
     """:func:`read_tree` of a file (with :func:`~mockgo.data.records.load_sgf`'s
     checks: a regular file, not too large)."""
-    return read_tree(records._read_sgf_file(path), source=str(path))
+    return read_tree(sgf_reader._read_sgf_file(path), source=str(path))
 
 
 def save_tree(tree, path):
