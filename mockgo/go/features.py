@@ -72,7 +72,7 @@ Ladders
 -------
 The two ladder planes come from a small reader compiled with numba, that
 plays moves on scratch copies of the board's arrays with
-:func:`mockgo.go.board._place_stone`. It keeps the simple ko rule (a stone that
+:func:`mockgo.go.board.place_stone`. It keeps the simple ko rule (a stone that
 has just taken one stone cannot be taken back at once), so capturing and
 retaking cannot go round in circles, and ignores superko:
 
@@ -103,7 +103,7 @@ import threading
 import numpy as np
 from numba import njit
 
-from mockgo.go.board import BLACK, EMPTY, LEGAL, _check_move, _place_stone, _popcount, geometry
+from mockgo.go.board import BLACK, EMPTY, LEGAL, check_move, geometry, place_stone, popcount
 
 # The encoders' names: what saved networks record (mockgo.nets.io) and what
 # get_encoder takes. Code outside this module uses these, not the strings.
@@ -140,7 +140,7 @@ def _liberty_points(liberty_bits, head, out):
         while x != 0:
             low = x & (~x + _ONE)
             if count < len(out):
-                out[count] = w * 64 + _popcount(low - _ONE)
+                out[count] = w * 64 + popcount(low - _ONE)
             count += 1
             x ^= low
     return count
@@ -152,7 +152,7 @@ def _first_liberty(liberty_bits, head):
     for w in range(liberty_bits.shape[1]):
         x = liberty_bits[head, w]
         if x != 0:
-            return w * 64 + _popcount((x & (~x + _ONE)) - _ONE)
+            return w * 64 + popcount((x & (~x + _ONE)) - _ONE)
     return -1
 
 
@@ -164,7 +164,7 @@ def _liberty_after(liberty_bits, head, p):
         if w == p >> 6:
             x &= ~((_ONE << np.uint64(p & 63)) | ((_ONE << np.uint64(p & 63)) - _ONE))
         if x != 0:
-            return w * 64 + _popcount((x & (~x + _ONE)) - _ONE)
+            return w * 64 + popcount((x & (~x + _ONE)) - _ONE)
     return -1
 
 
@@ -193,7 +193,7 @@ def _extension_liberties(stones, group, liberty_bits, neighbors, head, move, gon
         bits[gone >> 6] &= ~(_ONE << np.uint64(gone & 63))
     count = 0
     for w in range(words):
-        count += _popcount(bits[w])
+        count += popcount(bits[w])
     return count
 
 
@@ -252,9 +252,9 @@ def _play_on_level(st, gr, nx, sz, li, lb, scratch_hash, hash_box, neighbors, zo
     Returns the point the opponent may not take back at once (simple ko),
     or -1."""
     _copy_level(st, gr, nx, sz, li, lb, level, level + 1)
-    captured = _place_stone(st[level + 1], gr[level + 1], nx[level + 1], sz[level + 1],
-                            li[level + 1], lb[level + 1], scratch_hash, neighbors, zobrist,
-                            hash_box, p, color)
+    captured = place_stone(st[level + 1], gr[level + 1], nx[level + 1], sz[level + 1],
+                           li[level + 1], lb[level + 1], scratch_hash, neighbors, zobrist,
+                           hash_box, p, color)
     head = gr[level + 1, p]
     if captured == 1 and sz[level + 1, head] == 1 and li[level + 1, head] == 1:
         for k in range(4):
@@ -268,8 +268,8 @@ def _play_on_level(st, gr, nx, sz, li, lb, scratch_hash, hash_box, neighbors, zo
 
 @njit(cache=True)
 def _legal_on_level(st, gr, li, scratch_hash, seen, neighbors, zobrist, level, p, color, ko):
-    return _check_move(st[level], gr[level], li[level], scratch_hash, seen, neighbors,
-                       zobrist, np.uint64(0), p, color, ko, False) == LEGAL
+    return check_move(st[level], gr[level], li[level], scratch_hash, seen, neighbors,
+                      zobrist, np.uint64(0), p, color, ko, False) == LEGAL
 
 
 @njit(cache=True)
@@ -567,7 +567,7 @@ def _alphago_planes(stones, group, next_stone, group_size, liberties, liberty_bi
                         break
             libs_after = 0
             for w in range(words):
-                libs_after += _popcount(bits[w])
+                libs_after += popcount(bits[w])
             out[row, col, _CAPTURE_SIZE + min(captured, 7)] = 1
             out[row, col, _LIBERTIES_AFTER + min(libs_after, 8) - 1] = 1
             if libs_after == 1:
