@@ -103,7 +103,8 @@ import threading
 import numpy as np
 from numba import njit
 
-from mockgo.go.board import BLACK, EMPTY, LEGAL, check_move, geometry, place_stone, popcount
+from mockgo.go.board import (BLACK, EMPTY, LEGAL, check_move, geometry, is_own_eye, legal_mask,
+                             place_stone, popcount)
 
 # The encoders' names: what saved networks record (mockgo.nets.io) and what
 # get_encoder takes. Code outside this module uses these, not the strings.
@@ -413,13 +414,14 @@ def _alphago_planes(stones, group, next_stone, group_size, liberties, liberty_bi
                     group_hash, seen, neighbors, diagonals, zobrist, position_hash,
                     color, ko, superko, played_at, move_number, player_color_plane,
                     st, gr, nx, sz, li, lb, moves, counts, out):
-    """Fill ``out`` (size, size, 48 or 49) with the alphago planes. The move
-    planes are worked out point by point from the groups around the point,
-    inline (a helper call per point would cost more than the work)."""
+    """Fill ``out`` (size, size, 48 or 49) with the alphago planes. Which
+    moves are legal is the board's rule (:func:`~mockgo.go.board.legal_mask`);
+    the move planes are worked out point by point from the groups around each
+    legal point, inline (a helper call per point would cost more than the
+    work)."""
     size = out.shape[0]
     n = size * size
     words = liberty_bits.shape[1]
-    opp = 3 - color
     planes = out.shape[2]
     for row in range(size):
         for col in range(size):
@@ -435,7 +437,8 @@ def _alphago_planes(stones, group, next_stone, group_size, liberties, liberty_bi
     hash_box = np.zeros(1, np.uint64)
     budget = np.zeros(1, np.int64)
     loaded = False  # whether the ladder scratch holds this position yet
-    mask = len(seen) - 1
+    legal = legal_mask(stones, group, liberties, group_hash, seen, neighbors, diagonals, zobrist,
+                       position_hash, color, ko, superko, False)
     for row in range(size):
         for col in range(size):
             p = row * size + col
@@ -453,31 +456,22 @@ def _alphago_planes(stones, group, next_stone, group_size, liberties, liberty_bi
                 out[row, col, _LIBERTIES + min(libs, 8) - 1] = 1
                 continue
             out[row, col, _EMPTY] = 1
-            if p == ko:
+            if not legal[p]:
                 continue
-            # The groups around p: legality, and what the move would do.
-            has_liberty = False
-            own_neighbors = 0
-            on_board = 0
+            # The groups around p: what the move would do.
             n_friends = 0
             n_taken = 0
             n_prey_groups = 0  # opponent groups on 2 liberties around p
             n_preys = 0
-            new_hash = position_hash ^ zobrist[color, p]
             for k in range(4):
                 q = neighbors[p, k]
                 if q < 0:
                     break
-                on_board += 1
                 sq = stones[q]
                 if sq == EMPTY:
-                    has_liberty = True
                     continue
                 g = group[q]
                 if sq == color:
-                    own_neighbors += 1
-                    if liberties[g] > 1:
-                        has_liberty = True
                     known = False
                     for i in range(n_friends):
                         if friends[i] == g:
@@ -496,7 +490,6 @@ def _alphago_planes(stones, group, next_stone, group_size, liberties, liberty_bi
                     if not known:
                         taken[n_taken] = g
                         n_taken += 1
-                        new_hash ^= group_hash[g]
                 elif liberties[g] == 2:
                     known = False
                     for i in range(n_prey_groups):
@@ -505,18 +498,6 @@ def _alphago_planes(stones, group, next_stone, group_size, liberties, liberty_bi
                     if not known:
                         prey_groups[n_prey_groups] = g
                         n_prey_groups += 1
-            if not has_liberty and n_taken == 0:
-                continue  # suicide
-            if superko:
-                slot = np.int64(new_hash & np.uint64(mask))
-                repeats = False
-                while seen[slot] != 0:
-                    if seen[slot] == new_hash:
-                        repeats = True
-                        break
-                    slot = (slot + 1) & mask
-                if repeats:
-                    continue
             # Liberties after the move: the friendly groups' liberties, the
             # empty neighbours, less p itself...
             n_friend_preys = n_preys
@@ -576,21 +557,7 @@ def _alphago_planes(stones, group, next_stone, group_size, liberties, liberty_bi
                     new_size += group_size[friends[i]]
                 out[row, col, _SELF_ATARI + min(new_size, 8) - 1] = 1
             # Sensible: legal, and not the player's own single-point eye.
-            eye = False
-            if own_neighbors == on_board:
-                faults = 0
-                diagonal_count = 0
-                for k in range(4):
-                    d = diagonals[p, k]
-                    if d < 0:
-                        break
-                    diagonal_count += 1
-                    if stones[d] == opp:
-                        faults += 1
-                if diagonal_count < 4:
-                    faults += 1
-                eye = faults < 2
-            if not eye:
+            if not is_own_eye(stones, neighbors, diagonals, p, color):
                 out[row, col, _SENSIBLE] = 1
             # Ladders, read only where they can be and the answer is not plain.
             for i in range(n_prey_groups):
