@@ -182,6 +182,11 @@ def fixed_handicap_points(size, stones):
 
 
 # ------------------------------------------------------ compiled inner loops
+#
+# Public kernels, for the compiled code built on these rules (the playouts of
+# mockgo.go.playout, the ladder reader, the feature planes): popcount,
+# check_move (one move's legality), legal_mask (every point's), place_stone,
+# ko_after, is_own_eye. They work on the arrays described at the top.
 
 _M1 = np.uint64(0x5555555555555555)
 _M2 = np.uint64(0x3333333333333333)
@@ -191,7 +196,8 @@ _ONE = np.uint64(1)
 
 
 @njit(cache=True)
-def _popcount(x):
+def popcount(x):
+    """The number of bits set in a uint64 (a word of a liberty bitset)."""
     x = x - ((x >> np.uint64(1)) & _M1)
     x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
     x = (x + (x >> np.uint64(4))) & _M4
@@ -223,8 +229,8 @@ def _seen_add(seen, key):
 
 
 @njit(cache=True)
-def _check_move(stones, group, liberties, group_hash, seen, neighbors, zobrist,
-                position_hash, p, color, ko, superko):
+def check_move(stones, group, liberties, group_hash, seen, neighbors, zobrist,
+               position_hash, p, color, ko, superko):
     """Why the move at ``p`` is illegal for ``color``, or LEGAL."""
     if stones[p] != EMPTY:
         return OCCUPIED
@@ -280,7 +286,7 @@ def _merge(a, b, group, next_stone, group_size, liberties, liberty_bits, group_h
     count = 0
     for w in range(liberty_bits.shape[1]):
         liberty_bits[a, w] |= liberty_bits[b, w]
-        count += _popcount(liberty_bits[a, w])
+        count += popcount(liberty_bits[a, w])
     liberties[a] = count
     return a
 
@@ -315,8 +321,8 @@ def _remove_group(head, stones, group, next_stone, liberties, liberty_bits,
 
 
 @njit(cache=True)
-def _place_stone(stones, group, next_stone, group_size, liberties, liberty_bits,
-                 group_hash, neighbors, zobrist, hash_box, p, color):
+def place_stone(stones, group, next_stone, group_size, liberties, liberty_bits,
+                group_hash, neighbors, zobrist, hash_box, p, color):
     """Put a stone on an empty point, merge it with its friends and take
     opponent groups left without liberties. Legality is checked elsewhere.
     Returns the number of stones captured."""
@@ -373,18 +379,18 @@ def _play(stones, group, next_stone, group_size, liberties, liberty_bits, group_
           seen, neighbors, zobrist, hash_box, p, color, ko, superko):
     """Play a stone if it is legal. Returns (LEGAL or the reason it is
     illegal, stones captured, the new ko point or -1)."""
-    reason = _check_move(stones, group, liberties, group_hash, seen, neighbors, zobrist,
-                         hash_box[0], p, color, ko, superko)
+    reason = check_move(stones, group, liberties, group_hash, seen, neighbors, zobrist,
+                        hash_box[0], p, color, ko, superko)
     if reason != LEGAL:
         return reason, 0, ko
-    captured = _place_stone(stones, group, next_stone, group_size, liberties,
-                            liberty_bits, group_hash, neighbors, zobrist, hash_box, p, color)
+    captured = place_stone(stones, group, next_stone, group_size, liberties,
+                           liberty_bits, group_hash, neighbors, zobrist, hash_box, p, color)
     _seen_add(seen, hash_box[0])
-    return LEGAL, captured, _ko_after(stones, group, group_size, liberties, neighbors, p, captured)
+    return LEGAL, captured, ko_after(stones, group, group_size, liberties, neighbors, p, captured)
 
 
 @njit(cache=True)
-def _ko_after(stones, group, group_size, liberties, neighbors, p, captured):
+def ko_after(stones, group, group_size, liberties, neighbors, p, captured):
     """Simple ko after a stone at ``p`` took ``captured`` stones: when it
     took one stone, is a lone stone, and has that point as its only liberty,
     the opponent may not take back at once: returns that point, else -1."""
@@ -400,7 +406,7 @@ def _ko_after(stones, group, group_size, liberties, neighbors, p, captured):
 
 
 @njit(cache=True)
-def _is_own_eye(stones, neighbors, diagonals, p, color):
+def is_own_eye(stones, neighbors, diagonals, p, color):
     """A single-point eye of ``color``: every neighbour is its stone, and the
     opponent holds at most one diagonal (none on the edge or in a corner)."""
     if stones[p] != EMPTY:
@@ -464,9 +470,9 @@ def _two_point_eye_fills(stones, group, liberties, neighbors, color):
 
 
 @njit(cache=True)
-def _legal_mask(stones, group, liberties, group_hash, seen, neighbors, diagonals, zobrist,
-                position_hash, color, ko, superko, skip_own_eyes):
-    """Legality of every point at once. The rule is _check_move's, written
+def legal_mask(stones, group, liberties, group_hash, seen, neighbors, diagonals, zobrist,
+               position_hash, color, ko, superko, skip_own_eyes):
+    """Legality of every point at once. The rule is check_move's, written
     out inline: a call per point would cost more than the check itself."""
     n = len(stones)
     mask = np.zeros(n + 1, np.bool_)
@@ -504,7 +510,7 @@ def _legal_mask(stones, group, liberties, group_hash, seen, neighbors, diagonals
         if not has_liberty and not captures:
             continue
         if skip_own_eyes and own_neighbors == on_board:
-            # _is_own_eye, inline: at most one diagonal fault
+            # is_own_eye, inline: at most one diagonal fault
             faults = 0
             diagonal_count = 0
             for k in range(4):
@@ -577,204 +583,6 @@ def _area(stones, neighbors):
         elif owner[p] == WHITE:
             white += 1
     return black, white
-
-
-@njit(cache=True)
-def _next_random(state):
-    """xorshift64*: the playouts' own generator, its state in ``state[0]``
-    (a uint64 array), so a playout is reproducible from a seed without
-    touching numba's global random state."""
-    x = state[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    state[0] = x
-    return x * np.uint64(0x2545F4914F6CDD1D)
-
-
-@njit(cache=True)
-def _only_liberty(liberty_bits, head):
-    """The point of a group's one liberty (its lowest, if it has more)."""
-    for w in range(liberty_bits.shape[1]):
-        x = liberty_bits[head, w]
-        if x:
-            b = 0
-            while not (x >> np.uint64(b)) & _ONE:
-                b += 1
-            return w * 64 + b
-    return -1
-
-
-@njit(cache=True)
-def _captures_at(stones, group, liberties, neighbors, p, color):
-    """Whether ``color`` playing at ``p`` captures something."""
-    for k in range(4):
-        q = neighbors[p, k]
-        if q < 0:
-            break
-        if stones[q] == 3 - color and liberties[group[q]] == 1:
-            return True
-    return False
-
-
-@njit(cache=True)
-def _liberties_after(stones, group, liberty_bits, neighbors, p, color, scratch):
-    """Liberties of the group a stone of ``color`` at ``p`` would be part
-    of, before any capture: the empty neighbours of ``p`` and the liberties
-    of the friendly groups it joins, less ``p`` itself."""
-    scratch[:] = 0
-    for k in range(4):
-        q = neighbors[p, k]
-        if q < 0:
-            break
-        if stones[q] == EMPTY:
-            scratch[q >> 6] |= _ONE << np.uint64(q & 63)
-        elif stones[q] == color:
-            for w in range(len(scratch)):
-                scratch[w] |= liberty_bits[group[q], w]
-    scratch[p >> 6] &= ~(_ONE << np.uint64(p & 63))
-    count = 0
-    for w in range(len(scratch)):
-        count += _popcount(scratch[w])
-    return count
-
-
-@njit(cache=True)
-def _joins_friends(stones, neighbors, p, color):
-    for k in range(4):
-        q = neighbors[p, k]
-        if q < 0:
-            break
-        if stones[q] == color:
-            return True
-    return False
-
-
-@njit(cache=True)
-def _answer_to(stones, group, liberties, liberty_bits, group_hash, neighbors, zobrist,
-               hash_box, last, color, ko, random_state, no_seen, scratch, candidates):
-    """A move that answers the opponent's move at ``last`` (the first of
-    MoGo's playout rules): capture an opponent group in atari at or next to
-    it, or save a friendly group it put in atari by playing that group's
-    last liberty when this gives it two or more. One of them at random, or
-    -1 if there is none. ``no_seen``, ``scratch``, ``candidates``: the
-    playout's work arrays (superko's unused table, a liberty bitset, room for
-    five moves), made once per playout, not once per move."""
-    count = 0
-    for k in range(5):
-        q = last if k == 4 else neighbors[last, k]
-        if q < 0 or stones[q] == EMPTY or liberties[group[q]] != 1:
-            continue
-        target = _only_liberty(liberty_bits, group[q])
-        if stones[q] == color and not _captures_at(stones, group, liberties, neighbors, target,
-                                                   color) \
-                and _liberties_after(stones, group, liberty_bits, neighbors, target, color,
-                                     scratch) < 2:
-            continue  # running would not help
-        if target == ko or _check_move(stones, group, liberties, group_hash, no_seen, neighbors,
-                                       zobrist, hash_box[0], target, color, ko, False) != LEGAL:
-            continue
-        candidates[count] = target
-        count += 1
-    if count == 0:
-        return -1
-    return candidates[np.int64(_next_random(random_state) % np.uint64(count))]
-
-
-@njit(cache=True)
-def _random_playout(stones, group, next_stone, group_size, liberties, liberty_bits, group_hash,
-                    neighbors, diagonals, zobrist, hash_box, color, ko, passes, max_moves,
-                    random_state, moves_out, first, last, heavy):
-    """Play random sensible moves in place until two passes in a row or
-    ``max_moves`` moves; the moves (``n`` for a pass) go to ``moves_out``.
-    Returns the number of moves played. ``first``: a move to play before
-    the random ones (known legal; ``n`` passes), or -1. ``last``: the move
-    before the playout (-1 if none or a pass).
-
-    ``heavy``: MoGo's playout rules (Gelly et al. 2006) before the random
-    choice: answer the opponent's last move by a capture or by saving a
-    group it put in atari (``_answer_to``), and never play a move that
-    leaves a group of two or more stones in atari without capturing
-    (self-atari). The random games then look a little more like Go, and
-    their results say more about the position.
-
-    Each move tries the empty points in random order and plays the first that
-    is legal under simple ko and does not fill the mover's own single-point
-    eye; with none left the player passes. The empty points are kept in a
-    list (``empty``, with each point's place in it, ``where``), so a move
-    costs a few tries, not a scan of the board. Positional superko is not
-    checked: a playout is a rough estimate, and the move cap ends any cycle.
-    """
-    n = len(stones)
-    empty = np.empty(n, np.int32)
-    where = np.full(n, -1, np.int32)
-    count = 0
-    for p in range(n):
-        if stones[p] == EMPTY:
-            empty[count] = p
-            where[p] = count
-            count += 1
-    no_seen = np.zeros(1, np.uint64)  # superko is off: the table is never read
-    scratch = np.zeros(liberty_bits.shape[1], np.uint64)
-    candidates = np.empty(5, np.int64)
-    played = 0
-    while played < max_moves and passes < 2:
-        tries = 0 if played == 0 and first >= 0 else count
-        move = first if played == 0 and first >= 0 else n
-        if heavy and tries > 0 and last >= 0:
-            answer = _answer_to(stones, group, liberties, liberty_bits, group_hash, neighbors,
-                                zobrist, hash_box, last, color, ko, random_state, no_seen,
-                                scratch, candidates)
-            if answer >= 0:
-                move = answer
-                tries = 0
-        while tries > 0:
-            i = np.int64(_next_random(random_state) % np.uint64(tries))
-            p = empty[i]
-            if p != ko and not _is_own_eye(stones, neighbors, diagonals, p, color) and \
-                    _check_move(stones, group, liberties, group_hash, no_seen, neighbors, zobrist,
-                                hash_box[0], p, color, ko, False) == LEGAL and \
-                    not (heavy and _joins_friends(stones, neighbors, p, color)
-                         and not _captures_at(stones, group, liberties, neighbors, p, color)
-                         and _liberties_after(stones, group, liberty_bits, neighbors, p, color,
-                                              scratch) < 2):
-                move = p
-                break
-            # Not playable now: move it behind the points still to try.
-            tries -= 1
-            q = empty[tries]
-            empty[tries] = p
-            empty[i] = q
-            where[p] = tries
-            where[q] = i
-        if move == n:
-            passes += 1
-            ko = -1
-        else:
-            passes = 0
-            captured = _place_stone(stones, group, next_stone, group_size, liberties,
-                                    liberty_bits, group_hash, neighbors, zobrist, hash_box,
-                                    move, color)
-            ko = _ko_after(stones, group, group_size, liberties, neighbors, move, captured)
-            if captured:  # rare: list the empty points again
-                count = 0
-                for q in range(n):
-                    if stones[q] == EMPTY:
-                        empty[count] = q
-                        where[q] = count
-                        count += 1
-            else:  # take the point out of the list
-                count -= 1
-                i = where[move]
-                last = empty[count]
-                empty[i] = last
-                where[last] = i
-                where[move] = -1
-        moves_out[played] = move
-        played += 1
-        last = move if move != n else -1
-        color = 3 - color
-    return played
 
 
 @njit(cache=True)
@@ -949,18 +757,18 @@ class Board:
             return LEGAL
         color = self.to_play if color is None else color
         ko = self.ko if color == self.to_play else -1
-        return int(_check_move(self.stones, self.group, self.liberties, self.group_hash,
-                               self._seen, self.neighbors, self.zobrist, self._hash_box[0],
-                               move, color, ko, self.superko))
+        return int(check_move(self.stones, self.group, self.liberties, self.group_hash,
+                              self._seen, self.neighbors, self.zobrist, self._hash_box[0],
+                              move, color, ko, self.superko))
 
     def legal_moves(self, color=None):
         """Boolean mask of length size*size + 1: which points the player may
         play, and (last entry, always True) pass."""
         color = self.to_play if color is None else color
         ko = self.ko if color == self.to_play else -1
-        return _legal_mask(self.stones, self.group, self.liberties, self.group_hash,
-                           self._seen, self.neighbors, self.diagonals, self.zobrist,
-                           self._hash_box[0], color, ko, self.superko, False)
+        return legal_mask(self.stones, self.group, self.liberties, self.group_hash,
+                          self._seen, self.neighbors, self.diagonals, self.zobrist,
+                          self._hash_box[0], color, ko, self.superko, False)
 
     def sensible_moves(self, color=None, eye_space=1):
         """Like legal_moves, without the moves that fill the player's own eye
@@ -974,9 +782,9 @@ class Board:
             raise ValueError(f"eye_space is 1 or 2 points, not {eye_space!r}")
         color = self.to_play if color is None else color
         ko = self.ko if color == self.to_play else -1
-        mask = _legal_mask(self.stones, self.group, self.liberties, self.group_hash,
-                           self._seen, self.neighbors, self.diagonals, self.zobrist,
-                           self._hash_box[0], color, ko, self.superko, True)
+        mask = legal_mask(self.stones, self.group, self.liberties, self.group_hash,
+                          self._seen, self.neighbors, self.diagonals, self.zobrist,
+                          self._hash_box[0], color, ko, self.superko, True)
         if eye_space == 2:
             mask[:-1] &= ~_two_point_eye_fills(self.stones, self.group, self.liberties,
                                                self.neighbors, color)
@@ -986,7 +794,7 @@ class Board:
         """Whether ``point`` is a single-point eye of ``color`` (default: the
         player to move)."""
         color = self.to_play if color is None else color
-        return bool(_is_own_eye(self.stones, self.neighbors, self.diagonals, point, color))
+        return bool(is_own_eye(self.stones, self.neighbors, self.diagonals, point, color))
 
     def random_playout(self, random_state, max_moves=None, first=None, heavy=False):
         """Play a random game on to its end *on a copy* (this board is left
@@ -1004,7 +812,7 @@ class Board:
         ones (it must be legal; the search plays its chosen move this way
         without copying the board first). ``heavy``: MoGo's playout rules
         first (capture or escape after an atari; no self-atari of two or
-        more stones; ``_random_playout``). Compiled: a whole 9x9 playout
+        more stones; :func:`mockgo.go.playout.random_playout`). Compiled: a whole 9x9 playout
         takes about 100 microseconds, the classic Monte Carlo evaluation
         (:mod:`mockgo.search.uct`).
         """
@@ -1016,12 +824,14 @@ class Board:
         group_size, liberties = self.group_size.copy(), self.liberties.copy()
         liberty_bits, group_hash = self.liberty_bits.copy(), self.group_hash.copy()
         moves = np.empty(max_moves, np.int32)
-        played = _random_playout(stones, group, next_stone, group_size, liberties, liberty_bits,
-                                 group_hash, self.neighbors, self.diagonals, self.zobrist,
-                                 self._hash_box.copy(), self.to_play, self.ko, self.passes,
-                                 max_moves, random_state, moves, -1 if first is None else first,
-                                 -1 if self.last_move in (None, self.pass_index) else self.last_move,
-                                 heavy)
+        from mockgo.go.playout import random_playout  # the playout policy builds on these rules
+
+        played = random_playout(stones, group, next_stone, group_size, liberties, liberty_bits,
+                                group_hash, self.neighbors, self.diagonals, self.zobrist,
+                                self._hash_box.copy(), self.to_play, self.ko, self.passes,
+                                max_moves, random_state, moves, -1 if first is None else first,
+                                -1 if self.last_move in (None, self.pass_index) else self.last_move,
+                                heavy)
         black, white = _area(stones, self.neighbors)
         return Playout(black - white - self.komi, moves[:played], stones)
 
@@ -1041,10 +851,10 @@ class Board:
                     raise ValueError(f"set-up point {p!r} is off a {self.size}x{self.size} board")
                 if trial.stones[p] != EMPTY:
                     raise ValueError(f"set-up point {coords.to_gtp(p, self.size)} is occupied")
-                captured = _place_stone(trial.stones, trial.group, trial.next_stone,
-                                        trial.group_size, trial.liberties, trial.liberty_bits,
-                                        trial.group_hash, trial.neighbors, trial.zobrist,
-                                        trial._hash_box, p, color)
+                captured = place_stone(trial.stones, trial.group, trial.next_stone,
+                                       trial.group_size, trial.liberties, trial.liberty_bits,
+                                       trial.group_hash, trial.neighbors, trial.zobrist,
+                                       trial._hash_box, p, color)
                 if captured:
                     raise ValueError(f"set-up stone at {coords.to_gtp(p, self.size)} "
                                      f"leaves a group without liberties")

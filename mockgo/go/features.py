@@ -70,32 +70,7 @@ The encoders:
 
 Ladders
 -------
-The two ladder planes come from a small reader compiled with numba, that
-plays moves on scratch copies of the board's arrays with
-:func:`mockgo.go.board._place_stone`. It keeps the simple ko rule (a stone that
-has just taken one stone cannot be taken back at once), so capturing and
-retaking cannot go round in circles, and ignores superko:
-
-- The *prey* is a group in atari, defender to move. Its options are to extend
-  at its last liberty, or to capture an attacking group in atari that touches
-  it. After an option, the prey with 3 or more liberties has escaped; with
-  exactly 2, the attacker reads on (below); with 1, that option fails. The
-  prey is captured when every option fails.
-- With the prey on 2 liberties and the attacker to move, the attacker tries
-  an atari at each of the two liberties in turn (a suicide is not tried); the
-  ladder works if the defender fails to escape after one of them.
-- *Ladder capture* at ``p``: ``p`` is a liberty of an opponent group with
-  exactly 2 liberties, and after the player's stone at ``p`` that group
-  cannot escape.
-- *Ladder escape* at ``p``: ``p`` relieves one of the player's groups in
-  atari, being its last liberty or capturing an opponent group that touches
-  it, and after ``p`` that group has 3 or more liberties, or 2 and no ladder
-  captures it.
-
-Reading stops at :data:`LADDER_DEPTH` plies (a ladder across a 19x19 board,
-corner to corner, is about 70) or after :data:`LADDER_NODES` moves read for
-one candidate point; a ladder cut off either way counts as *not* working (so
-the prey escapes).
+The two ladder planes come from the ladder reader of :mod:`mockgo.go.ladders`.
 """
 
 import threading
@@ -103,7 +78,9 @@ import threading
 import numpy as np
 from numba import njit
 
-from mockgo.go.board import BLACK, EMPTY, LEGAL, _check_move, _place_stone, _popcount, geometry
+from mockgo.go.board import BLACK, EMPTY, geometry, is_own_eye, legal_mask, popcount
+from mockgo.go.ladders import (LADDER_NODES, extension_liberties, first_liberty, ladder_captures,
+                               ladder_escapes, ladder_scratch, liberty_after, load_position)
 
 # The encoders' names: what saved networks record (mockgo.nets.io) and what
 # get_encoder takes. Code outside this module uses these, not the strings.
@@ -112,297 +89,12 @@ ALPHAGO49 = "alphago49"  # the same and the colour to play: AlphaGo's value netw
 AGZ17 = "agz17"  # AlphaGo Zero's input: 8 positions of each colour's stones, and the colour
 SIMPLE2 = "simple2"  # the player's and the opponent's stones (Imago's 9x9 nets)
 
-LADDER_DEPTH = 100  # plies read ahead in one ladder, at most
-LADDER_NODES = 2000  # moves read for one candidate point, at most
-
 _ONE = np.uint64(1)
 
 # Where each group of planes starts in the alphago encoders.
 _PLAYER, _OPPONENT, _EMPTY, _ONES = 0, 1, 2, 3
 _TURNS_SINCE, _LIBERTIES, _CAPTURE_SIZE, _SELF_ATARI, _LIBERTIES_AFTER = 4, 12, 20, 28, 36
 _LADDER_CAPTURE, _LADDER_ESCAPE, _SENSIBLE, _ZEROS, _PLAYER_COLOR = 44, 45, 46, 47, 48
-
-
-# ------------------------------------------------------------- the ladder reader
-
-
-_ATTACK, _DEFEND = 0, 1
-_MAX_OPTIONS = 16  # defender options tried at one node (its liberty and captures)
-
-
-@njit(cache=True)
-def _liberty_points(liberty_bits, head, out):
-    """Write the liberties of group ``head`` into ``out`` (as many as fit);
-    returns how many there are."""
-    count = 0
-    for w in range(liberty_bits.shape[1]):
-        x = liberty_bits[head, w]
-        while x != 0:
-            low = x & (~x + _ONE)
-            if count < len(out):
-                out[count] = w * 64 + _popcount(low - _ONE)
-            count += 1
-            x ^= low
-    return count
-
-
-@njit(cache=True)
-def _first_liberty(liberty_bits, head):
-    """The lowest-numbered liberty of group ``head`` (-1 if it has none)."""
-    for w in range(liberty_bits.shape[1]):
-        x = liberty_bits[head, w]
-        if x != 0:
-            return w * 64 + _popcount((x & (~x + _ONE)) - _ONE)
-    return -1
-
-
-@njit(cache=True)
-def _liberty_after(liberty_bits, head, p):
-    """The lowest-numbered liberty of group ``head`` above the point ``p``."""
-    for w in range(p >> 6, liberty_bits.shape[1]):
-        x = liberty_bits[head, w]
-        if w == p >> 6:
-            x &= ~((_ONE << np.uint64(p & 63)) | ((_ONE << np.uint64(p & 63)) - _ONE))
-        if x != 0:
-            return w * 64 + _popcount((x & (~x + _ONE)) - _ONE)
-    return -1
-
-
-@njit(cache=True)
-def _extension_liberties(stones, group, liberty_bits, neighbors, head, move, gone, bits):
-    """At least how many liberties group ``head`` has after its colour plays
-    ``move``, one of its liberties, when the opponent has first taken the
-    point ``gone`` (or -1) without capturing: captures by ``move`` would only
-    add liberties, and are not counted. Saves playing the obvious escapes."""
-    color = stones[head]
-    words = liberty_bits.shape[1]
-    for w in range(words):
-        bits[w] = liberty_bits[head, w]
-    for k in range(4):
-        q = neighbors[move, k]
-        if q < 0:
-            break
-        if stones[q] == EMPTY:
-            bits[q >> 6] |= _ONE << np.uint64(q & 63)
-        elif stones[q] == color:
-            g = group[q]
-            for w in range(words):
-                bits[w] |= liberty_bits[g, w]
-    bits[move >> 6] &= ~(_ONE << np.uint64(move & 63))
-    if gone >= 0:
-        bits[gone >> 6] &= ~(_ONE << np.uint64(gone & 63))
-    count = 0
-    for w in range(words):
-        count += _popcount(bits[w])
-    return count
-
-
-def _ladder_scratch(size):
-    """Room to read ladders on a board of ``size``: one copy of the board's
-    arrays per ply (level 0 is the position being encoded), the moves to try
-    at each ply, and (kind, how many moves, the next one, ko point) per ply.
-    An encoder keeps one per thread and reuses it."""
-    levels, n = LADDER_DEPTH + 2, size * size
-    return (np.zeros((levels, n), np.int8), np.zeros((levels, n), np.int32),
-            np.zeros((levels, n), np.int32), np.zeros((levels, n), np.int32),
-            np.zeros((levels, n), np.int32), np.zeros((levels, n, (n + 63) // 64), np.uint64),
-            np.zeros((levels, _MAX_OPTIONS), np.int64), np.zeros((levels, 4), np.int32))
-
-
-@njit(cache=True)
-def _copy_level(st, gr, nx, sz, li, lb, source, target):
-    """Copy the position of level ``source`` to level ``target``. Only the
-    group heads' rows of ``liberty_bits`` mean anything, so only they are
-    copied."""
-    n = st.shape[1]
-    a, b = st[source], st[target]
-    for q in range(n):
-        b[q] = a[q]
-    for array in (gr, nx, sz, li):
-        a, b = array[source], array[target]
-        for q in range(n):
-            b[q] = a[q]
-    a, b = lb[source], lb[target]
-    heads = gr[source]
-    for q in range(n):
-        if heads[q] == q:
-            for w in range(lb.shape[2]):
-                b[q, w] = a[q, w]
-
-
-@njit(cache=True)
-def _load_position(st, gr, nx, sz, li, lb, stones, group, next_stone, group_size, liberties,
-                   liberty_bits):
-    """Put the board's arrays in level 0."""
-    for q in range(len(stones)):
-        st[0, q] = stones[q]
-        gr[0, q] = group[q]
-        nx[0, q] = next_stone[q]
-        sz[0, q] = group_size[q]
-        li[0, q] = liberties[q]
-        if group[q] == q:
-            for w in range(liberty_bits.shape[1]):
-                lb[0, q, w] = liberty_bits[q, w]
-
-
-@njit(cache=True)
-def _play_on_level(st, gr, nx, sz, li, lb, scratch_hash, hash_box, neighbors, zobrist,
-                   level, p, color):
-    """Copy the position of ``level`` to ``level + 1`` and play there.
-    Returns the point the opponent may not take back at once (simple ko),
-    or -1."""
-    _copy_level(st, gr, nx, sz, li, lb, level, level + 1)
-    captured = _place_stone(st[level + 1], gr[level + 1], nx[level + 1], sz[level + 1],
-                            li[level + 1], lb[level + 1], scratch_hash, neighbors, zobrist,
-                            hash_box, p, color)
-    head = gr[level + 1, p]
-    if captured == 1 and sz[level + 1, head] == 1 and li[level + 1, head] == 1:
-        for k in range(4):
-            q = neighbors[p, k]
-            if q < 0:
-                break
-            if st[level + 1, q] == EMPTY:
-                return q
-    return -1
-
-
-@njit(cache=True)
-def _legal_on_level(st, gr, li, scratch_hash, seen, neighbors, zobrist, level, p, color, ko):
-    return _check_move(st[level], gr[level], li[level], scratch_hash, seen, neighbors,
-                       zobrist, np.uint64(0), p, color, ko, False) == LEGAL
-
-
-@njit(cache=True)
-def _defender_options(st, gr, nx, li, lb, neighbors, level, prey, attacker, moves):
-    """The defender's moves for the prey in atari: its last liberty, then the
-    last liberty of each attacking group in atari that touches it."""
-    head = gr[level, prey]
-    _liberty_points(lb[level], head, moves)
-    count = 1
-    s = head
-    while True:
-        for k in range(4):
-            q = neighbors[s, k]
-            if q < 0:
-                break
-            if st[level, q] == attacker and li[level, gr[level, q]] == 1:
-                last = _first_liberty(lb[level], gr[level, q])
-                known = False
-                for i in range(count):
-                    if moves[i] == last:
-                        known = True
-                if not known and count < len(moves):
-                    moves[count] = last
-                    count += 1
-        s = nx[level, s]
-        if s == head:
-            break
-    return count
-
-
-@njit(cache=True)
-def _ladder_captures(st, gr, nx, sz, li, lb, moves, counts, scratch_hash, hash_box, seen,
-                     neighbors, zobrist, root, root_ko, prey, attacker, only, budget):
-    """Whether the attacker, to move in the position of level ``root``,
-    captures the group of the stone ``prey`` (on exactly 2 liberties) by
-    ladder; ``only``: the one atari to try, or -1 for both liberties;
-    ``root_ko``: the point the attacker may not take back, or -1.
-
-    A depth-first search without recursion: level d holds the position after
-    d plies, its kind (attacker or defender to move), the moves to try there
-    and the next one. A node's value is True when the prey is captured: an
-    attacker node is True if one of its ataris is, a defender node if all its
-    options are. ``budget[0]``: moves left to read."""
-    defender = 3 - attacker
-    bits = np.empty(lb.shape[2], np.uint64)
-    d = root
-    counts[d, 0] = _ATTACK
-    counts[d, 1] = min(_liberty_points(lb[d], gr[d, prey], moves[d]), 2)
-    counts[d, 2] = 0
-    counts[d, 3] = root_ko
-    if only >= 0:
-        moves[d, 0] = only
-        counts[d, 1] = 1
-    have_value = False  # a child's value waiting for the node at level d
-    value = False
-    while True:
-        kind = counts[d, 0]
-        if have_value:
-            have_value = False
-            if value == (kind == _ATTACK):
-                # an atari that works, or an escape: the node is decided
-                d -= 1
-                if d < root:
-                    return value
-                have_value = True
-                continue
-        if counts[d, 2] == counts[d, 1]:
-            # every move tried: an attacker node failed, a defender node lost
-            value = kind == _DEFEND
-            d -= 1
-            if d < root:
-                return value
-            have_value = True
-            continue
-        move = moves[d, counts[d, 2]]
-        counts[d, 2] += 1
-        if kind == _DEFEND and counts[d, 2] == 1 and move != counts[d, 3] and \
-                _extension_liberties(st[d], gr[d], lb[d], neighbors, gr[d, prey], move, -1,
-                                     bits) >= 3:
-            value = False  # extending at the last liberty escapes, plainly
-            have_value = True
-            continue
-        mover = attacker if kind == _ATTACK else defender
-        if not _legal_on_level(st, gr, li, scratch_hash, seen, neighbors, zobrist, d,
-                               move, mover, counts[d, 3]):
-            continue
-        if budget[0] <= 0 or d + 1 >= LADDER_DEPTH:
-            value = False  # read too far: the ladder does not work
-            have_value = True
-            continue
-        budget[0] -= 1
-        ko = _play_on_level(st, gr, nx, sz, li, lb, scratch_hash, hash_box, neighbors,
-                            zobrist, d, move, mover)
-        after = li[d + 1, gr[d + 1, prey]]
-        if kind == _ATTACK:
-            if after != 1:
-                continue
-            d += 1
-            counts[d, 0] = _DEFEND
-            counts[d, 1] = _defender_options(st, gr, nx, li, lb, neighbors, d, prey,
-                                             attacker, moves[d])
-            counts[d, 2] = 0
-            counts[d, 3] = ko
-        elif after >= 3:
-            value = False
-            have_value = True
-        elif after == 2:
-            d += 1
-            counts[d, 0] = _ATTACK
-            counts[d, 1] = _liberty_points(lb[d], gr[d, prey], moves[d])
-            counts[d, 2] = 0
-            counts[d, 3] = ko
-        # after == 1: this option fails; try the next
-
-
-@njit(cache=True)
-def _ladder_escapes(st, gr, nx, sz, li, lb, moves, counts, scratch_hash, hash_box, seen,
-                    neighbors, zobrist, p, color, preys, count, budget):
-    """Whether ``color`` playing ``p`` (in the position of level 0) leaves one
-    of the groups of the stones ``preys[:count]``, in atari now, safe from
-    capture by ladder."""
-    ko = _play_on_level(st, gr, nx, sz, li, lb, scratch_hash, hash_box, neighbors, zobrist,
-                        np.int64(0), p, color)
-    for i in range(count):
-        after = li[1, gr[1, preys[i]]]
-        if after >= 3:
-            return True
-        if after == 2 and not _ladder_captures(
-                st, gr, nx, sz, li, lb, moves, counts, scratch_hash, hash_box, seen,
-                neighbors, zobrist, np.int64(1), ko, np.int64(preys[i]), 3 - color,
-                np.int64(-1), budget):
-            return True
-    return False
 
 
 # ------------------------------------------------------------- the plane kernels
@@ -413,13 +105,14 @@ def _alphago_planes(stones, group, next_stone, group_size, liberties, liberty_bi
                     group_hash, seen, neighbors, diagonals, zobrist, position_hash,
                     color, ko, superko, played_at, move_number, player_color_plane,
                     st, gr, nx, sz, li, lb, moves, counts, out):
-    """Fill ``out`` (size, size, 48 or 49) with the alphago planes. The move
-    planes are worked out point by point from the groups around the point,
-    inline (a helper call per point would cost more than the work)."""
+    """Fill ``out`` (size, size, 48 or 49) with the alphago planes. Which
+    moves are legal is the board's rule (:func:`~mockgo.go.board.legal_mask`);
+    the move planes are worked out point by point from the groups around each
+    legal point, inline (a helper call per point would cost more than the
+    work)."""
     size = out.shape[0]
     n = size * size
     words = liberty_bits.shape[1]
-    opp = 3 - color
     planes = out.shape[2]
     for row in range(size):
         for col in range(size):
@@ -435,7 +128,8 @@ def _alphago_planes(stones, group, next_stone, group_size, liberties, liberty_bi
     hash_box = np.zeros(1, np.uint64)
     budget = np.zeros(1, np.int64)
     loaded = False  # whether the ladder scratch holds this position yet
-    mask = len(seen) - 1
+    legal = legal_mask(stones, group, liberties, group_hash, seen, neighbors, diagonals, zobrist,
+                       position_hash, color, ko, superko, False)
     for row in range(size):
         for col in range(size):
             p = row * size + col
@@ -453,31 +147,22 @@ def _alphago_planes(stones, group, next_stone, group_size, liberties, liberty_bi
                 out[row, col, _LIBERTIES + min(libs, 8) - 1] = 1
                 continue
             out[row, col, _EMPTY] = 1
-            if p == ko:
+            if not legal[p]:
                 continue
-            # The groups around p: legality, and what the move would do.
-            has_liberty = False
-            own_neighbors = 0
-            on_board = 0
+            # The groups around p: what the move would do.
             n_friends = 0
             n_taken = 0
             n_prey_groups = 0  # opponent groups on 2 liberties around p
             n_preys = 0
-            new_hash = position_hash ^ zobrist[color, p]
             for k in range(4):
                 q = neighbors[p, k]
                 if q < 0:
                     break
-                on_board += 1
                 sq = stones[q]
                 if sq == EMPTY:
-                    has_liberty = True
                     continue
                 g = group[q]
                 if sq == color:
-                    own_neighbors += 1
-                    if liberties[g] > 1:
-                        has_liberty = True
                     known = False
                     for i in range(n_friends):
                         if friends[i] == g:
@@ -496,7 +181,6 @@ def _alphago_planes(stones, group, next_stone, group_size, liberties, liberty_bi
                     if not known:
                         taken[n_taken] = g
                         n_taken += 1
-                        new_hash ^= group_hash[g]
                 elif liberties[g] == 2:
                     known = False
                     for i in range(n_prey_groups):
@@ -505,18 +189,6 @@ def _alphago_planes(stones, group, next_stone, group_size, liberties, liberty_bi
                     if not known:
                         prey_groups[n_prey_groups] = g
                         n_prey_groups += 1
-            if not has_liberty and n_taken == 0:
-                continue  # suicide
-            if superko:
-                slot = np.int64(new_hash & np.uint64(mask))
-                repeats = False
-                while seen[slot] != 0:
-                    if seen[slot] == new_hash:
-                        repeats = True
-                        break
-                    slot = (slot + 1) & mask
-                if repeats:
-                    continue
             # Liberties after the move: the friendly groups' liberties, the
             # empty neighbours, less p itself...
             n_friend_preys = n_preys
@@ -567,7 +239,7 @@ def _alphago_planes(stones, group, next_stone, group_size, liberties, liberty_bi
                         break
             libs_after = 0
             for w in range(words):
-                libs_after += _popcount(bits[w])
+                libs_after += popcount(bits[w])
             out[row, col, _CAPTURE_SIZE + min(captured, 7)] = 1
             out[row, col, _LIBERTIES_AFTER + min(libs_after, 8) - 1] = 1
             if libs_after == 1:
@@ -576,21 +248,7 @@ def _alphago_planes(stones, group, next_stone, group_size, liberties, liberty_bi
                     new_size += group_size[friends[i]]
                 out[row, col, _SELF_ATARI + min(new_size, 8) - 1] = 1
             # Sensible: legal, and not the player's own single-point eye.
-            eye = False
-            if own_neighbors == on_board:
-                faults = 0
-                diagonal_count = 0
-                for k in range(4):
-                    d = diagonals[p, k]
-                    if d < 0:
-                        break
-                    diagonal_count += 1
-                    if stones[d] == opp:
-                        faults += 1
-                if diagonal_count < 4:
-                    faults += 1
-                eye = faults < 2
-            if not eye:
+            if not is_own_eye(stones, neighbors, diagonals, p, color):
                 out[row, col, _SENSIBLE] = 1
             # Ladders, read only where they can be and the answer is not plain.
             for i in range(n_prey_groups):
@@ -598,34 +256,34 @@ def _alphago_planes(stones, group, next_stone, group_size, liberties, liberty_bi
                     # does the prey plainly escape by extending at its other
                     # liberty? (p captures nothing, so no ko to worry about)
                     g = prey_groups[i]
-                    other = _first_liberty(liberty_bits, g)
+                    other = first_liberty(liberty_bits, g)
                     if other == p:
-                        other = _liberty_after(liberty_bits, g, p)
-                    if _extension_liberties(stones, group, liberty_bits, neighbors, g,
-                                            other, p, bits2) >= 3:
+                        other = liberty_after(liberty_bits, g, p)
+                    if extension_liberties(stones, group, liberty_bits, neighbors, g,
+                                           other, p, bits2) >= 3:
                         continue
                 if not loaded:
-                    _load_position(st, gr, nx, sz, li, lb, stones, group, next_stone,
-                                   group_size, liberties, liberty_bits)
+                    load_position(st, gr, nx, sz, li, lb, stones, group, next_stone,
+                                  group_size, liberties, liberty_bits)
                     loaded = True
                 budget[0] = LADDER_NODES
-                if _ladder_captures(st, gr, nx, sz, li, lb, moves, counts, scratch_hash,
-                                    hash_box, seen, neighbors, zobrist, np.int64(0),
-                                    np.int64(ko), np.int64(prey_groups[i]), color,
-                                    np.int64(p), budget):
+                if ladder_captures(st, gr, nx, sz, li, lb, moves, counts, scratch_hash,
+                                   hash_box, seen, neighbors, zobrist, np.int64(0),
+                                   np.int64(ko), np.int64(prey_groups[i]), color,
+                                   np.int64(p), budget):
                     out[row, col, _LADDER_CAPTURE] = 1
                     break
             if n_friend_preys > 0 and libs_after >= 3:
                 out[row, col, _LADDER_ESCAPE] = 1  # the groups p joins are out
             elif n_preys > n_friend_preys or (n_preys > 0 and libs_after == 2):
                 if not loaded:
-                    _load_position(st, gr, nx, sz, li, lb, stones, group, next_stone,
-                                   group_size, liberties, liberty_bits)
+                    load_position(st, gr, nx, sz, li, lb, stones, group, next_stone,
+                                  group_size, liberties, liberty_bits)
                     loaded = True
                 budget[0] = LADDER_NODES
-                if _ladder_escapes(st, gr, nx, sz, li, lb, moves, counts, scratch_hash,
-                                   hash_box, seen, neighbors, zobrist, np.int64(p), color,
-                                   preys, np.int64(n_preys), budget):
+                if ladder_escapes(st, gr, nx, sz, li, lb, moves, counts, scratch_hash,
+                                  hash_box, seen, neighbors, zobrist, np.int64(p), color,
+                                  preys, np.int64(n_preys), budget):
                     out[row, col, _LADDER_ESCAPE] = 1
 
 
@@ -767,7 +425,7 @@ class AlphaGo48(Encoder):
     def _fill(self, board, out):
         scratch = getattr(self._local, "scratch", None)
         if scratch is None:
-            scratch = self._local.scratch = _ladder_scratch(self.size)
+            scratch = self._local.scratch = ladder_scratch(self.size)
         _alphago_planes(board.stones, board.group, board.next_stone, board.group_size,
                         board.liberties, board.liberty_bits, board.group_hash, board._seen,
                         board.neighbors, board.diagonals, board.zobrist, board._hash_box[0],
