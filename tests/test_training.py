@@ -174,8 +174,9 @@ def test_an_interrupted_run_resumes_at_the_next_epoch(one_game_dataset, tmp_path
     recorder = RecordEpochs()
 
     class CheckRestored(keras.callbacks.Callback):
-        def on_train_begin(self, logs=None):
-            self.weights = self.model.get_weights()
+        def on_train_begin(self, logs=None):  # each epoch is a fit: the first one's
+            if not hasattr(self, "weights"):
+                self.weights = self.model.get_weights()
 
     check = CheckRestored()
     history = training.train_policy(fresh, one_game_dataset, run, callbacks=[recorder, check],

@@ -431,9 +431,10 @@ def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
     the expert passed are left out); ``None`` means one pass over the train
     split. Validation after each epoch: the first ``validation_steps``
     batches of the validation split, the same ones every epoch (``None``: all
-    of it; skipped when the split is empty). ``seed`` fixes the data order
-    (a resumed run continues with an order of its own, drawn from ``seed``
-    and the epoch it resumes at).
+    of it; skipped when the split is empty). ``seed`` fixes the data order:
+    epoch e reads the split in an order drawn from ``(seed, e)`` alone, so a
+    run stopped and resumed (at any moment, SIGKILL included) trains on the
+    same batches as one that was not.
 
     A dual network (a policy and a value head, as
     :func:`mockgo.nets.models.dual_network` builds it) learns both from the
@@ -446,7 +447,8 @@ def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
     ``progress``: Keras' progress bar, which redraws live in Jupyter too;
     ``"epoch"``: one line per epoch (for logs); False: nothing.
     ``callbacks`` are Keras callbacks run after the checkpoint of each epoch
-    is written.
+    is written (each epoch is a ``fit`` of its own: their ``on_train_begin``
+    and ``on_train_end`` run every epoch).
 
     Resuming needs the settings the run began with (all these arguments but
     ``epochs``, ``progress``, ``tensorboard`` and ``callbacks``; others are
@@ -503,9 +505,15 @@ def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
     _truncate_log(run_dir / LOG, initial_epoch)
     if initial_epoch >= epochs:
         return read_history(run_dir)
-    data_seed = int(np.random.SeedSequence([seed, initial_epoch]).generate_state(1)[0])
-    train = PackedBatches(dataset_dir, "train", batch_size, shuffle=True, augment=augment,
-                          seed=data_seed, repeat=True, include_pass=with_passes, target=target)
+
+    def epoch_data(epoch):
+        """The batches of epoch ``epoch``: an order of its own, from the seed
+        and the epoch alone (docstring)."""
+        data_seed = int(np.random.SeedSequence([seed, epoch]).generate_state(1)[0])
+        return PackedBatches(dataset_dir, "train", batch_size, shuffle=True, augment=augment,
+                             seed=data_seed, repeat=True, include_pass=with_passes,
+                             target=target)
+
     validation = None
     playable = played_positions(dataset_dir, "validation", with_passes)
     if playable > 0:
@@ -529,8 +537,13 @@ def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
     if tensorboard:
         all_callbacks.append(keras.callbacks.TensorBoard(str(run_dir / "tensorboard")))
     all_callbacks += list(callbacks)
-    trainer.fit(train, epochs=epochs, initial_epoch=initial_epoch,
-                steps_per_epoch=steps_per_epoch, validation_data=validation,
-                callbacks=all_callbacks, verbose=_verbosity(progress),
-                shuffle=False)  # the pipeline shuffles
+    # One fit an epoch, each on its own batches (epoch_data), so that what an
+    # epoch trains on does not depend on where the run last resumed.
+    for epoch in range(initial_epoch, epochs):
+        trainer.fit(epoch_data(epoch), epochs=epoch + 1, initial_epoch=epoch,
+                    steps_per_epoch=steps_per_epoch, validation_data=validation,
+                    callbacks=all_callbacks, verbose=_verbosity(progress),
+                    shuffle=False)  # the pipeline shuffles
+        if trainer.stop_training:  # a callback asked to stop (early stopping, ...)
+            break
     return read_history(run_dir)
