@@ -1,0 +1,66 @@
+"""Crash consistency with many kills (issue 36): each long job is run to
+the end once, then again with ``--kills`` SIGKILLs at random moments
+(resumed with the same command after each), and the two runs' products
+are compared (tests/crash_harness.py: how, and what "the same" means for
+each job). Prints one JSON line per job, then a table.
+
+    python benchmarks/crash_consistency.py --kills 10          # about ten minutes here
+    python benchmarks/crash_consistency.py --kills 3 --jobs match dataset
+
+``tests/test_crash_consistency.py`` runs the same jobs with two kills,
+smaller, in the test suite. A job that is not the same after kills is a
+finding, not an error: the script exits 1 and says what differed.
+"""
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tests"))
+
+import crash_harness as harness  # noqa: E402
+
+JOBS = {
+    "dataset": lambda inputs: harness.dataset_job(inputs, games=48),
+    "training": lambda inputs: harness.training_job(inputs, epochs=8, steps=3),
+    "value": lambda inputs: harness.value_job(inputs, games=32),
+    "match": lambda inputs: harness.match_job(inputs, games=24),
+}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kills", type=int, default=10, help="SIGKILLs per job (default 10)")
+    parser.add_argument("--jobs", nargs="+", choices=list(JOBS), default=list(JOBS))
+    parser.add_argument("--seed", type=int, default=0, help="the kill points' seed")
+    args = parser.parse_args(argv)
+    outcomes = []
+    with tempfile.TemporaryDirectory(prefix="crash-") as scratch:
+        inputs = Path(scratch) / "inputs"
+        for name in args.jobs:
+            try:
+                outcome = harness.crash_test(JOBS[name](inputs), Path(scratch) / name,
+                                             kills=args.kills, seed=args.seed)
+            except (harness.JobFailed, TimeoutError) as error:
+                # A run that would not resume (or hung) is a finding too.
+                outcome = harness.Outcome(name, -1, -1, False, [str(error)[-2000:]], 0.0, 0.0,
+                                          {"failed": True})
+            print(outcome.line(), flush=True)
+            outcomes.append(outcome)
+    print()
+    print(f"{'job':<14} {'kills':>5} {'resumed':>7} {'identical':>9} {'seconds':>8}  notes")
+    for o in outcomes:
+        notes = ", ".join(f"{k}={v}" for k, v in o.notes.items())
+        print(f"{o.job:<14} {o.kills:>5} {o.resumed:>7} {'yes' if o.identical else 'no':>9} "
+              f"{o.seconds:>8.1f}  {notes}")
+    for o in outcomes:
+        if not o.identical:
+            print(f"\n{o.job}: not the same after {o.kills} kills:\n  " +
+                  "\n  ".join(o.differences[:10]))
+    return 0 if all(o.identical for o in outcomes) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
