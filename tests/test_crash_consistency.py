@@ -35,11 +35,6 @@ def test_a_dataset_build_killed_twice_writes_the_same_shards(inputs, tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=False, reason=(
-    "train_policy draws a resumed run's data order from (seed, the epoch it resumes at) "
-    "(mockgo/learn/supervised.py), so the epochs after a resume see other batches than an "
-    "uninterrupted run's: losses and weights differ. Identical when no kill lands after "
-    "the first checkpoint; two uninterrupted runs are bit-identical on CPU"))
 def test_sl_training_killed_twice_logs_the_same_epochs(inputs, tmp_path):
     check(harness.crash_test(harness.training_job(inputs, epochs=4, steps=2), tmp_path,
                              kills=KILLS))
