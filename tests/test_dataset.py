@@ -356,3 +356,31 @@ def test_worker_processes_build_the_same_shards_byte_for_byte(sgf_folder, tmp_pa
     assert files == sorted(p.name for p in (tmp_path / "two").iterdir() if p.name != ".lock")
     for name in files:
         assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes(), name
+
+
+def test_a_closed_endless_split_stops_its_thread(sgf_folder, tmp_path):
+    # Each training epoch reads a split of its own; the thread that makes its
+    # batches ahead holds a group of shards, so it must end with the epoch.
+    import threading
+
+    from mockgo.data.pipeline import PackedBatches
+
+    build_dataset([sgf_folder], tmp_path / "ds", SPEC, workers=1, progress=False)
+
+    def fillers():
+        return [t for t in threading.enumerate() if t.name == "PackedBatches" and t.is_alive()]
+
+    before = len(fillers())
+    data = PackedBatches(tmp_path / "ds", "train", 8, repeat=True, prefetch=2)
+    first = data[0]
+    assert len(fillers()) == before + 1
+    data.close()
+    for _ in range(50):
+        if len(fillers()) == before:
+            break
+        threading.Event().wait(0.1)
+    assert len(fillers()) == before
+    # Taking the first batch again starts the split over, the same batches.
+    again = data[0]
+    np.testing.assert_array_equal(again[0][0], first[0][0])
+    data.close()

@@ -82,7 +82,7 @@ class PackedBatches(keras.utils.PyDataset):
                 self._steps += math.ceil(count / batch_size) if count else 0
         self._prefetch = prefetch
         self._iterator = None
-        self._queue = None
+        self._queue = self._stop = None
         self._next = 0
 
     @property
@@ -98,18 +98,35 @@ class PackedBatches(keras.utils.PyDataset):
             yield (packed, syms.astype(np.int32)), labels
 
     def _start_thread(self):
-        """A daemon thread that keeps ``prefetch`` batches ready."""
-        self._queue = queue.Queue(self._prefetch)
-        batches = self._batches()
+        """A daemon thread that keeps ``prefetch`` batches ready (the one
+        before it stopped first)."""
+        self.close()
+        batches, ready, stop = self._batches(), queue.Queue(self._prefetch), threading.Event()
 
         def fill():
             try:
                 for batch in batches:
-                    self._queue.put(batch)
+                    while not stop.is_set():
+                        try:
+                            ready.put(batch, timeout=0.1)
+                            break
+                        except queue.Full:
+                            continue
+                    if stop.is_set():
+                        return
             except BaseException as error:  # raised again where the batch is taken
-                self._queue.put(error)
+                ready.put(error)
 
+        self._queue, self._stop = ready, stop
         threading.Thread(target=fill, daemon=True, name="PackedBatches").start()
+
+    def close(self):
+        """Stop the thread that makes batches ahead, if any: it holds a group
+        of shards in memory (70 MB of 19x19 positions) until it ends. Taking
+        a batch again starts a new one."""
+        if self._stop is not None:
+            self._stop.set()
+            self._stop = self._queue = None
 
     def __getitem__(self, index):
         # Batches come in order, one after the other (fit asks for 0, 1, 2,

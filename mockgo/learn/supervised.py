@@ -540,10 +540,14 @@ def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
     # One fit an epoch, each on its own batches (epoch_data), so that what an
     # epoch trains on does not depend on where the run last resumed.
     for epoch in range(initial_epoch, epochs):
-        trainer.fit(epoch_data(epoch), epochs=epoch + 1, initial_epoch=epoch,
-                    steps_per_epoch=steps_per_epoch, validation_data=validation,
-                    callbacks=all_callbacks, verbose=_verbosity(progress),
-                    shuffle=False)  # the pipeline shuffles
+        train = epoch_data(epoch)
+        try:
+            trainer.fit(train, epochs=epoch + 1, initial_epoch=epoch,
+                        steps_per_epoch=steps_per_epoch, validation_data=validation,
+                        callbacks=all_callbacks, verbose=_verbosity(progress),
+                        shuffle=False)  # the pipeline shuffles
+        finally:
+            train.close()  # its thread holds a group of shards
         if trainer.stop_training:  # a callback asked to stop (early stopping, ...)
             break
     return read_history(run_dir)
