@@ -290,20 +290,14 @@ def sgf_games(folder, games=24, size=9, moves=40):
     """Random legal games as SGF files (tests/test_dataset.py's
     ``random_game``), made once."""
     from mockgo.data import records
-    from mockgo.go.board import Board
+    from test_dataset import random_game  # tests/ is on the path, as for this module
 
     folder = Path(folder)
     if folder.is_dir() and len(list(folder.glob("*.sgf"))) == games:
         return folder
     folder.mkdir(parents=True, exist_ok=True)
     for i in range(games):
-        rng = random.Random(i)
-        board = Board(size, komi=6.5)
-        while board.move_number < moves and not board.is_over:
-            choices = np.flatnonzero(board.sensible_moves()[:-1])
-            board.play(int(rng.choice(choices)) if len(choices) else board.pass_index)
-        record = records.record_from_board(board, black="b", white="w")
-        record.black_rank, record.white_rank = "6d", "7d"
+        record = random_game(size, i, moves=moves)
         records.save_sgf(record, folder / f"game-{i:02d}.sgf")
     return folder
 
