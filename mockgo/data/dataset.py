@@ -603,6 +603,16 @@ def packed_batches(folder, split, batch_size, shuffle, augment, seed, include_pa
             return
 
 
+def turn_labels(labels, syms, move_maps, target):
+    """The labels of a batch after each position was turned by its symmetry:
+    moves move (``move_maps[sym, move]``), outcomes stay."""
+    if target == "policy":
+        return move_maps[syms, labels].astype(np.int32)
+    if target == "dual":
+        return move_maps[syms, labels[0]].astype(np.int32), labels[1]
+    return labels
+
+
 def batches(folder, split, batch_size=256, shuffle=True, augment=True, seed=0,
             include_pass=False, target="policy", shards_in_memory=4, repeat=False):
     """Batches of (planes, labels) as numpy arrays, read shard by shard.
@@ -628,10 +638,7 @@ def batches(folder, split, batch_size=256, shuffle=True, augment=True, seed=0,
             n = len(packed)
             flat = x.reshape(n, size * size, num_planes)
             x = np.take_along_axis(flat, gather[syms][:, :, None], axis=1).reshape(x.shape)
-            if target == "policy":
-                labels = move_maps[syms, labels].astype(np.int32)
-            elif target == "dual":
-                labels = (move_maps[syms, labels[0]].astype(np.int32), labels[1])
+            labels = turn_labels(labels, syms, move_maps, target)
         yield x, labels
 
 

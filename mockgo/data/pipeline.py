@@ -27,21 +27,11 @@ from pathlib import Path
 import keras
 import numpy as np
 
-from mockgo.data.dataset import TARGETS, packed_batches, read_manifest
+from mockgo.data.dataset import TARGETS, packed_batches, read_manifest, turn_labels
 from mockgo.data.files import read_npz
 from mockgo.go.symmetries import symmetry_tables
 
-__all__ = ["ArrayBatches", "HeldBatches", "PackedBatches", "turn_labels"]
-
-
-def turn_labels(labels, syms, move_maps, target):
-    """The labels of a batch after each position was turned by its symmetry:
-    moves move (``move_maps[sym, move]``), outcomes stay."""
-    if target == "policy":
-        return move_maps[syms, labels].astype(np.int32)
-    if target == "dual":
-        return move_maps[syms, labels[0]].astype(np.int32), labels[1]
-    return labels
+__all__ = ["ArrayBatches", "HeldBatches", "PackedBatches"]
 
 
 class PackedBatches(keras.utils.PyDataset):
