@@ -26,11 +26,15 @@ test: venv
 # (the venv's kernelspec comes first and its "python" is the running interpreter).
 # Coalescing the stream outputs after execution keeps each progress bar's last
 # state only (a full-mode notebook 01 is 11 MB of Keras progress updates without);
-# TensorFlow's native start-up lines are dropped (mockgo/notebook_export.py says why).
+# TensorFlow's native start-up lines are dropped, and the outputs cleaned: paths
+# relative to the repository, no ANSI codes, each progress bar as its last line
+# (mockgo/notebook_export.py says why).
 EXECUTE := $(BIN)/jupyter nbconvert --to notebook --execute \
 	--ExecutePreprocessor.kernel_name=python3 \
 	--NotebookExporter.preprocessors=nbconvert.preprocessors.CoalesceStreamsPreprocessor \
-	--NotebookExporter.preprocessors=mockgo.notebook_export.DropNativeLogLines
+	--NotebookExporter.preprocessors=mockgo.notebook_export.DropNativeLogLines \
+	--NotebookExporter.preprocessors=mockgo.notebook_export.CleanOutputs \
+	--CleanOutputs.root=$(CURDIR)
 
 notebooks: venv data
 	MOCKGO_QUICK=1 $(EXECUTE) --output-dir build/notebooks notebooks/*.ipynb

@@ -1,30 +1,61 @@
 """What an executed notebook keeps when ``make notebooks``, ``make full`` or
-``make docs`` writes it: an nbconvert preprocessor that drops the native
-start-up lines TensorFlow's C++ runtime prints to stderr.
+``make docs`` writes it: nbconvert preprocessors that leave outputs a reader
+can use on any machine.
 
-Those lines ("oneDNN custom operations are on", "Could not find cuda
-drivers", "failed call to cuInit", ...) are written by TensorFlow's C++
-logging before Python's logging or absl's exist, so neither
-``TF_CPP_MIN_LOG_LEVEL`` nor ``absl.logging`` silences them (measured with
-TensorFlow 2.21 at levels 2 and 3). They say nothing about the notebook, and
-in ``docs/notebooks/`` they would sit in the first cell that imports Keras,
-with a date and process id that change every run. The preprocessor removes
-those lines, known by the source files that print them
-(:func:`mockgo.native_log.is_native_log_line`), from stderr stream
-outputs; every other line (TensorFlow's warnings later in a run included),
-and every stdout output, is kept as it was.
+- :class:`DropNativeLogLines` drops the native start-up lines TensorFlow's
+  C++ runtime prints to stderr. Those lines ("oneDNN custom operations are
+  on", "Could not find cuda drivers", "failed call to cuInit", ...) are
+  written by TensorFlow's C++ logging before Python's logging or absl's
+  exist, so neither ``TF_CPP_MIN_LOG_LEVEL`` nor ``absl.logging`` silences
+  them (measured with TensorFlow 2.21 at levels 2 and 3). They say nothing
+  about the notebook, and in ``docs/notebooks/`` they would sit in the first
+  cell that imports Keras, with a date and process id that change every run.
+  It removes those lines, known by the source files that print them
+  (:func:`mockgo.native_log.is_native_log_line`), from stderr stream
+  outputs; every other line (TensorFlow's warnings later in a run included),
+  and every stdout output, is kept as it was.
+- :class:`CleanOutputs` makes the outputs read the same wherever the
+  notebook ran (:func:`clean_text`): paths are written relative to the
+  repository (``runs/01_supervised/full/policy.keras``, not the folder the
+  run happened to be in), terminal colour codes (Keras's progress lines and
+  model summaries, IPython's tracebacks) are removed, and a line redrawn
+  with carriage returns keeps its last state only. A progress bar drawn as a
+  widget (``tqdm.auto`` in Jupyter) is stored as a picture of its first
+  frame ("0%| 0/28559"), while the notebook's widget state holds its last;
+  the bar is replaced by a one-line summary of that last state
+  (:func:`progress_summary`): progress still shows while the notebook runs.
 
 Used through nbconvert's command line (the Makefile's ``EXECUTE``)::
 
     jupyter nbconvert --to notebook --execute \\
-        --NotebookExporter.preprocessors=mockgo.notebook_export.DropNativeLogLines ...
+        --NotebookExporter.preprocessors=mockgo.notebook_export.DropNativeLogLines \\
+        --NotebookExporter.preprocessors=mockgo.notebook_export.CleanOutputs \\
+        --CleanOutputs.root=$(pwd) ...
+
+or on a notebook already executed, without running it again::
+
+    python -m mockgo.notebook_export --root /where/it/ran docs/notebooks/*.ipynb
 """
 
+import argparse
+import html
+import os
+import re
+
+import nbformat
 from nbconvert.preprocessors import Preprocessor
+from traitlets import Unicode
 
 from mockgo.native_log import is_native_log_line
 
-__all__ = ["DropNativeLogLines", "is_native_log_line"]
+__all__ = ["CleanOutputs", "DropNativeLogLines", "clean_text", "is_native_log_line",
+           "progress_summary", "relative_paths", "strip_ansi"]
+
+# ECMA-48 control sequences: ESC [ parameters intermediates final byte (colours,
+# cursor moves), and the two-byte escapes (ESC followed by one of @ to _).
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 
 
 class DropNativeLogLines(Preprocessor):
@@ -37,8 +68,7 @@ class DropNativeLogLines(Preprocessor):
         kept = []
         for output in cell.get("outputs", []):
             if output.get("output_type") == "stream" and output.get("name") == "stderr":
-                text = output.get("text", "")
-                text = "".join(text) if isinstance(text, list) else text
+                text = _joined(output.get("text", ""))
                 lines = [line for line in text.splitlines(keepends=True)
                          if not is_native_log_line(line)]
                 if not lines:
@@ -47,3 +77,135 @@ class DropNativeLogLines(Preprocessor):
             kept.append(output)
         cell["outputs"] = kept
         return cell, resources
+
+
+def strip_ansi(text):
+    """``text`` without terminal control sequences (colours, bold, cursor moves)."""
+    return _ANSI.sub("", text)
+
+
+def relative_paths(text, root):
+    """``text`` with the absolute paths under ``root`` (the repository the
+    notebook ran in) written relative to it, and those under its parent as
+    ``../``: ``/home/me/mockgo/runs/x`` becomes ``runs/x`` and
+    ``/home/me/shared/kgs`` becomes ``../shared/kgs`` for root
+    ``/home/me/mockgo``. A path that a table cut short inside the root
+    (``/home/me/mo`` at the end of a column) cannot be completed faithfully:
+    it is replaced by an ellipsis."""
+    root = os.path.normpath(root)
+    if root.count("/") < 1 or root == "/":
+        return text   # no root, or one that would rewrite every path
+    text = re.sub(re.escape(root) + r"(/|(?![\w-]|\.\w))",
+                  lambda m: "" if m.group(1) == "/" else ".", text)
+    # a prefix of the root (its first folder and two characters of the next,
+    # at least) ending a word: the rest of the path was cut off by a fixed width
+    shortest = len(root.split("/")[1]) + 4
+    prefixes = "|".join(re.escape(root[:n]) for n in range(len(root), shortest - 1, -1))
+    text = re.sub(rf"(?<![\w/.])(?:{prefixes})(?=\s|$)", "\u2026", text, flags=re.M)
+    parent = os.path.dirname(root)
+    if parent != "/":
+        text = re.sub(re.escape(parent) + r"/(?=\w)", "../", text)
+    return text
+
+
+def _carriage_returns_resolved(text):
+    """Each line as a terminal shows it at the end: its last part after a
+    carriage return that is not empty (tqdm and Keras redraw a line so)."""
+    lines = []
+    for line in text.split("\n"):
+        parts = [part for part in line.split("\r") if part]
+        lines.append(parts[-1] if parts else "")
+    return "\n".join(lines)
+
+
+def clean_text(text, root):
+    """One output's text as it is stored: ANSI codes removed, redrawn lines
+    resolved to their last state, paths relative to ``root``."""
+    return relative_paths(_carriage_returns_resolved(strip_ansi(text)), root)
+
+
+def progress_summary(model_id, widget_state):
+    """The one line a progress bar widget ended on, e.g. ``building dataset:
+    100% 28559/28559 [04:15<00:00, 72.14game/s]``, from the notebook's saved
+    widget state; None when ``model_id`` is not a tqdm bar (a box of a label,
+    a progress bar and a label) or its state was not saved."""
+    box = widget_state.get(model_id, {})
+    if box.get("model_name") != "HBoxModel":
+        return None
+    children = [widget_state.get(child.removeprefix("IPY_MODEL_"), {})
+                for child in box.get("state", {}).get("children", [])]
+    names = [child.get("model_name") for child in children]
+    if names not in (["HTMLModel", "FloatProgressModel", "HTMLModel"],
+                     ["HTMLModel", "IntProgressModel", "HTMLModel"]):
+        return None
+    left, right = (_plain(children[i]["state"].get("value", "")) for i in (0, 2))
+    return " ".join(part for part in (left, right) if part)
+
+
+def _plain(widget_html):
+    """A tqdm label's HTML as text (tqdm pads with figure spaces)."""
+    return html.unescape(widget_html).replace("\u2007", " ").replace("\xa0", " ").strip()
+
+
+class CleanOutputs(Preprocessor):
+    """Store every code cell's outputs as :func:`clean_text` cleans them
+    (streams, plain-text results, tracebacks), and each progress bar widget
+    as the one line it ended on (:func:`progress_summary`)."""
+
+    root = Unicode("", help="the repository the notebook ran in; paths under it are "
+                            "written relative to it (default: the current folder)"
+                   ).tag(config=True)
+
+    def preprocess(self, nb, resources):
+        state = nb.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+        root = self.root or os.getcwd()
+        for cell in nb.cells:
+            if cell.get("cell_type") == "code":
+                cell["outputs"] = [self.clean_output(output, state, root)
+                                   for output in cell.get("outputs", [])]
+        return nb, resources
+
+    @staticmethod
+    def clean_output(output, widget_state, root):
+        """One output, cleaned; a progress bar widget becomes a stdout line."""
+        kind = output.get("output_type")
+        if kind == "stream":
+            output["text"] = clean_text(_joined(output.get("text", "")), root)
+        elif kind in ("display_data", "execute_result"):
+            data = output.get("data", {})
+            if WIDGET_VIEW in data:
+                line = progress_summary(data[WIDGET_VIEW].get("model_id"), widget_state)
+                if line is not None:
+                    return nbformat.v4.new_output("stream", name="stdout", text=line + "\n")
+            if "text/plain" in data:
+                data["text/plain"] = clean_text(_joined(data["text/plain"]), root)
+        elif kind == "error":
+            output["traceback"] = [clean_text(line, root) for line in output.get("traceback", [])]
+            output["evalue"] = clean_text(output.get("evalue", ""), root)
+        return output
+
+
+def _joined(text):
+    return "".join(text) if isinstance(text, list) else text
+
+
+def main(argv=None):
+    """Clean notebooks already executed, in place (their outputs as stored;
+    nothing is run)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m mockgo.notebook_export",
+        description="Clean executed notebooks' stored outputs in place: paths relative to "
+                    "the repository, no ANSI codes, progress bars as one line.")
+    parser.add_argument("notebooks", nargs="+", help=".ipynb files to clean in place")
+    parser.add_argument("--root", required=True,
+                        help="the repository folder the notebooks were executed in")
+    args = parser.parse_args(argv)
+    for path in args.notebooks:
+        nb = nbformat.read(path, as_version=4)
+        nb, _ = CleanOutputs(root=args.root).preprocess(nb, {})
+        nbformat.write(nb, path)
+        print(f"cleaned {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -81,3 +81,88 @@ def test_nbconvert_runs_it_as_the_makefile_names_it(tmp_path):
     written = nbformat.read(tmp_path / "out" / "in.ipynb", as_version=4)
     # both preprocessors ran: the two stdout outputs were coalesced into one
     assert [o.text for o in written.cells[0].outputs] == [KEPT[0], "42\n"]
+
+
+# CleanOutputs: the outputs as a reader on another machine should see them.
+ROOT = "/srv/someone/mockgo"
+
+
+def test_paths_are_written_relative_to_the_repository():
+    from mockgo.notebook_export import relative_paths
+    text = (f"A = x (policy:path={ROOT}/runs/01_supervised/full/policy.keras)\n"
+            f"KGS source: folder /srv/someone/shared/kgs\n"
+            f"cd {ROOT} && ls\n"
+            f"{ROOT}-old/x and {ROOT}2 are other folders\n")
+    assert relative_paths(text, ROOT) == (
+        "A = x (policy:path=runs/01_supervised/full/policy.keras)\n"
+        "KGS source: folder ../shared/kgs\n"
+        "cd . && ls\n"
+        "../mockgo-old/x and ../mockgo2 are other folders\n")
+
+
+def test_a_path_cut_short_by_a_table_becomes_an_ellipsis_not_a_guess():
+    from mockgo.notebook_export import relative_paths
+    row = "rl-policy (policy:path=/srv/someone/mo   +550     +328 to +773\n"
+    assert relative_paths(row, ROOT) == "rl-policy (policy:path=…   +550     +328 to +773\n"
+    # a prefix too short to be the root's is left alone (it may be anything)
+    assert relative_paths("see /srv/ or /srv/s", ROOT) == "see /srv/ or /srv/s"
+
+
+def test_ansi_codes_and_redrawn_lines_are_cleaned():
+    from mockgo.notebook_export import clean_text
+    keras = "\x1b[1m2000/2000\x1b[0m \x1b[32m━━━━\x1b[0m\x1b[37m\x1b[0m \x1b[1m283s\x1b[0m - loss: 2.8\n"
+    bar = "games:   0%|   | 0/8\rgames:  50%|#  | 4/8\rgames: 100%|###| 8/8\r\n"
+    assert clean_text(keras + bar, ROOT) == "2000/2000 ━━━━ 283s - loss: 2.8\ngames: 100%|###| 8/8\n"
+
+
+def progress_notebook():
+    """A notebook as tqdm.auto leaves it: the bar's text is its first frame,
+    the widget state its last; and a widget that is no progress bar."""
+    def model(name, **state):
+        return {"model_name": name, "model_module": "@jupyter-widgets/controls",
+                "model_module_version": "2.0.0", "state": state}
+    state = {
+        "box": model("HBoxModel", children=["IPY_MODEL_l", "IPY_MODEL_p", "IPY_MODEL_r"]),
+        "l": model("HTMLModel", value="building\u2007dataset:\u2007100%"),
+        "p": model("FloatProgressModel", value=28559.0, max=28559.0),
+        "r": model("HTMLModel", value="\u200728559/28559\u2007[04:15&lt;00:00,\u200772.14game/s]"),
+        "board": model("AnyModel")}
+    def view(model_id, text):
+        return nbformat.v4.new_output("display_data", data={
+            "application/vnd.jupyter.widget-view+json": {
+                "model_id": model_id, "version_major": 2, "version_minor": 0},
+            "text/plain": text})
+    cell = nbformat.v4.new_code_cell("build()", outputs=[
+        view("box", "building dataset:   0%|          | 0/28559 [00:00<?, ?game/s]"),
+        view("board", "<BoardWidget: move 0>"),
+        nbformat.v4.new_output("error", ename="OSError", evalue=f"{ROOT}/x missing",
+                               traceback=[f"\x1b[31mOSError\x1b[0m: {ROOT}/x missing"])])
+    nb = nbformat.v4.new_notebook(cells=[cell])
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {
+        "state": state, "version_major": 2, "version_minor": 0}}
+    return nb
+
+
+def test_a_progress_bar_widget_is_stored_as_the_line_it_ended_on():
+    from mockgo.notebook_export import CleanOutputs
+    nb, _ = CleanOutputs(root=ROOT).preprocess(progress_notebook(), {})
+    bar, board, error = nb.cells[0].outputs
+    assert (bar.output_type, bar.name) == ("stream", "stdout")
+    assert bar.text == "building dataset: 100% 28559/28559 [04:15<00:00, 72.14game/s]\n"
+    # any other widget keeps its view (the board widget is drawn from its state)
+    assert "application/vnd.jupyter.widget-view+json" in board.data
+    assert error.traceback == ["OSError: x missing"] and error.evalue == "x missing"
+
+
+def test_nbconvert_runs_the_cleaning_as_the_makefile_names_it(tmp_path):
+    source = tmp_path / "in.ipynb"
+    nbformat.write(progress_notebook(), source)
+    subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "notebook",
+                    "--NotebookExporter.preprocessors=mockgo.notebook_export.DropNativeLogLines",
+                    "--NotebookExporter.preprocessors=mockgo.notebook_export.CleanOutputs",
+                    f"--CleanOutputs.root={ROOT}",
+                    "--output-dir", str(tmp_path / "out"), str(source)],
+                   check=True, capture_output=True, timeout=120)
+    written = nbformat.read(tmp_path / "out" / "in.ipynb", as_version=4)
+    assert written.cells[0].outputs[0].text.startswith("building dataset: 100% 28559/28559")
+    assert written.cells[0].outputs[2].evalue == "x missing"
