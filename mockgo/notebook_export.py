@@ -91,7 +91,7 @@ def relative_paths(text, root):
     ``/home/me/shared/kgs`` becomes ``../shared/kgs`` for root
     ``/home/me/mockgo``. A path that a table cut short inside the root
     (``/home/me/mo`` at the end of a column) cannot be completed faithfully:
-    it is replaced by an ellipsis."""
+    it is replaced by an ellipsis, padded to its width."""
     root = os.path.normpath(root)
     if root.count("/") < 1 or root == "/":
         return text   # no root, or one that would rewrite every path
@@ -101,7 +101,8 @@ def relative_paths(text, root):
     # at least) ending a word: the rest of the path was cut off by a fixed width
     shortest = len(root.split("/")[1]) + 4
     prefixes = "|".join(re.escape(root[:n]) for n in range(len(root), shortest - 1, -1))
-    text = re.sub(rf"(?<![\w/.])(?:{prefixes})(?=\s|$)", "\u2026", text, flags=re.M)
+    text = re.sub(rf"(?<![\w/.])(?:{prefixes})(?=\s|$)",   # padded: columns stay aligned
+                  lambda m: "\u2026".ljust(len(m.group())), text, flags=re.M)
     parent = os.path.dirname(root)
     if parent != "/":
         text = re.sub(re.escape(parent) + r"/(?=\w)", "../", text)

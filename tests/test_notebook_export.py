@@ -103,7 +103,9 @@ def test_paths_are_written_relative_to_the_repository():
 def test_a_path_cut_short_by_a_table_becomes_an_ellipsis_not_a_guess():
     from mockgo.notebook_export import relative_paths
     row = "rl-policy (policy:path=/srv/someone/mo   +550     +328 to +773\n"
-    assert relative_paths(row, ROOT) == "rl-policy (policy:path=…   +550     +328 to +773\n"
+    # padded to the width it had, so that the table's columns stay aligned
+    assert relative_paths(row, ROOT) == ("rl-policy (policy:path=" + "…".ljust(len("/srv/someone/mo"))
+                                         + "   +550     +328 to +773\n")
     # a prefix too short to be the root's is left alone (it may be anything)
     assert relative_paths("see /srv/ or /srv/s", ROOT) == "see /srv/ or /srv/s"
 
