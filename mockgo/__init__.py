@@ -1,7 +1,38 @@
 """mockgo: from supervised learning on expert Go games to AlphaGo Zero self-play.
 
-The rules engine is :class:`mockgo.go.board.Board`; points are flat indices, and
-:mod:`mockgo.go.coords` converts them to and from GTP and SGF coordinates.
+A series of Jupyter notebooks (``notebooks/``) and this package, which they
+share. The rules engine is :class:`mockgo.go.board.Board`; points are flat
+indices, and :mod:`mockgo.go.coords` converts them to and from GTP and SGF
+coordinates::
+
+    from mockgo import Board, coords
+    board = Board(9)
+    board.play(coords.from_gtp("E5", board.size))
+
+The notebooks, in order:
+
+    01_supervised       a policy network learns expert moves from KGS games
+    02_value_net        a value network predicts the winner; one position a game
+    03_policy_gradient  REINFORCE from self-play, with a value baseline
+    04_zero_selfplay    AlphaGo Zero: tree search and self-play from scratch
+    05_arena            every player on one Elo scale, against GnuGo
+
+The subpackages, one stage of the series each, in the order a learner meets them:
+
+    mockgo.go            the game: rules engine, playouts, dead stones, feature planes
+    mockgo.data          SGF reading and writing, KGS downloads, datasets, batches
+    mockgo.nets          network architectures, saving and loading, inference
+    mockgo.search        MCTS with PUCT, evaluators, UCT and RAVE, minimax
+    mockgo.play          players (one protocol, many kinds), player specs, the game loop
+    mockgo.learn         supervised learning (01), value (02), REINFORCE (03), the recipe
+    mockgo.zero          AlphaGo Zero's loop (04) and its tic-tac-toe warm-up
+    mockgo.arena         matches, Elo, the ladder (05), move prediction, the GTP engine
+    mockgo.board_widget  the Go board for JupyterLab: play and review games
+    mockgo.pretrained    the networks that ship with mockgo, with their model cards
+
+Beside them: mockgo.notebook (each notebook's quick and full settings),
+mockgo.plotting, mockgo.cluster (worker processes or Ray) and mockgo.cli
+(the ``mockgo`` command: ``mockgo --help``).
 """
 
 from mockgo.go import coords

@@ -105,3 +105,13 @@ def test_the_license_is_named_where_a_reader_looks():
     assert "MIT License" in (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert 'license = "MIT"' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     assert "(LICENSE)" in README.read_text(encoding="utf-8")
+
+
+def test_help_mockgo_maps_every_subpackage_and_notebook():
+    import mockgo
+    doc = mockgo.__doc__
+    subpackages = sorted(p.parent.name for p in (ROOT / "mockgo").glob("*/__init__.py"))
+    notebooks = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
+    assert len(subpackages) >= 10 and len(notebooks) == 5
+    assert [name for name in subpackages if f"mockgo.{name} " not in doc] == []
+    assert [name for name in notebooks if name not in doc] == []

@@ -67,7 +67,14 @@ def test_a_damaged_file_is_refused(tmp_path, monkeypatch):
 
 def test_models_command_and_player_spec(capsys):
     assert main(["models"]) == 0
-    assert "sl-19" in capsys.readouterr().out
+    lines = capsys.readouterr().out.splitlines()
+    # a table with a header, then one row a shipped network, columns aligned
+    assert lines[0].split() == ["name", "kind", "board", "planes", "headline"]
+    rows = lines[1:1 + len(pretrained.names())]
+    assert [row.split()[0] for row in rows] == pretrained.names()
+    assert "sl-19     policy  19x19  alphago48  44.1% top-1" in "\n".join(rows)
+    start = lines[0].index("headline")
+    assert all(row[start - 2:start] == "  " and row[start] != " " for row in rows)
     player = make_player("policy:pretrained=sl-19")
     assert player.name == "policy:sl-19" and player.encoder.name == "alphago48"
     board = Board(19)

@@ -24,7 +24,7 @@ from mockgo.data.files import atomic_write_text
 from mockgo.nets.io import load_model, model_info, save_for_play
 
 __all__ = ["FOLDER", "card", "checked_path", "file_sha256", "headline", "load", "names", "path",
-           "ship"]
+           "ship", "table"]
 
 FOLDER = Path(__file__).resolve().parent
 
@@ -72,11 +72,28 @@ def load(name):
     return load_model(checked_path(name))
 
 
+TABLE_COLUMNS = ("name", "kind", "board", "planes", "headline")
+
+
 def headline(name):
     """One line on a shipped network: what it is and its headline figure."""
+    return "  ".join(_row(name))
+
+
+def _row(name):
     info = card(name)
-    return f"{name:10} {info['kind']:6} {info['board_size']}x{info['board_size']} " \
-           f"{info['encoder']:9} {info['headline']}"
+    size = info["board_size"]
+    return (name, info["kind"], f"{size}x{size}", info["encoder"], info["headline"])
+
+
+def table(shipped=None):
+    """The shipped networks as a text table with a header, one row each
+    (``mockgo models``): name, kind (policy, value or dual), board, the
+    encoder of its input planes, and its headline figure."""
+    rows = [TABLE_COLUMNS] + [_row(name) for name in (names() if shipped is None else shipped)]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(TABLE_COLUMNS) - 1)]
+    return "\n".join("  ".join([*(cell.ljust(w) for cell, w in zip(row, widths)), row[-1]])
+                     for row in rows)
 
 
 def ship(name, source, encoder=None, **fields):
@@ -118,6 +135,9 @@ def run_cli(args):
     shipped = names()
     if not shipped:
         print("no pretrained network ships with this copy of mockgo")
-    for name in shipped:
-        print(headline(name))
+        return 0
+    print(table(shipped))
+    print("\nmockgo models NAME prints a network's whole card. As players: "
+          "policy:pretrained=NAME (a policy), mcts:pretrained=NAME (a dual network),\n"
+          "alphago:policy_pretrained=NAME,value_pretrained=NAME (a policy and a value network).")
     return 0
