@@ -24,7 +24,9 @@ def draw_board(board, ax=None, heatmap=None, marks=None, title=None, show_last_m
                stones=None, cmap="Reds", colorbar=False):
     """A board with its stones, coordinates, the last move marked, and
     optionally a heatmap over the points (a vector of N*N or N*N+1 values,
-    e.g. move probabilities; the pass entry is shown in the title).
+    e.g. move probabilities). The pass entry has no point to colour: the
+    title names it when it holds at least 1% ("pass 12%"), and says nothing
+    of it otherwise (a "pass: 0.000" on every board would teach nothing).
 
     ``marks`` maps flat points to short labels (e.g. ``{move: "E"}`` for the
     expert's move). ``stones`` draws another array of stones instead of
@@ -43,8 +45,8 @@ def draw_board(board, ax=None, heatmap=None, marks=None, title=None, show_last_m
         grid = values[: size * size].reshape(size, size)
         image = ax.imshow(np.flipud(grid), cmap=cmap, alpha=0.75, origin="lower",
                           extent=(-0.5, size - 0.5, -0.5, size - 0.5), zorder=1)
-        if len(values) > size * size:
-            title = f"{title or ''}  pass: {values[size * size]:.3f}".strip()
+        if len(values) > size * size and values[size * size] >= 0.01:
+            title = f"{title or ''}  (pass {values[size * size]:.0%})".strip()
         if colorbar:
             plt.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
     for i in range(size):

@@ -84,8 +84,11 @@ def test_draw_board_heatmap_values_sit_on_their_points_and_pass_goes_in_the_titl
         # origin="lower": array row y is drawn at height y, column x at x.
         assert shown[y, x] == pytest.approx(values[p])
     assert image.get_extent() == [-0.5, 4.5, -0.5, 4.5]
-    assert ax.get_title() == "policy  pass: 0.250"
+    assert ax.get_title() == "policy  (pass 25%)"
     assert len(ax.figure.axes) == 2  # the colour bar
+    # A pass below 1% is not worth a word in the title.
+    values[25] = 0.004
+    assert draw_board(board, heatmap=values, title="policy").get_title() == "policy"
     # Without a pass entry the title stays as given, and no colour bar.
     ax = draw_board(board, heatmap=values[:25], title="no pass")
     assert ax.get_title() == "no pass" and len(ax.figure.axes) == 1
