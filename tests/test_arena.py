@@ -288,6 +288,20 @@ def test_ladder_end_to_end_on_a_small_board(tmp_path):
     assert "anchor" in result.table()
 
 
+def test_ladder_reports_its_matches_as_one_table(tmp_path, capsys):
+    ladder(["random:seed=5,name=other", "random:seed=7"], anchors=["random"], games=4, size=5,
+           workers=1, out_dir=tmp_path / "games", plot=None, verbose=True)
+    lines = capsys.readouterr().out.splitlines()
+    # the header once, then one row a match (no match's own 20-line report)...
+    assert lines[0].split()[:4] == ["A", "B", "games", "A"]
+    assert [line.split()[:3] for line in lines[1:3]] == [["1", "other", "random"],
+                                                         ["2", "random", "random"]]
+    assert not any("A as black" in line or "== match" in line for line in lines)
+    # ...then the ratings, where a name two players share gets its spec
+    table = "\n".join(lines[3:])
+    assert "random (random:seed=7)" in table and "random *" in table
+
+
 def test_ladder_rates_a_much_stronger_player_far_above(gnugo_path, tmp_path):
     strong = f"gnugo:level=1,binary={gnugo_path}"
     result = ladder([strong], anchors=["random", "random:seed=5,name=other"], games=4, size=5,

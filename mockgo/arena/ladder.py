@@ -142,13 +142,19 @@ class LadderResult:
     plot: str | None = None
 
     def table(self):
-        lines = [f"{'player':32}{'Elo':>7}  {'95% interval':>15}{'games':>7}{'score':>8}"]
+        """The ratings, best first: each player by the name its matches gave
+        it (a spec's ``name=``, or one made from the spec), with its spec
+        where two players share a name; never cut short."""
+        names = [r.name for r in self.ratings.values()]
+        labels = {spec: (r.name if names.count(r.name) == 1 or r.name == spec
+                         else f"{r.name} ({spec})") + (" *" if r.anchor else "")
+                  for spec, r in self.ratings.items()}
+        width = max([len("player"), *map(len, labels.values())]) + 2
+        lines = [f"{'player':{width}}{'Elo':>7}  {'95% interval':>15}{'games':>7}{'score':>8}"]
         for spec, r in self.ratings.items():
-            label = r.name if r.name == spec else f"{r.name} ({spec})"
-            label += " *" if r.anchor else ""
             interval = ("fixed" if r.anchor
                         else f"{format_elo(r.low)} to {format_elo(r.high)}")
-            lines.append(f"{label[:32]:32}{format_elo(r.elo):>7}  {interval:>15}"
+            lines.append(f"{labels[spec]:{width}}{format_elo(r.elo):>7}  {interval:>15}"
                          f"{r.games:>7g}{r.score:>8g}")
         lines.append("* the anchor, fixed at 0 Elo. Bradley-Terry maximum likelihood with one "
                      "virtual draw per pair;")
@@ -193,6 +199,23 @@ def plot_ratings(ratings, path, title="mockgo ladder"):
     return path
 
 
+MATCH_HEADER = (f"{'':>3}  {'A':20} {'B':20}{'games':>6}{'A wins':>8}{'as black':>9}"
+                f"{'as white':>9}{'A rate':>8}  {'95% interval':14}{'s/move A':>9}{'s/move B':>9}")
+
+
+def match_row(number, m):
+    """One match as a row of the ladder's match table (:data:`MATCH_HEADER`):
+    A's wins over all, as black and as white, its win rate with its Wilson
+    interval, and the seconds a move of each side (blank where the games were
+    not timed)."""
+    low, high = m.interval()
+    colours = m.by_color()
+    seconds = ["" if s is None else f"{s:.2f}" for s in m.seconds_per_move()]
+    return (f"{number:>3}  {m.name_a:20} {m.name_b:20}{m.n:>6}{m.score_a:>8g}"
+            f"{colours['black'][1]:>9}{colours['white'][1]:>9}{m.win_rate:>8.1%}  "
+            f"{f'{low:.1%} to {high:.1%}':14}{seconds[0]:>9}{seconds[1]:>9}")
+
+
 def ladder(players, anchors=ANCHORS, games=10, anchor_games=None, size=9, komi=7.5,
            workers=None, out_dir="matches/ladder", plot="ladder.png", prior_games=1.0,
            seed=0, verbose=True, file=None):
@@ -208,14 +231,16 @@ def ladder(players, anchors=ANCHORS, games=10, anchor_games=None, size=9, komi=7
     pairings = [(a, b, anchor_games) for k, a in enumerate(anchors) for b in anchors[k + 1:]]
     pairings += [(p, a, games) for p in players for a in anchors]
     results, matches, names = [], [], {}
+    if verbose:  # one table: a row as each match ends (a match's own report is 20 lines)
+        print(MATCH_HEADER, file=out, flush=True)
     for number, (a, b, n) in enumerate(pairings):
         if n <= 0:
             continue
-        if verbose:
-            print(f"\n== match {number + 1}/{len(pairings)}: {a} vs {b}, {n} games", file=out)
         folder = Path(out_dir) / f"{number + 1:02d}" if out_dir else False
         m = match(a, b, games=n, size=size, komi=komi, workers=workers, out_dir=folder,
-                  scorer="auto", seed=seed + number, verbose=verbose, file=out)
+                  scorer="auto", seed=seed + number, verbose=False, file=out)
+        if verbose:
+            print(match_row(number + 1, m), file=out, flush=True)
         matches.append(m)
         names[a], names[b] = m.name_a, m.name_b
         results.append((a, b, m.score_a, m.n))
@@ -229,6 +254,8 @@ def ladder(players, anchors=ANCHORS, games=10, anchor_games=None, size=9, komi=7
     if verbose:
         print("", file=out)
         print(result.table(), file=out)
+        if out_dir:
+            print(f"the games, as SGF: {out_dir}/<match>/", file=out)
         if result.plot:
             print(f"plot saved to {result.plot}", file=out)
     return result
