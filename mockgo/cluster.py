@@ -337,7 +337,7 @@ class Processes(Executor):
     Each computes with ``threads_per_worker`` threads (default: this
     machine's cores shared out, at least one each), so that workers do not
     oversubscribe the cores: by default TensorFlow in every process would
-    start a thread per core. Self-play gains from it (README, "Benchmarks":
+    start a thread per core. Self-play gains from it (docs/benchmarks.md:
     1.64 times the games an hour on 2 cores): with one thread each, two
     workers on two cores each run their own tree search while the other's
     network call runs, where one process leaves a core idle during its

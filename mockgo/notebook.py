@@ -249,7 +249,7 @@ def _reinforce_presets():
     # ran one run, 100 iterations with baseline zero and then 100 with the
     # value network (AlphaGo's two passes; the RL policy then won 358 of 400
     # games against the SL policy, 2026-11-23); now two runs of 100 from the
-    # SL policy measure what the baseline buys (issue 18): 2.2 h (value
+    # SL policy measure what the baseline buys: 2.2 h (value
     # baseline) and 1.0 h (baseline zero) on 2 cores shared with other jobs.
     full = ReinforcePreset(ReinforceConfig(size=19, games=64, learning_rate=0.001,
                                            pool_every=20, eval_games=64, eval_every=10, seed=0),
@@ -375,7 +375,7 @@ _ARENA_QUICK = ArenaPreset(size=9, anchors=("random", "gnugo:level=1"),
 # against the three anchors about 30 minutes on 2 workers; GnuGo level 10
 # adds about 0.3 s a move. The 9x9 ladder: about 1.5 hours (2 with the
 # Zero agent at 200 readouts). 19x19, 40 games a pairing: sl-19 played 40
-# games against GnuGo level 1 in 5.4 minutes on two cores (README);
+# games against GnuGo level 1 in 5.4 minutes on two cores (its card);
 # level 10 takes several times longer; AlphaGo's search at 100 readouts
 # (about 200 network evaluations/s on 19x19: benchmarks/search.py) spends
 # about a minute of its own a game, 2 hours for its 120 games on 2 workers.

@@ -1,7 +1,8 @@
 """The learner's front door stays clean: README.md is a front page (at most 200
 lines, none of 120 characters or more outside code blocks), and neither it,
 nor the pages of docs/, nor the executed notebooks' stored outputs carry a
-machine's paths, terminal colour codes or internal issue numbers; every figure
+machine's paths, terminal colour codes or internal issue numbers (nor do the
+model cards, which ``mockgo models NAME`` prints); every figure
 the README quotes is one that docs/results.md or a model card measured."""
 
 import json
@@ -59,7 +60,7 @@ def stored_outputs(path):
     return "\n".join(texts).replace("\\u001b", "\x1b")
 
 
-@pytest.mark.parametrize("path", [README, *PAGES, *NOTEBOOKS],
+@pytest.mark.parametrize("path", [README, *PAGES, *NOTEBOOKS, *CARDS],
                          ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_machine_paths_ansi_codes_or_issue_numbers(path):
     text = stored_outputs(path) if path.suffix == ".ipynb" else path.read_text(encoding="utf-8")

@@ -86,7 +86,7 @@ def configure_parser(parser):
                         help="self-play and match workers: without --cluster, worker "
                              "processes on this machine, the cores shared out among them "
                              "(default 1: all in this process; 2 on 2 cores made self-play "
-                             "faster, README); with --cluster ray, Ray workers (default: as "
+                             "faster); with --cluster ray, Ray workers (default: as "
                              "many as the cluster's CPUs allow, --cpus-per-worker each)")
     add_cluster_options(parser, trainer=True).description = (
         "self-play batches and match games on Ray workers that keep each model's network "
