@@ -623,7 +623,7 @@ def load_sl_policy(repo_root, quick, size, seed=0, stand_in=True):
     loaded, why = _load_if_it_fits(path, size, "01", "policy", "plays")
     if loaded is not None:
         return loaded
-    shipped = None if quick else _shipped("sl-19", size, why, "SL policy")
+    shipped = None if quick else _shipped("sl-19", size, why, "SL policy", "01")
     if shipped is not None:
         return shipped
     if not stand_in:
@@ -635,18 +635,21 @@ def load_sl_policy(repo_root, quick, size, seed=0, stand_in=True):
                               f"{size}x{size}, untrained, seed {seed}", True, None)
 
 
-def _shipped(name, size, why, what):
+def _shipped(name, size, why, what, notebook):
     """The network ``name`` that ships with mockgo (:mod:`mockgo.pretrained`)
     as a :class:`LoadedModel`, when it ships and plays ``size`` x ``size``;
-    else None. ``why``: why the learner's own network is not used."""
+    else None. ``why``: why the learner's own network is not used. The note
+    says what the shipped network is first (notebook ``notebook``'s full run,
+    its card's headline), and why it stands in second."""
     if name not in pretrained.names():
         return None
     card = pretrained.card(name)
     if card["board_size"] != size:
         return None
-    return LoadedModel(pretrained.load(name), f"{why}: using the {what} that ships with "
-                                              f"mockgo ({name}: {card['headline']})",
-                       False, pretrained.path(name))
+    note = (f"{name}, the {what} that notebook {notebook}'s full run trained, as it ships "
+            f"with mockgo ({card['headline']}; its card: mockgo models {name}); "
+            f"used because {why}")
+    return LoadedModel(pretrained.load(name), note, False, pretrained.path(name))
 
 
 def _load_if_it_fits(path, size, notebook, model_name, verb):
@@ -695,7 +698,7 @@ def load_value_network(repo_root, quick, policy, size, seed=0, progress=False, s
     loaded, why = _load_if_it_fits(path, size, "02", "value network", "is for")
     if loaded is not None:
         return loaded
-    shipped = None if quick else _shipped("value-19", size, why, "value network")
+    shipped = None if quick else _shipped("value-19", size, why, "value network", "02")
     if shipped is not None:
         return shipped
     if not stand_in:

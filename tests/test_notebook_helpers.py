@@ -108,9 +108,14 @@ def test_full_mode_falls_back_to_the_networks_that_ship(tmp_path, monkeypatch):
     empty = tmp_path / "repo"
 
     sl = notebook.load_sl_policy(empty, quick=False, size=19, stand_in=False)
-    assert not sl.stand_in and "ships with mockgo (sl-19" in sl.note
+    assert not sl.stand_in and sl.note.startswith(
+        "sl-19, the SL policy that notebook 01's full run trained, as it ships with mockgo (")
+    assert "used because notebook 01's policy is missing" in sl.note
     value = notebook.load_value_network(empty, quick=False, policy=None, size=19, stand_in=False)
-    assert not value.stand_in and "ships with mockgo (value-19: a test network)" in value.note
+    assert not value.stand_in and value.note.startswith(
+        "value-19, the value network that notebook 02's full run trained, as it ships with "
+        "mockgo (a test network; its card: mockgo models value-19); used because notebook 02's "
+        "value network is missing")
     assert value.model.input_shape[1:] == (19, 19, 49)
     # Other board sizes have nothing shipped: full mode refuses, rather than train on a stand-in.
     with pytest.raises(FileNotFoundError, match="notebook 02's value network is missing"):
