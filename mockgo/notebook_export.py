@@ -87,10 +87,10 @@ def strip_ansi(text):
 def relative_paths(text, root):
     """``text`` with the absolute paths under ``root`` (the repository the
     notebook ran in) written relative to it, and those under its parent as
-    ``../``: ``/home/me/mockgo/runs/x`` becomes ``runs/x`` and
-    ``/home/me/shared/kgs`` becomes ``../shared/kgs`` for root
-    ``/home/me/mockgo``. A path that a table cut short inside the root
-    (``/home/me/mo`` at the end of a column) cannot be completed faithfully:
+    ``../``: ``/path/to/mockgo/runs/x`` becomes ``runs/x`` and
+    ``/path/to/shared/kgs`` becomes ``../shared/kgs`` for root
+    ``/path/to/mockgo``. A path that a table cut short inside the root
+    (``/path/to/mo`` at the end of a column) cannot be completed faithfully:
     it is replaced by an ellipsis, padded to its width."""
     root = os.path.normpath(root)
     if root.count("/") < 1 or root == "/":
