@@ -100,6 +100,14 @@ class LazyPlayer(Player):
             self._load()
             return call()
 
+    def built(self):
+        """The player itself, built now if it was not yet (in the
+        ``loading`` context, as at a first move; PlayerLoadError if it
+        cannot be)."""
+        if self.player is None:
+            self._first(lambda: None)
+        return self.player
+
     def check_size(self, size):
         if self.player is not None:
             return self.player.check_size(size)
