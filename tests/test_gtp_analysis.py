@@ -419,3 +419,15 @@ def test_a_recorded_session_replays_the_same():
             for line in got.split("\n"):
                 if line.startswith("info"):
                     check_line(line, 5)
+
+
+def test_the_command_line_sets_the_ponder_limit():
+    import argparse
+
+    from mockgo.arena.gtp import configure_parser
+
+    parser = configure_parser(argparse.ArgumentParser())
+    assert parser.parse_args([]).ponder_visits == analysis.PONDER_VISITS
+    assert parser.parse_args(["--ponder-visits", "300"]).ponder_visits == 300
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--ponder-visits", "0"])

@@ -22,8 +22,8 @@ moment it starts the engine, and the engine answers at once. A player with
 a network (``policy``, ``alphago``, ``mcts`` with a network) is checked at
 start (its options, its network files: a mistyped spec ends the engine with
 one line on stderr), and built at the first command that needs it,
-``genmove`` or ``kgs-genmove_cleanup``: only then is TensorFlow imported
-(:class:`~mockgo.play.players.LazyPlayer`). Everything else needs only the
+``genmove``, ``kgs-genmove_cleanup`` or an analysis command: only then is
+TensorFlow imported (:class:`~mockgo.play.players.LazyPlayer`). Everything else needs only the
 board. A network that fails to load then is the answer
 ``? cannot load NAME: the cause``, to that genmove and every later one; the
 engine goes on. Standard error carries mockgo's own lines only: the command
@@ -773,6 +773,13 @@ def _komi_option(text):
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _positive_int(text):
+    """``--ponder-visits``: a whole number >= 1 (argparse's message)."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"a whole number >= 1, not {text!r}")
+    return int(text)
+
+
 def configure_parser(parser):
     """The options of ``mockgo gtp`` (and ``python -m mockgo.arena.gtp``)."""
     parser.description = "Play over GTP version 2 on standard input and output."
@@ -791,6 +798,10 @@ def configure_parser(parser):
                         help=f"komi at start (default 7.5; at most {MAX_KOMI} either way)")
     parser.add_argument("--playouts", type=int, default=64,
                         help="random playouts to judge dead stones for final_score (default 64)")
+    parser.add_argument("--ponder-visits", type=_positive_int, default=analysis.PONDER_VISITS,
+                        help="lz-analyze stops searching at this many visits and waits for the "
+                             f"next command (default {analysis.PONDER_VISITS}; a 19x19 tree "
+                             "takes about 44 KB a visit)")
     parser.add_argument("--name", default="mockgo", help="the engine's GTP name")
     parser.add_argument("--verbose", "-v", action="count", default=0,
                         help="log to stderr: -v the engine's notes, -vv every command")
@@ -820,7 +831,7 @@ def run_cli(args):
         player = lazy_player(args.player, loading=native_lines_dropped, **overrides)
         try:
             server = GTPServer(player, size=args.size, komi=args.komi, playouts=args.playouts,
-                               name=args.name)
+                               name=args.name, ponder_visits=args.ponder_visits)
             log.info("mockgo GTP engine ready: %s", player.name)
             server.run(gtp_in, gtp_out)
         finally:
