@@ -428,3 +428,36 @@ def test_the_command_line_sets_the_ponder_limit():
     assert parser.parse_args(["--ponder-visits", "300"]).ponder_visits == 300
     with pytest.raises(SystemExit):
         parser.parse_args(["--ponder-visits", "0"])
+
+
+def test_a_network_player_is_built_by_its_first_analysis_in_its_loading_context():
+    import contextlib
+
+    from mockgo.play.lazy_player import LazyPlayer, PlayerPlan
+
+    seen = []
+
+    def evaluate(states):
+        seen.append(("evaluate", inside))
+        return stones_evaluator(states)
+
+    @contextlib.contextmanager
+    def loading():
+        nonlocal inside
+        inside = True
+        try:
+            yield
+        finally:
+            inside = False
+
+    inside = False
+    built = SearchPlayer(evaluate, readouts=16, game=CarefulGoGame, size=5, name="stones")
+    lazy = LazyPlayer(PlayerPlan(lambda: built, "stones", size=5), loading=loading)
+    server = GTPServer(lazy, size=5, ponder_visits=24)
+    setup_5x5(server)
+    assert not lazy.loaded
+    found = check_line(analysis_lines(answer(server, "lz-analyze b 1"))[-1], 5)
+    assert lazy.loaded and sum(c["visits"] for c in found) == 24
+    # The first evaluation (the root's) ran while loading; the search after.
+    assert seen[0] == ("evaluate", True) and all(not s[1] for s in seen[1:])
+    assert len(seen) > 1

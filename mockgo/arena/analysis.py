@@ -340,7 +340,11 @@ def analyst_for(player, board, rng, limit=PONDER_VISITS):
     from mockgo.play.search_player import SearchPlayer, UCTPlayer
 
     if isinstance(player, LazyPlayer):
-        player = player.built()
+        if player.loaded:
+            player = player.player
+        else:  # built now, and its first network call in the loading context too
+            return player.built(lambda built: _first_look(
+                analyst_for(built, board, rng, limit)))
     if isinstance(player, SearchPlayer):
         return _MCTSAnalyst(player, board, rng, limit)
     if isinstance(player, UCTPlayer):
@@ -351,6 +355,19 @@ def analyst_for(player, board, rng, limit=PONDER_VISITS):
         return _PolicyAnalyst(_uniform_priors, board)
     raise ValueError(f"{player.name} gives no analysis: it has neither a search tree "
                      f"nor a policy")
+
+
+def _first_look(analyst):
+    """The analyst after its first network call (a policy's priors; a
+    search's root expanded: no readout yet, as a move's search begins), to
+    make it in a network player's loading context."""
+    if analyst.searches:
+        tree = analyst.tree(start=True)
+        if not tree.root.terminal and getattr(tree.root, "child_P", True) is None:
+            analyst.grow()  # a fresh MCTS root: this step only evaluates it
+    else:
+        analyst.infos()
+    return analyst
 
 
 def _line(analyst, request, size, dialect):
