@@ -461,3 +461,37 @@ def test_a_network_player_is_built_by_its_first_analysis_in_its_loading_context(
     # The first evaluation (the root's) ran while loading; the search after.
     assert seen[0] == ("evaluate", True) and all(not s[1] for s in seen[1:])
     assert len(seen) > 1
+
+
+# What TensorFlow's runtime prints at start-up (as test_gtp_startup checks).
+TENSORFLOW_WORDS = ("cuinit", "onednn", "cuda", "absl", "tensorflow", "cpu_feature_guard")
+
+
+@pytest.mark.parametrize("spec, size", [("policy:pretrained=sl-19", 19),
+                                        ("mcts:pretrained=zero-9,readouts=32", 9)])
+def test_shipped_networks_analyse_through_the_command_line(spec, size):
+    """As Sabaki runs it: the engine, a shipped network, ``lz-analyze B 50``
+    and the next command; stderr keeps to mockgo's lines."""
+    commands = [f"boardsize {size}", "clear_board", "play b D4", "1 lz-analyze W 50 minmoves 5",
+                "2 genmove_analyze w 20", "quit"]
+    done = subprocess.run([sys.executable, "-m", "mockgo.cli", "gtp", "--player", spec,
+                           "--ponder-visits", "64"],
+                          input="\n".join(commands) + "\n", capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert not any(word in done.stderr.lower() for word in TENSORFLOW_WORDS), done.stderr
+    answers = done.stdout.split("\n\n")
+    analysed = answers[3]
+    lines = analysed.split("\n")
+    assert lines[0] == "=1" and len(lines) >= 2
+    found = check_line(lines[-1], size)
+    assert len(found) >= 5 and "D4" not in [c["move"] for c in found]
+    if spec.startswith("mcts"):
+        # The next command was already waiting: one slice (a search step of
+        # parallel_readouts, 8) and the analysis stops.
+        assert sum(c["visits"] for c in found) == 8
+    else:  # a policy: its priors, scaled
+        assert all(c["winrate"] == 5000 for c in found)
+    played = answers[4].split("\n")
+    assert played[0] == "=2" and played[-1].startswith("play ")
+    check_line(played[-2], size)
