@@ -38,8 +38,8 @@ Where the numbers come from (:func:`analyst_for`):
   visits; but Sabaki scales its heatmap by ``visits * winrate`` and a line of
   zero visits would draw nothing (0 / 0). So a policy's ``visits`` are its
   prior scaled to :data:`POLICY_VISITS` (rounded; the moves that round to 0
-  are left out), the visits a search that followed the prior alone would give
-  them, and its ``winrate`` is 5000 (0.5): a policy has no opinion of who
+  are left out), about what a search that followed the prior alone would
+  give them, and its ``winrate`` is 5000 (0.5): a policy has no opinion of who
   wins. One line is printed, since nothing changes while it waits.
 
 ``genmove_analyze`` (Sabaki's name; ``lz-genmove_analyze`` and
@@ -50,6 +50,12 @@ would play it (its readouts or its time, the clock). An MCTS search prints
 between its steps (``SearchPlayer.after_step``), where no readout is in
 flight; in the middle of a step the tree counts the step's virtual losses,
 each a loss. UCT has no virtual loss: a thread reads its tree.
+
+The tags (:func:`parse_analyze_args`): the colour, the interval (0: no
+lines at all, as Leela Zero), ``minmoves``, ``maxmoves``; Leela Zero's
+``avoid`` and ``allow`` are not supported (``? cannot parse analyze tags``).
+A pondering tree stops growing at :data:`PONDER_VISITS` visits (the
+engine's ``--ponder-visits``) and waits for the next command.
 
 The engine reads standard input on a thread of its own (:class:`InputLines`),
 so an analysis sees the next command arrive without blocking on it.
