@@ -22,6 +22,7 @@ ALL_COMMANDS = [
     "boardsize", "clear_board", "komi", "play", "genmove", "undo", "showboard",
     "final_score", "final_status_list", "fixed_handicap", "place_free_handicap",
     "set_free_handicap", "loadsgf", "time_settings", "time_left", "kgs-genmove_cleanup",
+    "lz-analyze", "kata-analyze", "genmove_analyze", "lz-genmove_analyze", "kata-genmove_analyze",
 ]
 
 

@@ -12,15 +12,18 @@ error. The player is any :mod:`mockgo.play.players` spec (``random:seed=3``,
 Commands: protocol_version, name, version, known_command, list_commands,
 quit, boardsize, clear_board, komi, play, genmove, undo, showboard,
 final_score, final_status_list, fixed_handicap, place_free_handicap,
-set_free_handicap, loadsgf, time_settings, time_left, kgs-genmove_cleanup.
+set_free_handicap, loadsgf, time_settings, time_left, kgs-genmove_cleanup;
+and live analysis for Sabaki and Lizzie (:mod:`mockgo.arena.analysis`):
+lz-analyze, kata-analyze, genmove_analyze, lz-genmove_analyze,
+kata-genmove_analyze.
 
 Start-up: a controller asks ``name``, ``version``, ``list_commands``... the
 moment it starts the engine, and the engine answers at once. A player with
 a network (``policy``, ``alphago``, ``mcts`` with a network) is checked at
 start (its options, its network files: a mistyped spec ends the engine with
 one line on stderr), and built at the first command that needs it,
-``genmove`` or ``kgs-genmove_cleanup``: only then is TensorFlow imported
-(:class:`~mockgo.play.players.LazyPlayer`). Everything else needs only the
+``genmove``, ``kgs-genmove_cleanup`` or an analysis command: only then is
+TensorFlow imported (:class:`~mockgo.play.players.LazyPlayer`). Everything else needs only the
 board. A network that fails to load then is the answer
 ``? cannot load NAME: the cause``, to that genmove and every later one; the
 engine goes on. Standard error carries mockgo's own lines only: the command
@@ -96,6 +99,7 @@ import traceback
 import numpy as np
 
 import mockgo
+from mockgo.arena import analysis
 from mockgo.data.records import SGFError, load_sgf
 from mockgo.go import coords
 from mockgo.go.board import (BLACK, COLOR_NAMES, EMPTY, ILLEGAL_REASONS, MAX_KOMI, MAX_SIZE,
@@ -113,6 +117,8 @@ MAX_INT = 2**31 - 1  # the largest GTP int
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # control characters but HT and LF
 _DIGITS = re.compile(r"[0-9]+")
 _FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)")
+# What an analysis command's handler returns: its answer went out line by line.
+_STREAMED = object()
 
 
 class GTPFailure(Exception):
@@ -249,7 +255,7 @@ class GTPServer:
     """
 
     def __init__(self, player, size=None, komi=7.5, playouts=64, seed=0, name="mockgo",
-                 timer=time.perf_counter):
+                 timer=time.perf_counter, ponder_visits=analysis.PONDER_VISITS):
         self.player = player
         self.engine_name = name
         self.playouts = playouts
@@ -258,9 +264,14 @@ class GTPServer:
         self.games = 0  # games started, for their seeds
         self.time_settings = None  # (main time, byo-yomi time, byo-yomi stones)
         self.clocks = {}  # colour: GameClock, once time_settings or time_left came
-        self.timer = timer  # what the clocks are run by (a test's own)
+        self.timer = timer  # runs the clocks and the analysis intervals (a test's own)
         self.quitting = False
         self._dead_cache = None
+        # Live analysis (mockgo.arena.analysis): where its lines go as they
+        # come (set by run(); None: into the answer), the input it watches
+        # for the next command, the visits at which pondering stops.
+        self.out, self.input, self.ponder_visits = None, None, ponder_visits
+        self._ident, self._streamed = "", []
         self.commands = {
             "protocol_version": self.cmd_protocol_version,
             "name": self.cmd_name,
@@ -284,6 +295,11 @@ class GTPServer:
             "time_settings": self.cmd_time_settings,
             "time_left": self.cmd_time_left,
             "kgs-genmove_cleanup": self.cmd_kgs_genmove_cleanup,
+            "lz-analyze": lambda args: self._analyze(args, "lz"),
+            "kata-analyze": lambda args: self._analyze(args, "kata"),
+            "genmove_analyze": lambda args: self._genmove_analyze(args, "lz"),
+            "lz-genmove_analyze": lambda args: self._genmove_analyze(args, "lz"),
+            "kata-genmove_analyze": lambda args: self._genmove_analyze(args, "kata"),
         }
         if size is None:
             size = getattr(player, "size", None) or 19
@@ -427,14 +443,33 @@ class GTPServer:
             raise GTPFailure("illegal move") from None
         return ""
 
-    def _genmove(self, args, cleanup=False):
-        self._args(args, 1)
-        color = self._color(args[0])
+    def _view(self, color):
+        """The board with ``color`` to move (a copy if that is not the board's)."""
         view = self.board
         if color != view.to_play:
             view = view.copy()
             view.to_play, view.ko = color, -1
-        move = self._select_move(view, color)
+        return view
+
+    def _genmove(self, args, cleanup=False):
+        self._args(args, 1)
+        return self._generate(self._color(args[0]), cleanup)
+
+    def _generate(self, color, cleanup=False, request=None, dialect="lz"):
+        """genmove's move for ``color``, played; with an analysis
+        ``request``, its lines streamed while the player thinks."""
+        view = self._view(color)
+        if request is None:
+            move = self._select_move(view, color)
+        else:
+            analyst = self._analyst(view)
+            self._stream(f"={self._ident}\n")
+            with analysis.printing(analyst, request, self.size, self._stream, dialect,
+                                   clock=self.timer) as printer:
+                move = self._select_move(view, color)
+            line = printer.last_line()  # before the move: the tree is still at the position
+            if line:
+                self._stream(line + "\n")
         if move != RESIGN and not self.board.is_legal(move, color):
             log.error("%s chose an illegal move, %s; passing instead", self.player.name,
                       coords.to_gtp(move, self.size))
@@ -479,6 +514,58 @@ class GTPServer:
 
     def cmd_genmove(self, args):
         return self._genmove(args)
+
+    # ------------------------------------------------------ live analysis
+
+    def _stream(self, text):
+        """Part of an answer given out now (an analysis's lines)."""
+        self._streamed.append(text)
+        if self.out is None:
+            return
+        self.out.write(text)
+        self.out.flush()
+
+    def _rest_of_stream(self):
+        """What a streamed answer has not given out yet: all of it without run()."""
+        return "".join(self._streamed) if self.out is None else ""
+
+    def _input_waiting(self, timeout):
+        """Whether the next command is there (waiting up to ``timeout`` s).
+        Without run()'s input (:meth:`handle` alone) none ever comes: an
+        analysis grows its tree to ``ponder_visits`` and stops there."""
+        return timeout is None if self.input is None else self.input.waiting(timeout)
+
+    def _analysis_request(self, args):
+        try:
+            return analysis.parse_analyze_args(args, self.board.to_play, self._color, self._int)
+        except (ValueError, GTPFailure) as error:
+            log.warning("%s", error)
+            raise GTPFailure("cannot parse analyze tags") from None
+
+    def _analyst(self, view):
+        try:
+            return analysis.analyst_for(self.player, view, self.game_rng, self.ponder_visits)
+        except PlayerLoadError as error:
+            log.error("%s", error)
+            raise GTPFailure(str(error)) from None
+        except ValueError as error:
+            raise GTPFailure(str(error)) from None
+
+    def _analyze(self, args, dialect):
+        """``lz-analyze`` / ``kata-analyze``: lines until the next command."""
+        request = self._analysis_request(args)
+        analyst = self._analyst(self._view(request.color))
+        self._stream(f"={self._ident}\n")
+        analysis.ponder(analyst, request, self.size, self._stream, self._input_waiting, dialect,
+                        clock=self.timer)
+        return _STREAMED
+
+    def _genmove_analyze(self, args, dialect):
+        """``genmove_analyze``: lines while the player thinks, then ``play MOVE``."""
+        request = self._analysis_request(args)
+        vertex = self._generate(request.color, request=request, dialect=dialect)
+        self._stream(f"play {vertex}\n")
+        return _STREAMED
 
     def cmd_kgs_genmove_cleanup(self, args):
         return self._genmove(args, cleanup=True)
@@ -635,20 +722,31 @@ class GTPServer:
         if handler is None:
             log.info("unknown command %r", name)
             return f"?{ident} unknown command\n\n"
+        self._ident, self._streamed = ident, []
         try:
             text = handler(args)
+            if text is _STREAMED:  # the lines went out: the empty line ends the answer
+                return self._rest_of_stream() + "\n"
         except GTPFailure as failure:
+            if self._streamed:  # too late for "?": the "=" is out; the log says why
+                log.error("%s: %s", line, failure)
+                return self._rest_of_stream() + "\n"
             return f"?{ident} {failure}\n\n"
         except Exception as error:  # a bug must not end the engine
             log.error("%s failed:\n%s", line, traceback.format_exc())
+            if self._streamed:
+                return self._rest_of_stream() + "\n"
             message = str(error).replace("\n", " ") or type(error).__name__
             return f"?{ident} internal error: {message}\n\n"
         return f"={ident} {text}\n\n" if text else f"={ident}\n\n"
 
     def run(self, stdin, stdout):
-        """Serve commands from ``stdin`` until ``quit`` or end of input."""
+        """Serve commands from ``stdin`` until ``quit`` or end of input.
+        A thread reads ``stdin`` (:class:`~mockgo.arena.analysis.InputLines`):
+        an analysis goes on until the next command is there."""
+        self.out, self.input = stdout, analysis.InputLines(stdin)
         while not self.quitting:
-            line = stdin.readline()
+            line = self.input.get()
             if not line:
                 break
             log.debug("<< %s", line.rstrip("\n"))
@@ -675,6 +773,13 @@ def _komi_option(text):
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _positive_int(text):
+    """``--ponder-visits``: a whole number >= 1 (argparse's message)."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"a whole number >= 1, not {text!r}")
+    return int(text)
+
+
 def configure_parser(parser):
     """The options of ``mockgo gtp`` (and ``python -m mockgo.arena.gtp``)."""
     parser.description = "Play over GTP version 2 on standard input and output."
@@ -693,6 +798,10 @@ def configure_parser(parser):
                         help=f"komi at start (default 7.5; at most {MAX_KOMI} either way)")
     parser.add_argument("--playouts", type=int, default=64,
                         help="random playouts to judge dead stones for final_score (default 64)")
+    parser.add_argument("--ponder-visits", type=_positive_int, default=analysis.PONDER_VISITS,
+                        help="lz-analyze stops searching at this many visits and waits for the "
+                             f"next command (default {analysis.PONDER_VISITS}; a 19x19 tree "
+                             "takes about 44 KB a visit)")
     parser.add_argument("--name", default="mockgo", help="the engine's GTP name")
     parser.add_argument("--verbose", "-v", action="count", default=0,
                         help="log to stderr: -v the engine's notes, -vv every command")
@@ -722,7 +831,7 @@ def run_cli(args):
         player = lazy_player(args.player, loading=native_lines_dropped, **overrides)
         try:
             server = GTPServer(player, size=args.size, komi=args.komi, playouts=args.playouts,
-                               name=args.name)
+                               name=args.name, ponder_visits=args.ponder_visits)
             log.info("mockgo GTP engine ready: %s", player.name)
             server.run(gtp_in, gtp_out)
         finally:

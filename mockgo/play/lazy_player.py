@@ -100,6 +100,20 @@ class LazyPlayer(Player):
             self._load()
             return call()
 
+    def built(self, first=None):
+        """The player itself, built now if it was not yet (in the
+        ``loading`` context, as at a first move; PlayerLoadError if it
+        cannot be). ``first(player)``: what the built player does first
+        (its first network call), in that context too; its result is
+        returned instead of the player (not called when the player was
+        built before)."""
+        if self.player is None:
+            if first is None:
+                self._first(lambda: None)
+            else:
+                return self._first(lambda: first(self.player))
+        return self.player
+
     def check_size(self, size):
         if self.player is not None:
             return self.player.check_size(size)

@@ -57,10 +57,18 @@ class _TreePerGame(Player):
         return tree
 
     def _tree_for(self, turn):
-        tree = self._tree_at(turn.game, turn.board)
-        if tree is None:
-            rng = self._rngs.setdefault(turn.game, turn.rng)
-            tree = self.trees[turn.game] = self._new_tree(turn.board, rng)
+        return self.tree_at(turn.game, turn.board, turn.rng)
+
+    def tree_at(self, game, board, rng=None):
+        """Game ``game``'s tree if its root is the position ``board``; if it
+        is not, with ``rng`` (the game's generator) a new tree from ``board``,
+        the game's tree from now on (as a move's search starts one), without
+        it None. Live analysis (:mod:`mockgo.arena.analysis`) reads and grows
+        the tree it gives."""
+        tree = self._tree_at(game, board)
+        if tree is None and rng is not None:
+            rng = self._rngs.setdefault(game, rng)
+            tree = self.trees[game] = self._new_tree(board, rng)
         return tree
 
     def observe(self, game, board, move):
@@ -196,6 +204,9 @@ class SearchPlayer(_TreePerGame):
         self.on_end_game = on_end_game
         self.name = name
         self.seed = seed
+        # Called after every step of a move's search, between steps (live
+        # analysis prints there: mockgo.arena.analysis); None: nothing.
+        self.after_step = None
         self._warmed_up = False
         super().__init__()  # game -> its MCTSPlayer
 
@@ -225,11 +236,12 @@ class SearchPlayer(_TreePerGame):
         searching = np.flatnonzero(~passing)
         trees = [self._tree_for(turns[i]) for i in searching]
         if self.seconds is None:
-            search_many(trees, self.evaluate)
+            search_many(trees, self.evaluate, after_step=self.after_step)
         else:  # each game's move gets the whole budget
             self._warm_up(trees)
             for tree in trees:
-                search_many([tree], self.evaluate, seconds=self.seconds)
+                search_many([tree], self.evaluate, seconds=self.seconds,
+                            after_step=self.after_step)
         for i, tree in zip(searching, trees):
             moves[i] = self._answer(turns[i], tree)
         return Choices(moves, np.zeros(len(turns)))

@@ -557,7 +557,7 @@ class MCTSPlayer:
         return True
 
 
-def search_many(players, evaluate=None, seconds=None):
+def search_many(players, evaluate=None, seconds=None, after_step=None):
     """Search every player's tree in lockstep: each step gathers up to
     ``parallel_readouts`` leaves from each tree and makes ONE evaluator call
     (``evaluate``, default the first player's) for all of them. Unexpanded
@@ -579,7 +579,11 @@ def search_many(players, evaluate=None, seconds=None):
     A player with ``stop_early`` stops once :meth:`MCTSPlayer.decided`: its
     pick can no longer change in the readouts it has left, or (with
     ``seconds``) in as many steps as the time left holds at the pace of the
-    fastest step so far, plus one."""
+    fastest step so far, plus one.
+
+    ``after_step()``: called after every step, when no readout is in
+    flight (no virtual loss in the trees): live analysis reads the trees
+    there (:mod:`mockgo.arena.analysis`)."""
     players = [p for p in players if not p.root.terminal]
     if not players:
         return
@@ -597,6 +601,8 @@ def search_many(players, evaluate=None, seconds=None):
                 p.remaining, p.searching = 0, False
             break
         search_step(players, evaluate)
+        if after_step is not None:
+            after_step()
         end = time.perf_counter()
         last_step = end - now
         fastest_step = last_step if fastest_step is None else min(fastest_step, last_step)

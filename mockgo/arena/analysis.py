@@ -1,0 +1,556 @@
+"""Live analysis over GTP: what a player thinks of a position, as Sabaki,
+Lizzie and other controllers draw it (a heatmap of the candidate moves, their
+win rates, and the sequence the search expects after each).
+
+Leela Zero's ``lz-analyze`` made the format; KataGo's ``kata-analyze`` is the
+same with other units. The engine answers ``=`` (with the command's id) on a
+line of its own, then, at every interval, ONE line listing the candidates::
+
+    info move D4 visits 120 winrate 5123 prior 2301 lcb 4870 order 0 pv D4 Q16 C3 info move ...
+
+and ends its answer with an empty line when the next command arrives. Per
+candidate move: ``visits`` (the search's readouts through it), ``winrate``
+(the mean result of those readouts for the side the analysis is for, the
+side to move), ``prior`` (what the player's policy gave the move before any
+search), ``lcb`` (a lower bound of the win rate, :func:`lower_bound`),
+``order`` (0 for the best: most visits, then the higher win rate, as Leela
+Zero sorts) and ``pv``, the principal variation: the move, then at each
+level below it the most visited answer. In ``lz-`` lines win rate, prior and
+bound are integers in 1/10000 (Leela Zero's, which Sabaki and Lizzie divide
+by 100 to get a percentage); in ``kata-`` lines they are fractions of 1.
+Moves without visits are left out, unless ``minmoves N`` asks for at least N
+candidates (Leela Zero's rule).
+
+Where the numbers come from (:func:`analyst_for`):
+
+- the search players (``mcts`` with the uniform evaluator or a network,
+  ``alphago``: :class:`mockgo.play.search_player.SearchPlayer`; ``uct``:
+  :class:`~mockgo.play.search_player.UCTPlayer`): their own tree for the
+  game, read live. ``lz-analyze`` grows it a slice at a time (one search
+  step, ``parallel_readouts`` readouts; 16 playouts for UCT) and looks for
+  the next command between slices, so the analysis stops within a slice of
+  the command's arrival; the tree stays the player's, and its next
+  ``genmove`` starts from what the analysis searched (Leela Zero's
+  pondering). UCT has no policy: its prior is the uniform share of its
+  candidate moves, which is how it treats moves it has not tried.
+- the policy players (and the random player, whose policy is uniform over
+  its sensible moves): the priors alone. There is no search, so there are no
+  visits; but Sabaki scales its heatmap by ``visits * winrate`` and a line of
+  zero visits would draw nothing (0 / 0). So a policy's ``visits`` are its
+  prior scaled to :data:`POLICY_VISITS` (rounded; the moves that round to 0
+  are left out), about what a search that followed the prior alone would
+  give them, and its ``winrate`` is 5000 (0.5): a policy has no opinion of who
+  wins. One line is printed, since nothing changes while it waits.
+
+``genmove_analyze`` (Sabaki's name; ``lz-genmove_analyze`` and
+``kata-genmove_analyze`` too) is ``genmove`` with the same lines printed
+while the player searches, the last one when the search is done, then
+``play D4`` and the empty line. The move is the player's own, as ``genmove``
+would play it (its readouts or its time, the clock). An MCTS search prints
+between its steps (``SearchPlayer.after_step``), where no readout is in
+flight; in the middle of a step the tree counts the step's virtual losses,
+each a loss. UCT has no virtual loss: a thread reads its tree.
+
+The tags (:func:`parse_analyze_args`): the colour, the interval (0: no
+lines at all, as Leela Zero), ``minmoves``, ``maxmoves``; Leela Zero's
+``avoid`` and ``allow`` are not supported (``? cannot parse analyze tags``).
+A pondering tree stops growing at :data:`PONDER_VISITS` visits (the
+engine's ``--ponder-visits``) and waits for the next command.
+
+The engine reads standard input on a thread of its own (:class:`InputLines`),
+so an analysis sees the next command arrive without blocking on it.
+"""
+
+import codecs
+import collections
+import dataclasses
+import math
+import os
+import threading
+import time
+
+import numpy as np
+
+from mockgo.go import coords
+
+__all__ = ["AnalyzeRequest", "InputLines", "MoveInfo", "POLICY_VISITS", "PONDER_VISITS",
+           "analyst_for", "format_line", "lower_bound", "parse_analyze_args", "ponder",
+           "printing"]
+
+# A policy's prior is shown as so many visits (module docstring).
+POLICY_VISITS = 1000
+# lz-analyze stops growing a tree at this many visits at its root and waits
+# for the next command: a 19x19 tree takes about 44 KB a visit (measured:
+# mcts with the uniform evaluator, 4,000 visits from the empty board, the
+# process's peak memory grew 176 MB), so 10,000 visits are about 440 MB.
+PONDER_VISITS = 10_000
+# Readouts a slice of UCT playouts (its search has no steps of its own).
+UCT_SLICE = 16
+# The principal variation stops after this many moves.
+MAX_PV = 40
+# z of the one-sided lower bound of a win rate (about 97.5 %).
+LCB_Z = 1.96
+
+
+@dataclasses.dataclass
+class MoveInfo:
+    """One candidate move: ``move`` (flat index), ``visits``, ``winrate``
+    and ``prior`` (0 to 1; the win rate for the side the analysis is for),
+    ``lcb`` (:func:`lower_bound`), ``pv`` (flat moves, the first being
+    ``move``)."""
+
+    move: int
+    visits: int
+    winrate: float
+    prior: float
+    lcb: float
+    pv: list
+
+
+def lower_bound(winrate, visits):
+    """A lower confidence bound of a win rate measured over ``visits``
+    readouts: ``winrate - 1.96 * 0.5 / sqrt(visits)``, the normal bound with
+    the largest spread a result between 0 and 1 can have (0.5), at least 0;
+    0 without visits. Leela Zero reports one from the readouts' own spread;
+    the trees here keep no spread, so this one is wider, never narrower."""
+    if visits <= 0:
+        return 0.0
+    return max(0.0, winrate - LCB_Z * 0.5 / math.sqrt(visits))
+
+
+def sorted_infos(infos, minmoves=0, maxmoves=None):
+    """The candidates in Leela Zero's order (most visits first, then the
+    higher win rate), those without visits only as far as ``minmoves`` asks
+    (by prior), at most ``maxmoves`` of them."""
+    visited = sorted((i for i in infos if i.visits > 0),
+                     key=lambda i: (-i.visits, -i.winrate))
+    rest = sorted((i for i in infos if i.visits <= 0), key=lambda i: -i.prior)
+    chosen = visited + rest[:max(0, minmoves - len(visited))]
+    return chosen if maxmoves is None else chosen[:maxmoves]
+
+
+def format_line(infos, size, dialect="lz"):
+    """The ``info move ...`` line of sorted candidates (module docstring);
+    ``dialect``: ``"lz"`` (integers in 1/10000) or ``"kata"`` (fractions).
+    An empty string for no candidates."""
+    def number(x):
+        return str(int(x * 10000)) if dialect == "lz" else f"{x:.6f}"
+
+    parts = []
+    for order, info in enumerate(infos):
+        pv = " ".join(coords.to_gtp(m, size) for m in info.pv)
+        parts.append(f"info move {coords.to_gtp(info.move, size)} visits {info.visits} "
+                     f"winrate {number(info.winrate)} prior {number(info.prior)} "
+                     f"lcb {number(info.lcb)} order {order} pv {pv}")
+    return " ".join(parts)
+
+
+# ------------------------------------------------------------ the requests
+
+
+@dataclasses.dataclass
+class AnalyzeRequest:
+    """An analysis command's arguments: the ``color`` analysed for, the
+    ``interval`` in centiseconds between lines (0: no lines), and at least
+    ``minmoves`` / at most ``maxmoves`` candidates a line."""
+
+    color: int
+    interval: int = 0
+    minmoves: int = 0
+    maxmoves: int = None
+
+
+def parse_analyze_args(words, to_play, color_of, int_of):
+    """Leela Zero's analysis tags: ``[b|w|black|white] [interval]
+    [interval N] [minmoves N] [maxmoves N]`` in any order (a bare number is
+    the interval), as Sabaki (``lz-analyze B 50``) and Lizzie
+    (``lz-analyze 10``) send them. ``color_of``/``int_of``: the engine's
+    parsers of a colour and an int (raising on bad words). ValueError names
+    the word it cannot take (``avoid`` and ``allow`` are not supported)."""
+    request = AnalyzeRequest(to_play)
+    words = list(words)
+    while words:
+        word = words.pop(0)
+        key = word.lower()
+        if word.isascii() and word.isdigit():
+            request.interval = int_of(word)
+        elif key in ("b", "w", "black", "white"):
+            request.color = color_of(word)
+        elif key in ("interval", "minmoves", "maxmoves") and words:
+            value = int_of(words.pop(0))
+            setattr(request, key, value)
+        else:
+            raise ValueError(f"cannot take the analysis tag {word!r}")
+    return request
+
+
+# ------------------------------------------------------------ the analysts
+
+
+class _TreeAnalyst:
+    """A search player's tree at the position (module docstring): ``grow()``
+    searches one slice more (False when there is nothing to search:
+    a finished game, or ``limit`` visits), ``infos()`` reads it."""
+
+    searches = True
+
+    def __init__(self, player, board, rng, limit):
+        self.player, self.board, self.rng, self.limit = player, board, rng, limit
+
+    def tree(self, start=False):
+        """The game's tree at the position; with ``start``, a new one if the
+        player has none there yet (as its move would start it)."""
+        return self.player.tree_at(0, self.board, self.rng if start else None)
+
+    def visits(self, tree):
+        raise NotImplementedError
+
+    def infos(self):
+        tree = self.tree()
+        return [] if tree is None else self._infos(tree)
+
+
+class _MCTSAnalyst(_TreeAnalyst):
+    """:class:`~mockgo.search.mcts.MCTSPlayer` trees (``mcts``, ``alphago``)."""
+
+    def visits(self, tree):
+        n = tree.root.child_N
+        return 0 if n is None else int(n.sum())
+
+    def grow(self):
+        from mockgo.search.mcts import search_step
+
+        tree = self.tree(start=True)
+        left = self.limit - self.visits(tree)
+        if tree.root.terminal or left <= 0:
+            return False
+        # One step of the player's own search (search_step), of up to
+        # parallel_readouts readouts: as its move's search would make them.
+        tree.remaining, tree.searching = min(tree.parallel_readouts, left), True
+        try:
+            search_step([tree], self.player.evaluate)
+        finally:
+            tree.remaining, tree.searching = 0, False
+        return True
+
+    def _infos(self, tree):
+        root = tree.root
+        if root.child_N is None:
+            return []
+        infos = []
+        for a in np.flatnonzero(root.child_Q > -np.inf):
+            n = int(root.child_N[a])
+            winrate = (float(root.child_Q[a]) + 1.0) / 2.0 if n > 0 else 0.0
+            infos.append(MoveInfo(int(a), n, winrate, float(root.child_P[a]),
+                                  lower_bound(winrate, n), [int(a)] + _mcts_pv(root, a)))
+        return infos
+
+
+def _mcts_pv(root, action):
+    """The most visited line below ``action`` (MCTS nodes)."""
+    pv, node = [], root.children.get(action)
+    while node is not None and node.child_N is not None and len(pv) < MAX_PV - 1:
+        best = int(np.argmax(node.child_N))
+        if node.child_N[best] <= 0:
+            break
+        pv.append(best)
+        node = node.children.get(best)
+    return pv
+
+
+class _UCTAnalyst(_TreeAnalyst):
+    """UCT trees (``uct``): win rates are its nodes' wins over visits; the
+    prior is uniform over its candidate moves (it has no policy)."""
+
+    def visits(self, tree):
+        return int(tree.root.N.sum())
+
+    def grow(self):
+        tree = self.tree(start=True)
+        left = self.limit - self.visits(tree)
+        if tree.root.terminal or left <= 0:
+            return False
+        tree.search.run(tree.root, playouts=min(UCT_SLICE, left))
+        return True
+
+    def _infos(self, tree):
+        root = tree.root
+        legal = np.flatnonzero(root.legal)
+        prior = 1.0 / max(len(legal), 1)
+        infos = []
+        for a in legal:
+            n = int(root.N[a])
+            winrate = float(root.W[a] / n) if n > 0 else 0.0
+            infos.append(MoveInfo(int(a), n, winrate, prior, lower_bound(winrate, n),
+                                  [int(a)] + _uct_pv(root, a)))
+        return infos
+
+
+def _uct_pv(root, action):
+    """The most visited line below ``action`` (UCT nodes; a move tried
+    fewer times than the search's ``expand_after`` has no node yet)."""
+    pv, node = [], root.children.get(action)
+    while node is not None and not node.terminal and len(pv) < MAX_PV - 1:
+        best = int(np.argmax(node.N))
+        if node.N[best] <= 0:
+            break
+        pv.append(best)
+        node = node.children.get(best)
+    return pv
+
+
+class _PolicyAnalyst:
+    """A policy's priors as candidates (module docstring): ``priors(board)``
+    gives N*N + 1 probabilities (pass last)."""
+
+    searches = False
+
+    def __init__(self, priors, board):
+        self.priors, self.board = priors, board
+        self._infos = None
+
+    def grow(self):
+        return False  # no search: nothing grows
+
+    def infos(self):
+        if self._infos is None:
+            p = np.asarray(self.priors(self.board), np.float64)
+            self._infos = [MoveInfo(int(a), int(round(p[a] * POLICY_VISITS)), 0.5, float(p[a]),
+                                    0.0, [int(a)]) for a in np.flatnonzero(p > 0)]
+        return self._infos
+
+
+def _uniform_priors(board):
+    """The random player's policy: uniform over the sensible moves (the
+    pass when there is none)."""
+    mask = board.sensible_moves().astype(np.float64)
+    if mask[:-1].any():
+        mask[-1] = 0.0
+        return mask / mask.sum()
+    out = np.zeros(len(mask))
+    out[-1] = 1.0
+    return out
+
+
+def analyst_for(player, board, rng, limit=PONDER_VISITS):
+    """What analyses ``player`` on ``board`` (the position with the side to
+    analyse for to move), following game 0; ``rng``: the game's generator,
+    for a tree started here; ``limit``: the visits at which a growing tree
+    stops. A player built on first use (a network) is built now, in its
+    loading context (:class:`~mockgo.play.lazy_player.PlayerLoadError` if it
+    cannot be). ValueError for a player that gives no analysis (a GTP
+    engine behind mockgo)."""
+    from mockgo.play.lazy_player import LazyPlayer
+    from mockgo.play.policy_player import PolicyPlayer
+    from mockgo.play.random_player import RandomPlayer
+    from mockgo.play.search_player import SearchPlayer, UCTPlayer
+
+    if isinstance(player, LazyPlayer):
+        if player.loaded:
+            player = player.player
+        else:  # built now, and its first network call in the loading context too
+            return player.built(lambda built: _first_look(
+                analyst_for(built, board, rng, limit)))
+    if isinstance(player, SearchPlayer):
+        return _MCTSAnalyst(player, board, rng, limit)
+    if isinstance(player, UCTPlayer):
+        return _UCTAnalyst(player, board, rng, limit)
+    if isinstance(player, PolicyPlayer):
+        return _PolicyAnalyst(player.policy, board)
+    if isinstance(player, RandomPlayer):
+        return _PolicyAnalyst(_uniform_priors, board)
+    raise ValueError(f"{player.name} gives no analysis: it has neither a search tree "
+                     f"nor a policy")
+
+
+def _first_look(analyst):
+    """The analyst after its first network call (a policy's priors; a
+    search's root expanded: no readout yet, as a move's search begins), to
+    make it in a network player's loading context."""
+    if analyst.searches:
+        tree = analyst.tree(start=True)
+        if not tree.root.terminal and getattr(tree.root, "child_P", True) is None:
+            analyst.grow()  # a fresh MCTS root: this step only evaluates it
+    else:
+        analyst.infos()
+    return analyst
+
+
+def _line(analyst, request, size, dialect):
+    return format_line(sorted_infos(analyst.infos(), request.minmoves, request.maxmoves),
+                       size, dialect)
+
+
+# ------------------------------------------------------ the printing loops
+
+
+def ponder(analyst, request, size, write, input_waiting, dialect="lz", clock=time.monotonic):
+    """``lz-analyze``'s body: grow the analyst's tree a slice at a time,
+    ``write`` a line (with its LF) every ``request.interval`` centiseconds
+    while it grows and one more when it stops growing or the next command
+    arrives (none with interval 0, as Leela Zero), until
+    ``input_waiting(timeout)`` says a command is waiting. At least one
+    slice is searched, whatever is waiting."""
+    every = request.interval / 100.0
+    last, fresh = clock(), False  # fresh: the tree has changed since the last line
+
+    def emit():
+        nonlocal last, fresh
+        line = _line(analyst, request, size, dialect)
+        if line and every > 0:
+            write(line + "\n")
+        last, fresh = clock(), False
+
+    while True:
+        grew = analyst.grow()
+        fresh = fresh or grew or not analyst.searches
+        if every > 0 and fresh and clock() - last >= every:
+            emit()
+        if not grew:  # nothing more to search: say so now, then wait
+            if fresh:
+                emit()
+            input_waiting(None)
+            return
+        if input_waiting(0):
+            break
+    if fresh:
+        emit()
+
+
+class printing:
+    """A context in which the analyst's line is written every
+    ``request.interval`` centiseconds while the player searches
+    (``genmove_analyze``; nothing for a player that does not search, or
+    with interval 0): after the search step that ends an interval for MCTS
+    (module docstring), by a thread for UCT. A line is written only when the
+    tree has one."""
+
+    def __init__(self, analyst, request, size, write, dialect="lz", clock=time.monotonic):
+        self.analyst, self.request, self.size = analyst, request, size
+        self.write, self.dialect, self.clock = write, dialect, clock
+        self.every = request.interval / 100.0
+        self._stop = threading.Event()
+        self._thread = None
+        self._last = None
+
+    def _emit(self):
+        line = _line(self.analyst, self.request, self.size, self.dialect)
+        if line:
+            self.write(line + "\n")
+
+    def _after_step(self):
+        now = self.clock()
+        if now - self._last >= self.every:
+            self._emit()
+            self._last = now
+
+    def _run(self):
+        while not self._stop.wait(self.every):
+            self._emit()
+
+    def __enter__(self):
+        if not self.analyst.searches or self.every <= 0:
+            return self
+        if isinstance(self.analyst, _MCTSAnalyst):
+            self._last = self.clock()
+            self.analyst.player.after_step = self._after_step
+        else:
+            self._thread = threading.Thread(target=self._run, name="analysis", daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info):
+        if isinstance(self.analyst, _MCTSAnalyst):
+            self.analyst.player.after_step = None
+        if self._thread is not None:
+            self._stop.set()
+            self._thread.join()
+
+    def last_line(self):
+        """The line once the search is done (exact: no step in flight)."""
+        return _line(self.analyst, self.request, self.size, self.dialect)
+
+
+# ------------------------------------------------------------- the input
+
+
+class InputLines:
+    """A text stream's lines, read by a thread as they come, so that a long
+    answer (an analysis) can see that a command waits without blocking on
+    it. :meth:`get` takes the next line ('' at the end of the stream);
+    :meth:`waiting` says whether one is there, waiting up to ``timeout``
+    seconds for it (None: until one comes).
+
+    A stream with a file descriptor (standard input, a pipe) is read from
+    the descriptor with ``os.read``, as UTF-8 (undecodable bytes replaced),
+    in lines ending at LF only, so the stream must not have been read from
+    before. Why not ``readline``: the thread is still waiting for a line
+    when ``quit`` ends the engine, and a thread blocked in a buffered
+    stream's ``readline`` holds that stream's lock, which Python's shutdown
+    then waits for and aborts the process ("could not acquire lock ... at
+    interpreter shutdown"); ``os.read`` holds no lock. A stream without one
+    (a StringIO) is read with ``readline``."""
+
+    def __init__(self, stream):
+        self._lines = collections.deque()
+        self._ready = threading.Condition()
+        try:
+            fd = stream.fileno()
+        except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is both
+            fd = None
+        lines = _stream_lines(stream) if fd is None else _descriptor_lines(fd)
+        self._thread = threading.Thread(target=self._read, args=(lines,), name="gtp-input",
+                                        daemon=True)
+        self._thread.start()
+
+    def _read(self, lines):
+        for line in lines:
+            with self._ready:
+                self._lines.append(line)
+                self._ready.notify_all()
+            if not line:
+                return
+
+    def waiting(self, timeout=None):
+        with self._ready:
+            return self._ready.wait_for(lambda: bool(self._lines), timeout)
+
+    def get(self):
+        with self._ready:
+            self._ready.wait_for(lambda: bool(self._lines))
+            line = self._lines[0]
+            if line:  # the end of the stream stays, for every later get
+                self._lines.popleft()
+            return line
+
+
+def _stream_lines(stream):
+    """A text stream's lines by ``readline``, then '' at its end."""
+    while True:
+        try:
+            line = stream.readline()
+        except (OSError, ValueError):  # closed under us
+            line = ""
+        yield line
+        if not line:
+            return
+
+
+def _descriptor_lines(fd):
+    """A file descriptor's lines (UTF-8, LF ends a line), then '' at its end."""
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    pending = ""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            chunk = b""
+        pending += decoder.decode(chunk, final=not chunk)
+        *lines, pending = pending.split("\n")
+        for line in lines:
+            yield line + "\n"
+        if not chunk:
+            if pending:
+                yield pending  # a last line without its LF
+            yield ""
+            return
