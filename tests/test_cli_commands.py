@@ -1,0 +1,136 @@
+"""The commands that turn files into datasets, networks and games, and show
+them: ``mockgo dataset``, ``train``, ``play``, ``show`` and ``evaluate`` with
+a shipped name or a spec, run in-process through :func:`mockgo.cli.main`
+on tiny boards and networks, bad input included."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from mockgo.cli import main
+from mockgo.data import records
+from mockgo.data.dataset import read_manifest
+from tests.test_dataset import random_game
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory):
+    """A folder of 9x9 random games, and an archive of the same games."""
+    folder = tmp_path_factory.mktemp("games")
+    for i in range(12):
+        records.save_sgf(random_game(9, i, moves=30), folder / f"game-{i:02d}.sgf")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def dataset(games, tmp_path_factory):
+    out = tmp_path_factory.mktemp("ds") / "dataset"
+    assert main(["dataset", str(games), "--out", str(out), "--encoder", "simple2", "--size", "9",
+                 "--splits", "0.2", "0.2", "--workers", "1", "--quiet"]) == 0
+    return out
+
+
+def test_dataset_builds_and_resumes(dataset, games, capsys):
+    manifest = read_manifest(dataset)
+    assert manifest["complete"] and manifest["games_kept"] == 12
+    assert manifest["spec"]["encoder"] == "simple2" and manifest["spec"]["board_size"] == 9
+    assert sum(manifest["positions"].values()) == 12 * 30
+    # Run again: a finished dataset is left as it is.
+    before = (dataset / "dataset.json").read_bytes()
+    assert main(["dataset", str(games), "--out", str(dataset), "--encoder", "simple2",
+                 "--size", "9", "--splits", "0.2", "0.2", "--workers", "1", "--quiet"]) == 0
+    assert (dataset / "dataset.json").read_bytes() == before
+    assert "12 games kept" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["missing.tar.gz"], "no such SGF file, folder or archive: missing.tar.gz"),
+    (["{games}", "--encoder", "nonsense"], "unknown encoder 'nonsense'"),
+    (["{games}", "--splits", "0.6", "0.6"], "--splits 0.6 0.6"),
+])
+def test_dataset_bad_input_is_one_line_and_exit_2(games, tmp_path, capsys, arguments, message):
+    arguments = [a.format(games=games) for a in arguments]
+    assert main(["dataset", *arguments, "--out", str(tmp_path / "ds")]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "ds").exists()
+
+
+@pytest.fixture(scope="module")
+def game19(tmp_path_factory):
+    path = tmp_path_factory.mktemp("g19") / "game.sgf"
+    records.save_sgf(random_game(19, 5, moves=20), path)
+    return path
+
+
+@pytest.mark.parametrize("network", ["sl-19", "policy:pretrained=sl-19"])
+def test_evaluate_takes_a_shipped_name_or_a_spec(game19, tmp_path, network):
+    scores = tmp_path / "scores.json"
+    assert main(["evaluate", network, str(game19), "--quiet", "--json", str(scores)]) == 0
+    result = json.loads(scores.read_text())
+    assert result["games"] == 1 and result["scores"]["model"]["positions"] == 20
+
+
+@pytest.mark.parametrize("network, message", [
+    ("nosuchnet", "nosuchnet is neither a model file, nor a network that ships"),
+    ("policy:pretrained=nosuch", "no pretrained network 'nosuch'"),
+    ("random:seed=1", "random:seed=1: mockgo evaluate scores a policy network"),
+    ("policy:path=missing.keras", "no model file missing.keras"),
+])
+def test_evaluate_names_a_wrong_network(game19, capsys, network, message):
+    assert main(["evaluate", network, str(game19)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_train_policy_writes_the_network_and_its_card_and_resumes(dataset, tmp_path, capsys):
+    from mockgo.nets.device import compute_device
+    from mockgo.nets.io import load_model, read_trained_by
+
+    out = tmp_path / "sl.keras"
+    arguments = ["train", "policy", "--dataset", str(dataset), "--out", str(out), "--layers", "2",
+                 "--filters", "4", "--epochs", "2", "--batch", "16", "--precision", "float32"]
+    assert main(arguments) == 0
+    card = json.loads((tmp_path / "sl.json").read_text())
+    assert card["kind"] == "policy" and card["encoder"] == "simple2" and card["board_size"] == 9
+    assert card["trained_by"]["device"] == compute_device()
+    assert card["trained_by"]["precision"] == "float32"
+    assert card["trained_by"] == read_trained_by(out)
+    assert card["training"]["games"] == 12 and card["training"]["epochs"] == 2
+    test = read_manifest(dataset)["positions"]["test"]
+    assert 0 < card["results"]["test_positions"] <= test
+    assert 0 <= card["results"]["test_top1"] <= card["results"]["test_top5"] <= 100
+    assert len(card["results"]["validation_top1_by_epoch"]) == 2
+    assert load_model(out).mockgo_info.kind == "policy"
+    assert "sl.json" in capsys.readouterr().out
+    # Done: run again, the run folder says so and nothing trains again.
+    state = json.loads((tmp_path / "sl.keras.run" / "training" / "state.json").read_text())
+    assert state["epoch"] == 2
+    assert main(arguments) == 0
+    again = json.loads((tmp_path / "sl.json").read_text())
+    assert again["results"] == card["results"]
+
+
+def test_train_value_writes_its_card(dataset, tmp_path):
+    out = tmp_path / "value.keras"
+    assert main(["train", "value", "--dataset", str(dataset), "--out", str(out), "--layers", "2",
+                 "--filters", "4", "--epochs", "2", "--precision", "float32"]) == 0
+    card = json.loads((tmp_path / "value.json").read_text())
+    assert card["kind"] == "value" and card["trained_by"]["precision"] == "float32"
+    assert card["results"]["test_positions"] == read_manifest(dataset)["positions"]["test"]
+    assert card["results"]["test_mse"] >= 0 and card["results"]["constant_mse"] > 0
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["policy", "--dataset", "{tmp}/nothing"], "no dataset in"),
+    (["policy", "--dataset", "{dataset}", "--precision", "half"], "--precision 'half'"),
+    (["value", "--dataset", "{dataset}", "--seconds", "5"], "--seconds times a policy"),
+    (["policy", "--dataset", "{dataset}", "--layers", "0"], "--layers must be at least 1"),
+])
+def test_train_bad_input(dataset, tmp_path, capsys, arguments, message):
+    arguments = [a.format(tmp=tmp_path, dataset=dataset) for a in arguments]
+    assert main(["train", *arguments, "--out", str(tmp_path / "n.keras")]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
