@@ -10,6 +10,7 @@
     mockgo recipe --preset gpu --archives data/kgs    # the 13x192 SL policy on a GPU
     mockgo dataset data/kgs --out runs/kgs-dataset    # SGF archives to training shards
     mockgo train policy --dataset runs/kgs-dataset --out runs/sl.keras
+    mockgo play policy:pretrained=sl-19                # a game in the terminal
 
 Each subcommand lives in a module with two functions,
 ``configure_parser(parser)`` (add its options to an argparse parser) and
@@ -41,6 +42,7 @@ SUBCOMMANDS = {
     "recipe": ("mockgo.learn.recipe", "AlphaGo's recipe at scale: dataset, SL policy, value network"),
     "dataset": ("mockgo.data.dataset_cli", "build a training dataset from SGF archives or folders"),
     "train": ("mockgo.learn.train_cli", "train a policy or value network on a dataset"),
+    "play": ("mockgo.play.terminal", "play a game in the terminal against any player"),
 }
 
 

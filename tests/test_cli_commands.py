@@ -3,6 +3,7 @@ them: ``mockgo dataset``, ``train``, ``play``, ``show`` and ``evaluate`` with
 a shipped name or a spec, run in-process through :func:`mockgo.cli.main`
 on tiny boards and networks, bad input included."""
 
+import io
 import json
 import subprocess
 import sys
@@ -12,6 +13,7 @@ import pytest
 from mockgo.cli import main
 from mockgo.data import records
 from mockgo.data.dataset import read_manifest
+from mockgo.go import coords
 from tests.test_dataset import random_game
 
 
@@ -134,3 +136,56 @@ def test_train_bad_input(dataset, tmp_path, capsys, arguments, message):
     assert main(["train", *arguments, "--out", str(tmp_path / "n.keras")]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def play(monkeypatch, capsys, typed, *arguments):
+    """``mockgo play`` in-process, with ``typed`` as its standard input."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(line + "\n" for line in typed)))
+    code = main(["play", *arguments])
+    return code, capsys.readouterr()
+
+
+def test_play_a_game_in_the_terminal(monkeypatch, capsys, tmp_path):
+    from mockgo.data.gametree import load_tree
+
+    sgf = tmp_path / "game.sgf"
+    code, output = play(monkeypatch, capsys, ["c3", "z9", "C3", "undo", "b2", "pass", "resign"],
+                        "random:seed=1", "--size", "5", "--sgf", str(sgf))
+    assert code == 0
+    out = output.out
+    assert "   A B C D E" in out and "(X)" in out  # the board, the last move marked
+    assert "cannot read 'z9'" in out
+    assert "C3 is illegal: the point is occupied" in out
+    assert "undone: back to move 0" in out
+    assert "you resign: W+R" in out and f"saved {sgf}" in out
+    tree = load_tree(sgf)
+    record = tree.record()
+    assert record.result == "W+R" and record.size == 5
+    # C3 was taken back: the game is B2, white's answer, black's pass, white's answer.
+    assert [color for color, _ in record.moves] == [1, 2, 1, 2]
+    assert record.moves[0][1] == coords.from_gtp("B2", 5)
+    assert record.moves[2][1] == coords.pass_index(5)
+
+
+def test_play_white_and_quit_saves_the_game_so_far(monkeypatch, capsys, tmp_path):
+    from mockgo.data.gametree import load_tree
+
+    sgf = tmp_path / "quit.sgf"
+    code, output = play(monkeypatch, capsys, ["D5", "quit"], "random:seed=2", "--size", "9",
+                        "--color", "white", "--sgf", str(sgf))
+    assert code == 0 and f"saved {sgf}" in output.out
+    record = load_tree(sgf).record()
+    assert record.result is None and len(record.moves) == 3  # black, D5, black's answer
+    assert record.moves[1] == (2, coords.from_gtp("D5", 9))
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("nonsense", "unknown player kind 'nonsense'"),
+    ("policy:pretrained=nosuch", "no pretrained network 'nosuch'"),
+    ("policy:pretrained=sl-19", "plays on 19x19 boards, not 9x9"),
+])
+def test_play_names_a_wrong_spec(monkeypatch, capsys, tmp_path, spec, message):
+    code, output = play(monkeypatch, capsys, [], spec, "--size", "9",
+                        "--sgf", str(tmp_path / "x.sgf"))
+    assert code == 2 and message in output.err and len(output.err.strip().splitlines()) == 1
+    assert not (tmp_path / "x.sgf").exists()
