@@ -11,6 +11,7 @@
     mockgo dataset data/kgs --out runs/kgs-dataset    # SGF archives to training shards
     mockgo train policy --dataset runs/kgs-dataset --out runs/sl.keras
     mockgo play policy:pretrained=sl-19                # a game in the terminal
+    mockgo show game.sgf --move 40                    # a record or Zero's examples, drawn
 
 Each subcommand lives in a module with two functions,
 ``configure_parser(parser)`` (add its options to an argparse parser) and
@@ -43,6 +44,7 @@ SUBCOMMANDS = {
     "dataset": ("mockgo.data.dataset_cli", "build a training dataset from SGF archives or folders"),
     "train": ("mockgo.learn.train_cli", "train a policy or value network on a dataset"),
     "play": ("mockgo.play.terminal", "play a game in the terminal against any player"),
+    "show": ("mockgo.data.show", "print an SGF record or a Zero examples file, position by position"),
 }
 
 

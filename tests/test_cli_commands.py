@@ -189,3 +189,94 @@ def test_play_names_a_wrong_spec(monkeypatch, capsys, tmp_path, spec, message):
                         "--sgf", str(tmp_path / "x.sgf"))
     assert code == 2 and message in output.err and len(output.err.strip().splitlines()) == 1
     assert not (tmp_path / "x.sgf").exists()
+
+
+@pytest.fixture(scope="module")
+def examples(tmp_path_factory):
+    """A file of Zero's self-play examples: one 5x5 game of 6 moves, searched
+    with uniform priors, written as self-play writes its batches."""
+    from mockgo.search.evaluators import uniform_evaluator
+    from mockgo.zero.config import ZeroConfig
+    from mockgo.zero.selfplay import _stack, play_selfplay_games, save_npz
+
+    config = ZeroConfig(board_size=5, readouts=8, parallel_readouts=1, games_in_parallel=1,
+                        resign_threshold=None, max_moves=6)
+    path = tmp_path_factory.mktemp("zero") / "examples.npz"
+    save_npz(path, _stack(play_selfplay_games(uniform_evaluator, config, [0])))
+    return path
+
+
+def test_show_a_zero_examples_file(examples, capsys):
+    import numpy as np
+
+    data = np.load(examples)
+    assert main(["show", str(examples)]) == 0
+    out = capsys.readouterr().out
+    assert f"{len(data['z'])} examples of 1 games, 5x5" in out
+    assert out.count("\nexample ") == len(data["z"])
+    # Example 2: the position after two moves, its most visited move first.
+    assert main(["show", str(examples), "--move", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\nexample ") == 1 and "black to play" in out
+    best = int(np.argmax(data["pi"][2]))
+    share = data["pi"][2][best]
+    assert f"visits: a {coords.to_gtp(best, 5)} {share:.1%}" in out
+    outcome = "won" if data["z"][2] > 0 else "lost" if data["z"][2] < 0 else "drew"
+    assert f"and {outcome}" in out
+    assert sum(line.count("X") + line.count("O") for line in out.splitlines()[3:8]) == 2
+
+
+def test_show_an_sgf_record(games, capsys):
+    path = games / "game-00.sgf"
+    record = records.load_sgf(path)
+    assert main(["show", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\nmove ") == len(record.moves) + 1  # the start, then every move
+    assert main(["show", str(path), "--move", "3"]) == 0
+    out = capsys.readouterr().out
+    color, move = record.moves[2]
+    assert f"move 3 of {len(record.moves)}: {'black' if color == 1 else 'white'} " \
+           f"{coords.to_gtp(move, 9)}" in out
+    assert out.count("\nmove ") == 1
+
+
+@pytest.mark.parametrize("content, arguments, message", [
+    (None, [], "no such file"),
+    ("just some notes", [], "is neither an SGF record"),
+    ("(;GM[1]SZ[9];B[ee]", [], "x.sgf"),
+    ("(;GM[1]SZ[9];B[ee])", ["--move", "5"], "--move 5 is not on its main line (0 to 1)"),
+])
+def test_show_names_a_wrong_file(tmp_path, capsys, content, arguments, message):
+    path = tmp_path / "x.sgf"
+    if content is not None:
+        path.write_text(content)
+    assert main(["show", str(path), *arguments]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_help_lists_every_command():
+    from mockgo.cli import SUBCOMMANDS
+
+    done = subprocess.run([sys.executable, "-m", "mockgo.cli", "--help"], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0
+    for name in ("dataset", "train", "play", "show", "evaluate", *SUBCOMMANDS):
+        assert f"\n    {name} " in done.stdout
+
+
+def test_play_and_show_stay_light(games, tmp_path):
+    """A game against random moves, and a record shown, import neither
+    Keras nor TensorFlow nor the notebook widget's libraries."""
+    code = f"""
+import io, sys
+from mockgo.cli import main
+sys.stdin = io.StringIO("D5\\nquit\\n")
+assert main(["play", "random", "--size", "9", "--sgf", {str(tmp_path / 'g.sgf')!r}]) == 0
+assert main(["show", {str(games / 'game-01.sgf')!r}, "--move", "4"]) == 0
+heavy = [m for m in ("keras", "tensorflow", "jax", "anywidget", "ipywidgets") if m in sys.modules]
+assert not heavy, heavy
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
