@@ -119,7 +119,7 @@ def test_a_truncated_keras_file_is_named_as_damaged(tmp_path):
 
 def test_a_saved_network_records_the_device_precision_and_backend_that_trained_it(tmp_path):
     from mockgo.learn.supervised import build_policy
-    from mockgo.nets.io import read_trained_by
+    from mockgo.nets.io import mark_trained_here, read_trained_by
 
     net = build_policy(2, 4, board_size=5, planes=48, precision="mixed_bfloat16")
     path = save_for_play(net, tmp_path / "policy.keras", encoder=ALPHAGO48)
@@ -131,6 +131,13 @@ def test_a_saved_network_records_the_device_precision_and_backend_that_trained_i
     loaded = load_model(path)
     assert loaded.mockgo_trained_by == expected
     assert read_trained_by(save_model(loaded, tmp_path / "again.keras")) == expected
+    # Trained further here (as a resumed Zero or REINFORCE run does), it says so.
+    elsewhere = dict(expected, device="GPU (somewhere else)")
+    loaded.mockgo_trained_by = elsewhere
+    assert read_trained_by(save_model(loaded, tmp_path / "kept.keras")) == elsewhere
+    mark_trained_here(loaded)
+    assert read_trained_by(save_model(loaded, tmp_path / "here.keras")) == dict(
+        expected, precision="float32")  # the file it was loaded from computes in float32
     # A plain Keras file records nothing, and saving it does not make it up.
     plain = tmp_path / "plain.keras"
     tiny_policy().save(plain)

@@ -44,8 +44,8 @@ from mockgo.data.files import CorruptFileError, atomic_path
 from mockgo.go.features import ENCODERS
 
 __all__ = ["INFO_MEMBER", "KINDS", "NetworkInfo", "as_float32", "computing_precision",
-           "infer_info", "kind_of", "load_model", "model_info", "read_info", "read_trained_by",
-           "save_for_play", "save_model", "trained_by"]
+           "infer_info", "kind_of", "load_model", "mark_trained_here", "model_info", "read_info",
+           "read_trained_by", "save_for_play", "save_model", "trained_by"]
 
 INFO_MEMBER = "mockgo.json"
 INFO_FORMAT = 1
@@ -153,6 +153,16 @@ def trained_by(model):
 
     return {"device": compute_device(), "precision": computing_precision(model),
             "backend": keras.backend.backend()}
+
+
+def mark_trained_here(model):
+    """Say that ``model`` (loaded from a file) is trained further in this
+    process: saving it then records this process's device, precision and
+    backend (:func:`trained_by`), not those the file recorded. A network
+    trained over several sessions records the last one's. Returns ``model``."""
+    if hasattr(model, "mockgo_trained_by"):
+        del model.mockgo_trained_by
+    return model
 
 
 def _read_member(path):
