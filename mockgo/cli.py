@@ -8,6 +8,10 @@
     mockgo zero --base-dir runs/zero9 --board-size 9  # AlphaGo Zero's loop
     mockgo evaluate runs/01_supervised/full/policy.keras games/  # top-1, top-5
     mockgo recipe --preset gpu --archives data/kgs    # the 13x192 SL policy on a GPU
+    mockgo dataset data/kgs --out runs/kgs-dataset    # SGF archives to training shards
+    mockgo train policy --dataset runs/kgs-dataset --out runs/sl.keras
+    mockgo play policy:pretrained=sl-19                # a game in the terminal
+    mockgo show game.sgf --move 40                    # a record or Zero's examples, drawn
 
 Each subcommand lives in a module with two functions,
 ``configure_parser(parser)`` (add its options to an argparse parser) and
@@ -15,6 +19,10 @@ Each subcommand lives in a module with two functions,
 subcommand is one entry in :data:`SUBCOMMANDS`: its name, the module, and
 a one-line help. Modules are imported only when their subcommand runs (or
 for ``--help``), so ``mockgo gtp`` does not pay for TensorFlow or matplotlib.
+
+Exit status: 0 done; 2 for bad input named on the command line (argparse's
+own usage errors, and :class:`InputError`: a missing archive, an unknown
+name), with one line on stderr naming it; 1 for any other failure.
 """
 
 import argparse
@@ -22,6 +30,8 @@ import importlib
 import sys
 
 import mockgo
+
+__all__ = ["InputError", "SUBCOMMANDS", "build_parser", "main"]
 
 SUBCOMMANDS = {
     "gtp": ("mockgo.arena.gtp", "play over GTP (for Sabaki, GoGui, gogui-twogtp...)"),
@@ -31,7 +41,16 @@ SUBCOMMANDS = {
     "evaluate": ("mockgo.arena.evaluation", "score a policy network on SGF games: top-1, top-5"),
     "models": ("mockgo.pretrained", "list the trained networks that ship with mockgo"),
     "recipe": ("mockgo.learn.recipe", "AlphaGo's recipe at scale: dataset, SL policy, value network"),
+    "dataset": ("mockgo.data.dataset_cli", "build a training dataset from SGF archives or folders"),
+    "train": ("mockgo.learn.train_cli", "train a policy or value network on a dataset"),
+    "play": ("mockgo.play.terminal", "play a game in the terminal against any player"),
+    "show": ("mockgo.data.show", "print an SGF record or a Zero examples file, position by position"),
 }
+
+
+class InputError(ValueError):
+    """Bad input named on the command line (a missing file, an unknown
+    name): exit status 2, as argparse's usage errors, with one line naming it."""
 
 
 def build_parser(argv=None):
@@ -60,6 +79,9 @@ def main(argv=None):
         return args.run(args) or 0
     except KeyboardInterrupt:
         return 130
+    except InputError as error:
+        print(f"mockgo {args.command}: error: {error}", file=sys.stderr)
+        return 2
     except (ValueError, RuntimeError, OSError) as error:
         print(f"mockgo {args.command}: error: {error}", file=sys.stderr)
         return 1

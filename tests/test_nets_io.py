@@ -12,6 +12,7 @@ import pytest
 from mockgo.data.files import CorruptFileError
 from mockgo.go.features import AGZ17, ALPHAGO48, ALPHAGO49, SIMPLE2
 from mockgo.nets.inference import network_input
+from mockgo.nets.device import compute_device
 from mockgo.nets.io import (INFO_MEMBER, NetworkInfo, load_model, model_info, read_info,
                             save_for_play, save_model)
 from mockgo.nets.models import dual_network, policy_network, value_network
@@ -87,7 +88,9 @@ def test_bad_files_are_named(tmp_path):
     with pytest.raises(ValueError, match=f"damaged.keras: its {INFO_MEMBER} is damaged"):
         load_model(damaged)
     record = json.loads(zipfile.ZipFile(path).read(INFO_MEMBER))
-    assert record == {"format": 1, "kind": "policy", "encoder": ALPHAGO48, "board_size": 5}
+    assert record == {"format": 1, "kind": "policy", "encoder": ALPHAGO48, "board_size": 5,
+                      "trained_by": {"device": compute_device(), "precision": "float32",
+                                     "backend": keras.backend.backend()}}
 
 
 def test_save_for_play_keeps_the_record_and_drops_the_optimiser(tmp_path):
@@ -112,3 +115,33 @@ def test_a_truncated_keras_file_is_named_as_damaged(tmp_path):
         load_model(path)
     assert str(error.value).startswith(f"{path} is not a Keras model: not a readable .keras "
                                        f"archive (a zip file; this one is damaged or cut short")
+
+
+def test_a_saved_network_records_the_device_precision_and_backend_that_trained_it(tmp_path):
+    from mockgo.learn.supervised import build_policy
+    from mockgo.nets.io import mark_trained_here, read_trained_by
+
+    net = build_policy(2, 4, board_size=5, planes=48, precision="mixed_bfloat16")
+    path = save_for_play(net, tmp_path / "policy.keras", encoder=ALPHAGO48)
+    # Saved for play in float32, but trained in mixed bfloat16: the record says so.
+    expected = {"device": compute_device(), "precision": "mixed_bfloat16",
+                "backend": keras.backend.backend()}
+    assert read_trained_by(path) == expected
+    # Loaded and saved again (as pretrained.ship does), it keeps what it recorded.
+    loaded = load_model(path)
+    assert loaded.mockgo_trained_by == expected
+    assert read_trained_by(save_model(loaded, tmp_path / "again.keras")) == expected
+    # Trained further here (as a resumed Zero or REINFORCE run does), it says so.
+    elsewhere = dict(expected, device="GPU (somewhere else)")
+    loaded.mockgo_trained_by = elsewhere
+    assert read_trained_by(save_model(loaded, tmp_path / "kept.keras")) == elsewhere
+    mark_trained_here(loaded)
+    assert read_trained_by(save_model(loaded, tmp_path / "here.keras")) == dict(
+        expected, precision="float32")  # the file it was loaded from computes in float32
+    # A plain Keras file records nothing, and saving it does not make it up.
+    plain = tmp_path / "plain.keras"
+    tiny_policy().save(plain)
+    assert read_trained_by(plain) is None
+    with pytest.warns(UserWarning, match="records no encoder"):
+        old = load_model(plain)
+    assert read_trained_by(save_model(old, tmp_path / "old-again.keras")) is None

@@ -44,6 +44,8 @@ learned well, fights in the middle game less so.
 The same from a shell, on games a model never saw (``mockgo evaluate --help``)::
 
     mockgo evaluate runs/01_supervised/full/policy.keras more-games/ KGS-2018_01-19-x-.tar.gz
+    mockgo evaluate sl-19 KGS-2018_01-19-x-.tar.gz         # a network that ships with mockgo
+    mockgo evaluate policy:pretrained=sl-19 games/         # or a policy player's spec
 """
 
 import dataclasses
@@ -63,7 +65,8 @@ from mockgo.nets.io import load_model, model_info
 __all__ = [
     "Evaluation", "MoveBucket", "Scores", "by_move_number", "configure_parser",
     "evaluate_positions", "evaluate_sgf", "evaluate_split", "expected_hits", "heuristic_scores",
-    "move_probabilities", "plot_accuracy_by_move", "position_at", "run_cli", "split_games",
+    "move_probabilities", "plot_accuracy_by_move", "policy_file", "position_at", "run_cli",
+    "split_games",
     "split_sources", "uniform_accuracy",
 ]
 
@@ -439,13 +442,45 @@ def plot_accuracy_by_move(evaluation, k=1, ax=None, methods=METHODS, title=None)
 # ------------------------------------------------------ the command line
 
 
+def policy_file(network):
+    """The ``.keras`` file a command line names as ``network``: a file path,
+    the name of a network that ships with mockgo (``sl-19``), or a policy
+    player's spec (``policy:pretrained=sl-19``, ``policy:path=net.keras``;
+    :mod:`mockgo.play.specs`). Only the file is taken from a spec: the
+    network is scored on its probabilities, not on the moves a player would
+    sample. FileNotFoundError or ValueError naming what was given."""
+    from mockgo import pretrained
+    from mockgo.play.specs import parse_spec
+
+    if Path(network).is_file():
+        return Path(network)
+    if network in pretrained.names():
+        return pretrained.checked_path(network)
+    if ":" not in network:
+        raise FileNotFoundError(f"{network} is neither a model file, nor a network that ships "
+                                f"with mockgo ({', '.join(pretrained.names())}), nor a player "
+                                f"spec such as policy:pretrained=sl-19")
+    kind, options = parse_spec(network)
+    file_options = {key: options[key] for key in ("path", "pretrained") if key in options}
+    if kind != "policy" or len(file_options) != 1:
+        raise ValueError(f"{network}: mockgo evaluate scores a policy network; give a file, a "
+                         f"shipped name, or policy:path=FILE or policy:pretrained=NAME")
+    if "pretrained" in file_options:
+        return pretrained.checked_path(file_options["pretrained"])
+    if not Path(file_options["path"]).is_file():
+        raise FileNotFoundError(f"no model file {file_options['path']} (in {network})")
+    return Path(file_options["path"])
+
+
 def configure_parser(parser):
     """The options of ``mockgo evaluate``."""
     parser.description = (
         "Score a policy network on every move of SGF games (files, folders, .tar.gz or .zip "
         "archives): top-1 and top-5 accuracy beside the uniform and heuristic baselines.")
-    parser.add_argument("model", help="a policy network saved as .keras (notebook 01 saves "
-                                      "runs/01_supervised/{quick,full}/policy.keras)")
+    parser.add_argument("model", help="a policy network: a .keras file (notebook 01 saves "
+                                      "runs/01_supervised/{quick,full}/policy.keras), the name "
+                                      "of one that ships (mockgo models), or a player spec "
+                                      "such as policy:pretrained=sl-19")
     parser.add_argument("sources", nargs="+", help="SGF files, folders or archives")
     parser.add_argument("--encoder", choices=sorted(ENCODERS),
                         help="the feature planes the model was trained on (default: what the "
@@ -463,10 +498,15 @@ def configure_parser(parser):
 
 
 def run_cli(args):
-    model_path = Path(args.model)
+    from mockgo.cli import InputError
+
     for source in args.sources:
         if not Path(source).exists():
-            raise FileNotFoundError(f"no such SGF file, folder or archive: {source}")
+            raise InputError(f"no such SGF file, folder or archive: {source}")
+    try:
+        model_path = policy_file(args.model)
+    except (FileNotFoundError, ValueError) as error:
+        raise InputError(str(error)) from None
     model = load_model(model_path, encoder=args.encoder)
     info = model_info(model)
     if info.kind == "value":

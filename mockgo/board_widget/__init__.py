@@ -19,9 +19,19 @@ page never freezes). Headless, the widget's output is a static SVG picture.
 """
 
 from mockgo.board_widget.session import Analyst, GameSession
-from mockgo.board_widget.widget import BoardWidget
 
 __all__ = ["Analyst", "BoardWidget", "GameSession", "play", "review"]
+
+
+def __getattr__(name):
+    # The view imports anywidget and ipywidgets (a second of start-up), only
+    # when a board is shown: a game in a terminal (mockgo play) uses the
+    # session alone.
+    if name == "BoardWidget":
+        from mockgo.board_widget.widget import BoardWidget
+
+        return BoardWidget
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def play(opponent, size=19, komi=7.5, you="black", handicap=0, network=None,
@@ -32,6 +42,8 @@ def play(opponent, size=19, komi=7.5, you="black", handicap=0, network=None,
     engine answers. ``overlays``: which of ``"policy"``, ``"search"`` and
     ``"graph"`` are on at the start (the view has a switch for each). The
     other options are :class:`GameSession`'s."""
+    from mockgo.board_widget.widget import BoardWidget
+
     session = GameSession(opponent, size=size, komi=komi, you=you, handicap=handicap,
                           network=network, value_network=value_network, save_as=save_as,
                           seed=seed)
@@ -45,6 +57,8 @@ def review(game, network=None, value_network=None, move=0, overlays=("search", "
     ``network`` (a policy or dual network: a path, a model, a shipped name)
     its probabilities and its value at every move. Starts at ``move``
     (a move number on the main line). Clicking a point adds a variation."""
+    from mockgo.board_widget.widget import BoardWidget
+
     session = GameSession(tree=game, network=network, value_network=value_network,
                           save_as=save_as)
     session.go_to(move)

@@ -51,7 +51,8 @@ from mockgo.data.dataset import DatasetSpec, build_dataset, read_manifest
 from mockgo.data.files import atomic_write_text, read_json
 from mockgo.go.features import ALPHAGO48, get_encoder
 
-__all__ = ["PRESETS", "RecipeConfig", "STAGES", "run_recipe", "step_rate", "wait_for"]
+__all__ = ["PRESETS", "RecipeConfig", "STAGES", "run_recipe", "step_rate", "timed_plan",
+           "wait_for"]
 
 STAGES = ("dataset", "sl", "value")
 RECORD = "recipe.json"
@@ -124,6 +125,22 @@ def step_rate(net, batch_size, steps=30, warmup=5, seed=0):
     return steps * batch_size / (time.perf_counter() - started)
 
 
+def timed_plan(net, batch_size, seconds, epochs, plan_path, precision):
+    """How to train ``net`` for about ``seconds``: ``epochs`` epochs of a
+    number of steps sized by the compiled step's rate (:func:`step_rate`),
+    as ``{"step_rate", "steps_per_epoch", "epochs", "precision"}``. The plan
+    is written to ``plan_path`` (atomically) before training starts, and read
+    from there when it exists, so that a resumed run keeps it."""
+    plan = read_json(plan_path, "the training's plan", missing_ok=True)
+    if plan is None:
+        rate = step_rate(net, batch_size)
+        total_steps = max(epochs, int(seconds * rate / batch_size))
+        plan = {"step_rate": round(rate), "steps_per_epoch": total_steps // epochs,
+                "epochs": epochs, "precision": precision}
+        atomic_write_text(plan_path, json.dumps(plan, indent=1) + "\n")
+    return plan
+
+
 def wait_for(model):
     """Wait until the device has finished every step given to ``model``.
     JAX (and a GPU under any backend) runs steps asynchronously: ``fit``
@@ -190,11 +207,9 @@ def _dataset_stage(sources, folder, config, workers, log):
 
 
 def _sl_stage(sources, folder, config, workers, log):
-    from mockgo.data.pipeline import PackedBatches
-    from mockgo.learn.supervised import build_policy, compile_policy, played_positions, train_policy
+    from mockgo.learn.supervised import build_policy, played_positions, split_scores, train_policy
     from mockgo.nets.device import resolve_precision
     from mockgo.nets.io import save_for_play
-    from mockgo.nets.packed import packed_input_model
 
     dataset = folder / "dataset"
     manifest = read_manifest(dataset)
@@ -202,14 +217,8 @@ def _sl_stage(sources, folder, config, workers, log):
     precision = resolve_precision(config.precision)
     net = build_policy(config.layers, config.filters, config.board_size, planes, precision,
                        seed=config.seed)
-    plan_path = folder / "sl_plan.json"
-    plan = read_json(plan_path, "the SL stage's plan", missing_ok=True)
-    if plan is None:
-        rate = step_rate(net, config.batch_size)
-        total_steps = max(config.epochs, int(config.train_seconds * rate / config.batch_size))
-        plan = {"step_rate": round(rate), "steps_per_epoch": total_steps // config.epochs,
-                "epochs": config.epochs, "precision": precision}
-        atomic_write_text(plan_path, json.dumps(plan, indent=1) + "\n")
+    plan = timed_plan(net, config.batch_size, config.train_seconds, config.epochs,
+                      folder / "sl_plan.json", precision)
     log(f"sl: {net.count_params():,} parameters in {precision}; the compiled step trains "
         f"{plan['step_rate']:,} positions/s on one batch in memory: {plan['epochs']} epochs of "
         f"{plan['steps_per_epoch']:,} steps of {config.batch_size}")
@@ -220,14 +229,7 @@ def _sl_stage(sources, folder, config, workers, log):
                            progress="epoch")
     trained_seconds = float(np.nansum(history.get("seconds", [])))
     positions = plan["epochs"] * plan["steps_per_epoch"] * config.batch_size
-    # The test split, every position where the expert played a point.
-    scores = {"top1": math.nan, "top5": math.nan}
-    if played_positions(dataset, "test"):
-        compile_policy(net)
-        tester = packed_input_model(net)
-        compile_policy(tester)
-        test = PackedBatches(dataset, "test", config.batch_size, shuffle=False, augment=False)
-        scores = tester.evaluate(test, verbose=0, return_dict=True)
+    scores = split_scores(net, dataset, "test", config.batch_size)
     save_for_play(net, folder / "sl-policy.keras", encoder=manifest["spec"]["encoder"])
     results = {"parameters": int(net.count_params()), "precision": precision,
                "step_rate": plan["step_rate"], "positions_trained": positions,

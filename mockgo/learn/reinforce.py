@@ -68,7 +68,7 @@ from mockgo.data.records import save_sgf
 from mockgo.go.board import BLACK, WHITE
 from mockgo.go.features import ALPHAGO48, ALPHAGO49, get_encoder
 from mockgo.learn.value import add_colour_plane
-from mockgo.nets.io import load_model, save_model
+from mockgo.nets.io import load_model, mark_trained_here, save_model
 from mockgo.play.players import PolicyPlayer
 
 __all__ = ["OpponentPool", "PolicyGradient", "Reinforce", "ReinforceConfig", "Update"]
@@ -390,7 +390,8 @@ class Reinforce:
             self.history = state["history"]
             self.rng = np.random.default_rng()
             self.rng.bit_generator.state = state["rng"]
-            self.learner = load_model(self.folder / state["learner"])
+            # Trained on here: its next file says where (mockgo.nets.io.trained_by).
+            self.learner = mark_trained_here(load_model(self.folder / state["learner"]))
             for member in state["pool"]:
                 model = load_model(self.folder / member["file"])
                 self.pool.add(member["iteration"], model.get_weights(), member["file"])

@@ -101,7 +101,7 @@ from mockgo.nets.io import NetworkInfo, kind_of, load_model, save_model
 
 __all__ = [
     "build_policy", "compile_policy", "learning_rate_at", "played_positions",
-    "read_history", "read_state", "run_summary", "train_policy",
+    "read_history", "read_state", "run_summary", "split_scores", "train_policy",
 ]
 
 CHECKPOINT = "checkpoint_{epoch:05d}.keras"  # after that many epochs
@@ -408,6 +408,23 @@ def played_positions(dataset_dir, split, with_passes=False):
         moves = read_npz(Path(dataset_dir) / name, ["moves"])["moves"]
         total += len(moves) if with_passes else int((moves != size * size).sum())
     return total
+
+
+def split_scores(model, dataset_dir, split, batch_size):
+    """``model``'s top-1 and top-5 accuracy (fractions) on every position of
+    a split where the expert played a point, as ``{"top1", "top5"}`` (NaN
+    for a split without one). Compiles ``model`` (its metrics are the
+    scores), so call it after training."""
+    from mockgo.nets.packed import packed_input_model
+
+    if not played_positions(dataset_dir, split):
+        return {"top1": math.nan, "top5": math.nan}
+    compile_policy(model)
+    tester = packed_input_model(model)
+    compile_policy(tester)
+    batches = PackedBatches(dataset_dir, split, batch_size, shuffle=False, augment=False)
+    scores = tester.evaluate(batches, verbose=0, return_dict=True)
+    return {"top1": scores["top1"], "top5": scores["top5"]}
 
 
 def _verbosity(progress):

@@ -14,6 +14,12 @@ The file is Keras's own ``.keras`` format, a zip archive (``config.json``,
 
     {"format": 1, "kind": "policy", "encoder": "alphago48", "board_size": 19}
 
+A network saved by the process that trained it also records where it
+trained (:func:`trained_by`), so that its card can say so::
+
+    "trained_by": {"device": "GPU (NVIDIA H200)", "precision": "mixed_bfloat16",
+                   "backend": "jax"}
+
 Keras ignores members it does not know, so any Keras 3 program loads these
 files. :func:`load_model` reads the member back and attaches it to the
 model (``model.mockgo_info``), so a model loaded from a file carries its
@@ -37,8 +43,9 @@ from pathlib import Path
 from mockgo.data.files import CorruptFileError, atomic_path
 from mockgo.go.features import ENCODERS
 
-__all__ = ["INFO_MEMBER", "KINDS", "NetworkInfo", "as_float32", "infer_info", "kind_of",
-           "load_model", "model_info", "read_info", "save_for_play", "save_model"]
+__all__ = ["INFO_MEMBER", "KINDS", "NetworkInfo", "as_float32", "computing_precision",
+           "infer_info", "kind_of", "load_model", "mark_trained_here", "model_info", "read_info",
+           "read_trained_by", "save_for_play", "save_model", "trained_by"]
 
 INFO_MEMBER = "mockgo.json"
 INFO_FORMAT = 1
@@ -125,17 +132,47 @@ def model_info(model, encoder=None, source=None):
     return info
 
 
-def read_info(path):
-    """The :class:`NetworkInfo` recorded in a ``.keras`` file, or None for a
-    file without it. :class:`~mockgo.data.files.CorruptFileError` (a
-    ValueError) naming the file for one that is not a whole zip archive or
-    whose record is damaged."""
+def computing_precision(model):
+    """The dtype policy most of ``model``'s layers with weights compute in
+    (``"float32"``, ``"mixed_bfloat16"``...)."""
+    names = [layer.dtype_policy.name for layer in model.layers if layer.weights]
+    return max(set(names), key=names.count) if names else "float32"
+
+
+def trained_by(model):
+    """Where ``model`` was trained, for its card: ``{"device", "precision",
+    "backend"}``. A model loaded from a file carries what the file records
+    (``model.mockgo_trained_by``; None for a file that records nothing), so
+    saving it again on another machine does not claim that machine; a model
+    made in this process was trained here, on this device and backend."""
+    if hasattr(model, "mockgo_trained_by"):
+        return model.mockgo_trained_by
+    import keras
+
+    from mockgo.nets.device import compute_device
+
+    return {"device": compute_device(), "precision": computing_precision(model),
+            "backend": keras.backend.backend()}
+
+
+def mark_trained_here(model):
+    """Say that ``model`` (loaded from a file) is trained further in this
+    process: saving it then records this process's device, precision and
+    backend (:func:`trained_by`), not those the file recorded. A network
+    trained over several sessions records the last one's. Returns ``model``."""
+    if hasattr(model, "mockgo_trained_by"):
+        del model.mockgo_trained_by
+    return model
+
+
+def _read_member(path):
+    """The ``mockgo.json`` record of a ``.keras`` file as a dict, or None."""
     path = Path(path)
     try:
         with zipfile.ZipFile(path) as archive:
             if INFO_MEMBER not in archive.namelist():
                 return None
-            record = json.loads(archive.read(INFO_MEMBER))
+            return json.loads(archive.read(INFO_MEMBER))
     except (zipfile.BadZipFile, EOFError) as error:
         # Keras itself would say "File not found" of a file cut short (it
         # checks zipfile.is_zipfile), which sends one looking in the wrong place.
@@ -144,6 +181,25 @@ def read_info(path):
                                f"disk or an interrupted copy: {error})") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise CorruptFileError(f"{path}: its {INFO_MEMBER} is damaged: {error}") from None
+
+
+def read_trained_by(path):
+    """Where the network in ``path`` was trained (:func:`trained_by`), or
+    None for a file that does not record it."""
+    record = _read_member(path)
+    trained = None if record is None else record.get("trained_by")
+    return trained if isinstance(trained, dict) else None
+
+
+def read_info(path):
+    """The :class:`NetworkInfo` recorded in a ``.keras`` file, or None for a
+    file without it. :class:`~mockgo.data.files.CorruptFileError` (a
+    ValueError) naming the file for one that is not a whole zip archive or
+    whose record is damaged."""
+    path = Path(path)
+    record = _read_member(path)
+    if record is None:
+        return None
     try:
         return NetworkInfo(record["kind"], record["encoder"], int(record["board_size"]))
     except (KeyError, TypeError, ValueError) as error:
@@ -154,12 +210,17 @@ def save_model(model, path, encoder=None):
     """Save ``model`` (with its optimiser state, if compiled) to ``path``,
     atomically, recording its kind, encoder and board size
     (:func:`model_info`: what it carries, else ``encoder``, else the one
-    encoder with as many planes). Returns the path."""
+    encoder with as many planes) and where it was trained (:func:`trained_by`,
+    when known). Returns the path."""
     info = model_info(model, encoder)
+    record = info.to_json()
+    trained = trained_by(model)
+    if trained is not None:
+        record["trained_by"] = trained
     with atomic_path(path, suffix=".tmp.keras") as temporary:
         model.save(temporary)
         with zipfile.ZipFile(temporary, "a") as archive:
-            archive.writestr(INFO_MEMBER, json.dumps(info.to_json()))
+            archive.writestr(INFO_MEMBER, json.dumps(record))
     return Path(path)
 
 
@@ -179,12 +240,14 @@ def load_model(path, compile=False, encoder=None):
     if not path.is_file():
         raise FileNotFoundError(f"no model file {path}")
     recorded = read_info(path)
+    trained = read_trained_by(path)
     try:
         model = keras.models.load_model(path, compile=compile)
     except Exception as error:  # Keras raises several kinds for a damaged file
         raise ValueError(f"{path} is not a Keras model that loads: {error}") from error
     if recorded is not None:
         model.mockgo_info = recorded
+    model.mockgo_trained_by = trained
     # The record, checked against ``encoder``; or, for an old file, inferred.
     model.mockgo_info = model_info(model, encoder, source=path)
     return model
@@ -221,6 +284,7 @@ def as_float32(model):
     info = getattr(model, "mockgo_info", None)
     if info is not None:
         copy.mockgo_info = info
+    copy.mockgo_trained_by = trained_by(model)  # the original's precision, not float32
     return copy
 
 
@@ -230,10 +294,12 @@ def save_for_play(model, path, encoder=None):
     import keras  # TensorFlow: imported only when a network is used
 
     info = model_info(model, encoder)
+    trained = trained_by(model)  # before the float32 copy: the precision it trained in
     model = as_float32(model)
     # A new Model on the same layers: no optimiser state. model.input, not
     # model.inputs: a one-element list would make the saved model expect a
     # list and warn when called on an array.
     plain = keras.Model(model.input, model.output, name=model.name)
     plain.mockgo_info = info
+    plain.mockgo_trained_by = trained
     return save_model(plain, path)

@@ -21,7 +21,7 @@ import json
 from pathlib import Path
 
 from mockgo.data.files import atomic_write_text
-from mockgo.nets.io import load_model, model_info, save_for_play
+from mockgo.nets.io import load_model, model_info, save_for_play, trained_by
 
 __all__ = ["FOLDER", "card", "checked_path", "file_sha256", "headline", "load", "names", "path",
            "ship", "table"]
@@ -104,7 +104,9 @@ def ship(name, source, encoder=None, **fields):
     ``<name>.json`` gets ``fields`` (the
     architecture's description, training, results, headline, command,
     date) and what is read off the file (kind, encoder, board size,
-    parameters, bytes, sha256). Both written atomically. Returns the card."""
+    parameters, bytes, sha256, and the device, precision and Keras backend
+    that trained it where the file records them). Both written atomically.
+    Returns the card."""
     model = load_model(source, encoder=encoder)
     info = model_info(model)
     file = FOLDER / f"{name}.keras"
@@ -113,6 +115,8 @@ def ship(name, source, encoder=None, **fields):
     record = {"name": name, "file": file.name, "kind": info.kind, "encoder": info.encoder,
               "board_size": info.board_size, "architecture": architecture, **fields,
               "bytes": file.stat().st_size, "sha256": file_sha256(file)}
+    if trained_by(model) is not None:
+        record["trained_by"] = trained_by(model)
     atomic_write_text(FOLDER / f"{name}.json", json.dumps(record, indent=1) + "\n")
     return record
 

@@ -95,7 +95,7 @@ from mockgo.data import records
 from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, folder_lock,
                                read_json, read_npz, refuse_unrecorded_work)
 from mockgo.nets.device import set_random_seed
-from mockgo.nets.io import load_model, model_info, save_model
+from mockgo.nets.io import load_model, mark_trained_here, model_info, save_model
 from mockgo.play.gtp_client import find_gnugo
 from mockgo.play.players import RandomPlayer, gnugo_player
 from mockgo.search.evaluators import NetworkEvaluator
@@ -507,6 +507,7 @@ class ZeroRun:
             model = load_model(self.layout.checkpoint(g, done["epochs"]), compile=True)
         else:
             model, evaluator = self._trainable(self.latest)
+        mark_trained_here(model)  # its file then says where this generation trained
         bar = epoch_bar(progress, f"train {model_name(g)}")
         try:
             for epoch in range(done["epochs"], config.epochs):
