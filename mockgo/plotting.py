@@ -9,7 +9,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from mockgo.go import coords
-from mockgo.go.board import BLACK, WHITE, hoshi_points
+from mockgo.go.board import BLACK, WHITE
+from mockgo.go.handicap import hoshi_points
 
 _WOOD = "#dcb35c"
 
