@@ -18,7 +18,6 @@ def max_handicap(size):
     return 9 if size % 2 == 1 and size >= 9 else 4
 
 
-
 def hoshi_points(size):
     """The star points GnuGo draws on an empty board of this size."""
     if size in (2, 4) or size < 2:

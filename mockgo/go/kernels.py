@@ -307,7 +307,9 @@ def two_point_eye_fills(stones, group, liberties, neighbors, color):
 def legal_mask(stones, group, liberties, group_hash, seen, neighbors, diagonals, zobrist,
                position_hash, color, ko, superko, skip_own_eyes):
     """Legality of every point at once. The rule is check_move's, written
-    out inline: a call per point would cost more than the check itself."""
+    out inline: a call per point would cost more than the check itself
+    (even with numba's ``inline="always"``, this function ran 2 to 3 times
+    slower calling check_move at each point)."""
     n = len(stones)
     mask = np.zeros(n + 1, np.bool_)
     mask[n] = True  # passing is always legal
