@@ -9,7 +9,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from mockgo.go import coords
-from mockgo.go.board import BLACK, WHITE, hoshi_points
+from mockgo.go.board import BLACK, WHITE
+from mockgo.go.handicap import hoshi_points
 
 _WOOD = "#dcb35c"
 
@@ -227,7 +228,7 @@ def plot_equal_cost(points, names=("this run", "the other run"), ax=None, title=
     """The Elo of one run's model over another run's model of the same CPU
     time, against those CPU-hours, with 95% intervals as error bars
     (:func:`strength_elo`): ``points`` from
-    :func:`mockgo.zero.run.equal_cost_matches`; ``names``: the two runs. Above
+    :func:`mockgo.zero.match.equal_cost_matches`; ``names``: the two runs. Above
     0, the first run's settings made the stronger player for the same work."""
     ax = _axes(ax, 6)
     _elo_errorbar(ax, [p["other_cpu_hours"] for p in points], points,

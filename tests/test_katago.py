@@ -258,7 +258,8 @@ def test_selfplay_records_full_searches_only_with_their_end_targets():
 
     from mockgo.nets.models import dual_network
     from mockgo.search.evaluators import NetworkEvaluator
-    from mockgo.zero.selfplay import _stack, play_selfplay_games
+    from mockgo.zero.examples import stack_games
+    from mockgo.zero.selfplay import play_selfplay_games
 
     config = dataclasses.replace(ZeroConfig.for_test(), max_moves=60).with_katago()
     assert (config.full_search_share, config.fast_readouts, config.forced_playouts) == \
@@ -284,7 +285,7 @@ def test_selfplay_records_full_searches_only_with_their_end_targets():
             assert np.all(np.sign(game.score) == game.z)
     share = sum(g.full_searches for g in games) / sum(len(g.comments) for g in games)
     assert 0.1 < share < 0.45
-    stacked = _stack(games)
+    stacked = stack_games(games)
     assert stacked["aux_weight"].tolist() == sum(([g.aux_weight] * len(g.z) for g in games), [])
     assert stacked["ownership"].shape == (len(stacked["z"]), 81)
 
@@ -527,6 +528,7 @@ def _fake_generations(run, cpu_seconds, strength_at=()):
 
 
 def test_equal_cost_matches_pair_models_of_no_more_cpu_time_and_resume(tmp_path, monkeypatch):
+    from mockgo.zero import match as zero_match
     from mockgo.zero import run as zero_run
 
     small = dict(max_moves=24, games_in_parallel=2, eval_readouts=4)
@@ -538,7 +540,7 @@ def test_equal_cost_matches_pair_models_of_no_more_cpu_time_and_resume(tmp_path,
     assert [katago.generation_within(h) for h in (0.05, 0.1, 0.25, 0.75, 9.0)] == [0, 1, 2, 6, 6]
     assert all(katago.generation_within(katago.cost(g)["cpu_hours"]) == g for g in range(7))
 
-    points = zero_run.equal_cost_matches(katago, plain, games=2, progress=False)
+    points = zero_match.equal_cost_matches(katago, plain, games=2, progress=False)
     # the plain run's strength-curve generations, each against the last katago
     # generation of no more CPU time: 0.25 -> 2, 0.75 -> 6 (0.6)
     assert [(p["other_generation"], p["generation"]) for p in points] == [(1, 2), (3, 6)]
@@ -552,18 +554,18 @@ def test_equal_cost_matches_pair_models_of_no_more_cpu_time_and_resume(tmp_path,
     assert (first.black, first.white) == ("katago-000002-r4", "plain-000001-r4")
     assert records.load_sgf(games[1]).black == "plain-000001-r4"  # colours alternate
     # Asked again, the matches are read from their folders: no game is played.
-    monkeypatch.setattr(zero_run, "evaluator_for", _refuse_to_play)
-    played = zero_run.equal_cost_matches(katago, plain, games=2, generations=[1],
+    monkeypatch.setattr(zero_match, "evaluator_for", _refuse_to_play)
+    played = zero_match.equal_cost_matches(katago, plain, games=2, generations=[1],
                                          progress=False)
     assert played == points[:1]
     # Other readouts are another match, in another folder: never the games above.
     with pytest.raises(AssertionError, match="played again"):
-        zero_run.equal_cost_matches(katago, plain, games=2, readouts=3, generations=[1],
+        zero_match.equal_cost_matches(katago, plain, games=2, readouts=3, generations=[1],
                                     progress=False)
     # Runs of different boards or komi cannot be compared.
     other = zero_run.bootstrap(tmp_path / "komi", ZeroConfig.for_test(komi=6.5, **small))
     with pytest.raises(ValueError, match="komi 7.5 against 6.5"):
-        zero_run.equal_cost_matches(katago, other, games=2, generations=[1], progress=False)
+        zero_match.equal_cost_matches(katago, other, games=2, generations=[1], progress=False)
 
 
 def _refuse_to_play(*args, **kwargs):

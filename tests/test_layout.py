@@ -91,14 +91,37 @@ assert not heavy, heavy
 
 # Split for issue 34, "one concept a module": none of these folders' modules
 # may grow back to a thousand lines.
-SPLIT_FOLDERS = ["play", "data"]
+SPLIT_FOLDERS = ["play", "data", "go", "zero"]
 
 
 @pytest.mark.parametrize("folder", SPLIT_FOLDERS)
 def test_no_module_of_a_split_folder_is_over_700_lines(folder):
     """One concept a module (issue 34): in mockgo/play/, the players, their
     protocol and their specs live in modules of their own; in mockgo/data/,
-    charset decoding, SGF reading, archives and SGF writing do."""
+    charset decoding, SGF reading, archives and SGF writing do; in
+    mockgo/go/, the Board, its compiled kernels, handicap placement,
+    playouts, ladders and features; in mockgo/zero/, the loop, its
+    matches, self-play, the examples file, training and its report."""
     long = {module_name(p): n for p in (PACKAGE / folder).glob("*.py")
             if (n := len(p.read_text().splitlines())) > 700}
     assert not long, f"modules of mockgo/{folder}/ over 700 lines: {long}"
+
+
+@pytest.mark.parametrize("folder", ["go", "zero"])
+def test_function_level_imports_of_mockgo_say_why(folder):
+    """An import of mockgo's own modules inside a function hides a
+    dependency; in these folders each one has a comment on its line or the
+    line above saying why (e.g. it imports Keras, which a light command
+    must not)."""
+    silent = []
+    for path in sorted((PACKAGE / folder).glob("*.py")):
+        lines = path.read_text().splitlines()
+        for node in ast.walk(ast.parse("\n".join(lines))):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.ImportFrom) and (inner.module or "").startswith("mockgo"):
+                    here = lines[inner.lineno - 1] + lines[inner.lineno - 2]
+                    if "#" not in here:
+                        silent.append(f"{module_name(path)}:{inner.lineno}")
+    assert not silent, f"function-level imports of mockgo with no reason given: {silent}"

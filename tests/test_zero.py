@@ -446,7 +446,7 @@ def test_augment_turns_planes_and_pi_together():
 
 def test_a_damaged_example_file_is_named(tmp_path):
     from mockgo.data.files import CorruptFileError
-    from mockgo.zero.selfplay import load_examples, save_npz
+    from mockgo.zero.examples import load_examples, save_npz
     good = tmp_path / "gen000001-b0000.npz"
     save_npz(good, dict(planes=np.zeros((2, 3), np.uint8), pi=np.zeros((2, 4)), z=np.ones(2),
                         game=np.arange(2)))

@@ -103,8 +103,8 @@ from mockgo.arena import analysis
 from mockgo.data.records import SGFError, load_sgf
 from mockgo.go import coords
 from mockgo.go.board import (BLACK, COLOR_NAMES, EMPTY, ILLEGAL_REASONS, MAX_KOMI, MAX_SIZE,
-                             WHITE, Board, IllegalMove, check_komi, color_from_name,
-                             fixed_handicap_points)
+                             WHITE, Board, IllegalMove, check_komi, color_from_name)
+from mockgo.go.handicap import fixed_handicap_points
 from mockgo.go.ownership import estimate_dead
 from mockgo.native_log import native_lines_dropped
 from mockgo.play.players import RESIGN, PlayerLoadError, lazy_player, spec_help

@@ -15,7 +15,8 @@ import html
 import numpy as np
 
 from mockgo.go import coords
-from mockgo.go.board import BLACK, WHITE, hoshi_points
+from mockgo.go.board import BLACK, WHITE
+from mockgo.go.handicap import hoshi_points
 
 __all__ = ["board_svg", "graph_svg"]
 

@@ -53,8 +53,8 @@ import warnings
 from mockgo.data import sgf_syntax
 from mockgo.data.charsets import decode_sgf_bytes
 from mockgo.go import coords
-from mockgo.go.board import (BLACK, EMPTY, ILLEGAL_REASONS, MAX_KOMI, MAX_SIZE, WHITE, Board,
-                             max_handicap)
+from mockgo.go.board import BLACK, EMPTY, ILLEGAL_REASONS, MAX_KOMI, MAX_SIZE, WHITE, Board
+from mockgo.go.handicap import max_handicap
 
 SGF_COLORS = {"B": BLACK, "W": WHITE}
 COLOR_LETTERS = {BLACK: "B", WHITE: "W"}
@@ -396,7 +396,7 @@ def _handicap(text):
 
 def _check_handicap(record):
     """SGFError for more handicap stones than the board takes
-    (:func:`~mockgo.go.board.max_handicap`: 9 on 19x19). ``HA[0]`` and
+    (:func:`~mockgo.go.handicap.max_handicap`: 9 on 19x19). ``HA[0]`` and
     ``HA[1]`` both mean no handicap stone and are read as written (FF[4]
     wants 2 or more, but files from some servers write 1 for a game
     without komi)."""

@@ -12,7 +12,8 @@ from mockgo.data import sgf_syntax
 from mockgo.data.files import atomic_write_text
 from mockgo.data.sgf_reader import COLOR_LETTERS, GameRecord, final_board, parse_result
 from mockgo.go import coords
-from mockgo.go.board import BLACK, EMPTY, WHITE, check_komi, max_handicap
+from mockgo.go.board import BLACK, EMPTY, WHITE, check_komi
+from mockgo.go.handicap import max_handicap
 
 
 sgf_escape = sgf_syntax.escape  # a property value as SGF writes it

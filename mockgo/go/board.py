@@ -1,7 +1,7 @@
 """The rules of Go: a board, how a move is played, and how a game is scored.
 
-Everything a learner needs to see how a move is played is in this file. The
-position is a handful of flat numpy arrays indexed by point (``row * size +
+This file is the rules as a learner meets them: the :class:`Board`, its
+moves and its score. The position is a handful of flat numpy arrays indexed by point (``row * size +
 col``, row 0 at the top; see :mod:`mockgo.go.coords`):
 
 - ``stones``: EMPTY, BLACK or WHITE at each point.
@@ -15,8 +15,10 @@ col``, row 0 at the top; see :mod:`mockgo.go.coords`):
 
 Playing a move touches only the point, its neighbours and the groups they
 belong to; a capture walks the captured stones. That bookkeeping, and the
-other inner loops (legality of every point, area scoring), are plain Python
-compiled by numba: read them as Python, they run as machine code.
+other inner loops (legality of every point, area scoring), are the kernels of
+:mod:`mockgo.go.kernels`: plain Python compiled by numba, read them as
+Python, they run as machine code. Handicap stones and star points are
+placed by :mod:`mockgo.go.handicap`.
 
 Rules: captures, suicide is illegal, simple ko, positional superko (on by
 default: no move may recreate an earlier position), passes, two passes in a
@@ -27,16 +29,18 @@ import functools
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
-from mockgo.go import coords
+from mockgo.go import coords, kernels, playout
+# max_handicap is not used here: it is imported so that it stays importable
+# from this module, where it was defined before handicap.py.
+from mockgo.go.handicap import fixed_handicap_points, hoshi_points, max_handicap  # noqa: F401
+from mockgo.go.kernels import (BLACK, EMPTY, GAME_OVER, KO, LEGAL, OCCUPIED, SUICIDE, SUPERKO,
+                               WHITE)
 
-EMPTY, BLACK, WHITE = 0, 1, 2
 COLOR_NAMES = {BLACK: "black", WHITE: "white"}
 _STONE_CHARS = {EMPTY: ".", BLACK: "X", WHITE: "O"}
 
-# Why a move is illegal: the codes the compiled legality check returns.
-LEGAL, OCCUPIED, SUICIDE, KO, SUPERKO, GAME_OVER = 0, 1, 2, 3, 4, 5
+# What the codes of kernels.check_move (why a move is illegal) mean.
 ILLEGAL_REASONS = {
     OCCUPIED: "the point is occupied",
     SUICIDE: "suicide",
@@ -67,15 +71,6 @@ def check_komi(komi):
         raise ValueError(f"komi {komi!r} is not a number from -{MAX_KOMI} to {MAX_KOMI}")
     return value
 
-
-def max_handicap(size):
-    """The most handicap stones a game on a ``size`` board may have: as many
-    as GTP's ``fixed_handicap`` places (9 on odd boards of 9 and up, 4 on
-    the other boards of 7 and up, none below 7), which is also what servers
-    allow (KGS: 9)."""
-    if size < 7:
-        return 0
-    return 9 if size % 2 == 1 and size >= 9 else 4
 
 
 def color_from_name(name):
@@ -131,483 +126,6 @@ def geometry(size):
     return neighbors, diagonals, zobrist, empty_hash
 
 
-def hoshi_points(size):
-    """The star points GnuGo draws on an empty board of this size."""
-    if size in (2, 4) or size < 2:
-        return []
-    middle = size // 2
-    if size == 3:
-        return [middle * size + middle]
-    line = 1 if size == 5 else (2 if size <= 11 else 3)
-    lines = [line, size - 1 - line]
-    points = {r * size + c for r in lines for c in lines}
-    if size % 2 == 1:
-        points.add(middle * size + middle)
-        if size >= 13:
-            for other in lines:
-                points.add(middle * size + other)
-                points.add(other * size + middle)
-    return sorted(points)
-
-
-def fixed_handicap_points(size, stones):
-    """Handicap stone placement as GTP's ``fixed_handicap`` defines it.
-
-    2 to 4 stones on the 3-3 points (4-4 on boards of 13 and up); odd boards of
-    9 and up also take 5 to 9 stones (the middles of the sides and the centre).
-    """
-    if stones < 2 or stones > max_handicap(size):
-        raise ValueError(f"no fixed handicap of {stones} stones on a {size}x{size} board")
-    low = 2 if size <= 12 else 3
-    high, middle = size - 1 - low, size // 2
-
-    def at(col, row_from_bottom):
-        return (size - 1 - row_from_bottom) * size + col
-
-    lower_left, upper_right = at(low, low), at(high, high)
-    upper_left, lower_right = at(low, high), at(high, low)
-    left, right = at(low, middle), at(high, middle)
-    bottom, top, center = at(middle, low), at(middle, high), at(middle, middle)
-    order = {
-        2: [lower_left, upper_right],
-        3: [lower_left, upper_right, upper_left],
-        4: [lower_left, upper_right, upper_left, lower_right],
-        5: [lower_left, upper_right, upper_left, lower_right, center],
-        6: [lower_left, upper_right, upper_left, lower_right, left, right],
-        7: [lower_left, upper_right, upper_left, lower_right, left, right, center],
-        8: [lower_left, upper_right, upper_left, lower_right, left, right, bottom, top],
-        9: [lower_left, upper_right, upper_left, lower_right, left, right, bottom, top, center],
-    }
-    return order[stones]
-
-
-# ------------------------------------------------------ compiled inner loops
-#
-# Public kernels, for the compiled code built on these rules (the playouts of
-# mockgo.go.playout, the ladder reader, the feature planes): popcount,
-# check_move (one move's legality), legal_mask (every point's), place_stone,
-# ko_after, is_own_eye. They work on the arrays described at the top.
-
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
-_ONE = np.uint64(1)
-
-
-@njit(cache=True)
-def popcount(x):
-    """The number of bits set in a uint64 (a word of a liberty bitset)."""
-    x = x - ((x >> np.uint64(1)) & _M1)
-    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
-    x = (x + (x >> np.uint64(4))) & _M4
-    return np.int64((x * _H01) >> np.uint64(56))
-
-
-@njit(cache=True)
-def _seen_contains(seen, key):
-    mask = len(seen) - 1
-    slot = np.int64(key & np.uint64(mask))
-    while seen[slot] != 0:
-        if seen[slot] == key:
-            return True
-        slot = (slot + 1) & mask
-    return False
-
-
-@njit(cache=True)
-def _seen_add(seen, key):
-    """Add a position hash to the open-addressing table; True if it was new."""
-    mask = len(seen) - 1
-    slot = np.int64(key & np.uint64(mask))
-    while seen[slot] != 0:
-        if seen[slot] == key:
-            return False
-        slot = (slot + 1) & mask
-    seen[slot] = key
-    return True
-
-
-@njit(cache=True)
-def check_move(stones, group, liberties, group_hash, seen, neighbors, zobrist,
-               position_hash, p, color, ko, superko):
-    """Why the move at ``p`` is illegal for ``color``, or LEGAL."""
-    if stones[p] != EMPTY:
-        return OCCUPIED
-    if p == ko:
-        return KO
-    has_liberty = False
-    captures = False
-    new_hash = position_hash ^ zobrist[color, p]
-    for k in range(4):
-        n = neighbors[p, k]
-        if n < 0:
-            break
-        s = stones[n]
-        if s == EMPTY:
-            has_liberty = True
-        elif s == color:
-            if liberties[group[n]] > 1:
-                has_liberty = True
-        elif liberties[group[n]] == 1:
-            g = group[n]
-            counted = False  # two neighbours may belong to the same group
-            for j in range(k):
-                m = neighbors[p, j]
-                if stones[m] == s and group[m] == g:
-                    counted = True
-            if not counted:
-                captures = True
-                new_hash ^= group_hash[g]
-    if not has_liberty and not captures:
-        return SUICIDE
-    if superko and _seen_contains(seen, new_hash):
-        return SUPERKO
-    return LEGAL
-
-
-@njit(cache=True)
-def _merge(a, b, group, next_stone, group_size, liberties, liberty_bits, group_hash):
-    """Join groups ``a`` and ``b``; the larger one's head stays. Returns it."""
-    if group_size[a] < group_size[b]:
-        a, b = b, a
-    s = b
-    while True:
-        group[s] = a
-        s = next_stone[s]
-        if s == b:
-            break
-    # Splice the two rings into one.
-    next_a = next_stone[a]
-    next_stone[a] = next_stone[b]
-    next_stone[b] = next_a
-    group_size[a] += group_size[b]
-    group_hash[a] ^= group_hash[b]
-    count = 0
-    for w in range(liberty_bits.shape[1]):
-        liberty_bits[a, w] |= liberty_bits[b, w]
-        count += popcount(liberty_bits[a, w])
-    liberties[a] = count
-    return a
-
-
-@njit(cache=True)
-def _remove_group(head, stones, group, next_stone, liberties, liberty_bits,
-                  neighbors, zobrist, hash_box):
-    """Take a captured group off the board; its points become liberties of
-    the capturing groups around it. Returns the number of stones taken."""
-    captured_color = stones[head]
-    taken = 0
-    s = head
-    while True:
-        stones[s] = EMPTY
-        group[s] = -1
-        hash_box[0] ^= zobrist[captured_color, s]
-        taken += 1
-        word, bit = s >> 6, _ONE << np.uint64(s & 63)
-        for k in range(4):
-            n = neighbors[s, k]
-            if n < 0:
-                break
-            if stones[n] != EMPTY and stones[n] != captured_color:
-                g = group[n]
-                if not liberty_bits[g, word] & bit:
-                    liberty_bits[g, word] |= bit
-                    liberties[g] += 1
-        s = next_stone[s]
-        if s == head:
-            break
-    return taken
-
-
-@njit(cache=True)
-def place_stone(stones, group, next_stone, group_size, liberties, liberty_bits,
-                group_hash, neighbors, zobrist, hash_box, p, color):
-    """Put a stone on an empty point, merge it with its friends and take
-    opponent groups left without liberties. Legality is checked elsewhere.
-    Returns the number of stones captured."""
-    stones[p] = color
-    hash_box[0] ^= zobrist[color, p]
-    word, bit = p >> 6, _ONE << np.uint64(p & 63)
-    # The point stops being a liberty of the groups around it.
-    for k in range(4):
-        n = neighbors[p, k]
-        if n < 0:
-            break
-        if stones[n] != EMPTY:
-            g = group[n]
-            if liberty_bits[g, word] & bit:
-                liberty_bits[g, word] &= ~bit
-                liberties[g] -= 1
-    # A new group of one stone...
-    group[p] = p
-    next_stone[p] = p
-    group_size[p] = 1
-    group_hash[p] = zobrist[color, p]
-    liberty_bits[p, :] = 0
-    count = 0
-    for k in range(4):
-        n = neighbors[p, k]
-        if n < 0:
-            break
-        if stones[n] == EMPTY:
-            liberty_bits[p, n >> 6] |= _ONE << np.uint64(n & 63)
-            count += 1
-    liberties[p] = count
-    # ...joined to the friendly groups it touches...
-    for k in range(4):
-        n = neighbors[p, k]
-        if n < 0:
-            break
-        if stones[n] == color and group[n] != group[p]:
-            _merge(group[p], group[n], group, next_stone, group_size, liberties,
-                   liberty_bits, group_hash)
-    # ...and opponent groups it leaves without liberties are captured.
-    captured = 0
-    for k in range(4):
-        n = neighbors[p, k]
-        if n < 0:
-            break
-        if stones[n] == 3 - color and liberties[group[n]] == 0:
-            captured += _remove_group(group[n], stones, group, next_stone, liberties,
-                                      liberty_bits, neighbors, zobrist, hash_box)
-    return captured
-
-
-@njit(cache=True)
-def _play(stones, group, next_stone, group_size, liberties, liberty_bits, group_hash,
-          seen, neighbors, zobrist, hash_box, p, color, ko, superko):
-    """Play a stone if it is legal. Returns (LEGAL or the reason it is
-    illegal, stones captured, the new ko point or -1)."""
-    reason = check_move(stones, group, liberties, group_hash, seen, neighbors, zobrist,
-                        hash_box[0], p, color, ko, superko)
-    if reason != LEGAL:
-        return reason, 0, ko
-    captured = place_stone(stones, group, next_stone, group_size, liberties,
-                           liberty_bits, group_hash, neighbors, zobrist, hash_box, p, color)
-    _seen_add(seen, hash_box[0])
-    return LEGAL, captured, ko_after(stones, group, group_size, liberties, neighbors, p, captured)
-
-
-@njit(cache=True)
-def ko_after(stones, group, group_size, liberties, neighbors, p, captured):
-    """Simple ko after a stone at ``p`` took ``captured`` stones: when it
-    took one stone, is a lone stone, and has that point as its only liberty,
-    the opponent may not take back at once: returns that point, else -1."""
-    head = group[p]
-    if captured == 1 and group_size[head] == 1 and liberties[head] == 1:
-        for k in range(4):
-            n = neighbors[p, k]
-            if n < 0:
-                break
-            if stones[n] == EMPTY:
-                return n
-    return -1
-
-
-@njit(cache=True)
-def is_own_eye(stones, neighbors, diagonals, p, color):
-    """A single-point eye of ``color``: every neighbour is its stone, and the
-    opponent holds at most one diagonal (none on the edge or in a corner)."""
-    if stones[p] != EMPTY:
-        return False
-    for k in range(4):
-        n = neighbors[p, k]
-        if n < 0:
-            break
-        if stones[n] != color:
-            return False
-    faults = 0
-    on_board = 0
-    for k in range(4):
-        d = diagonals[p, k]
-        if d < 0:
-            break
-        on_board += 1
-        if stones[d] == 3 - color:
-            faults += 1
-    if on_board < 4:
-        faults += 1
-    return faults < 2
-
-
-@njit(cache=True)
-def _two_point_eye_fills(stones, group, liberties, neighbors, color):
-    """The points of ``color``'s own two-point eye spaces: an empty point
-    whose neighbours are all ``color``'s stones but one, an empty point whose
-    other neighbours are all ``color``'s stones too. Filling either point
-    never gains: under area scoring the point is ``color``'s already, and it
-    takes a liberty and half of an eye. The exception is a neighbouring
-    chain in atari, whose last liberty is the point: playing there connects
-    it (a false eye, as a single-point eye with an opponent's diagonal is)."""
-    n = len(stones)
-    fills = np.zeros(n, np.bool_)
-    for p in range(n):
-        if stones[p] != EMPTY:
-            continue
-        other = -1
-        enclosed = True
-        for k in range(4):
-            q = neighbors[p, k]
-            if q < 0:
-                break
-            if stones[q] == EMPTY:
-                if other >= 0:
-                    enclosed = False  # two empty neighbours: a larger space
-                other = q
-            elif stones[q] != color or liberties[group[q]] < 2:
-                enclosed = False
-        if not enclosed or other < 0:
-            continue
-        for k in range(4):
-            q = neighbors[other, k]
-            if q < 0:
-                break
-            if q != p and stones[q] != color:
-                enclosed = False
-        fills[p] = enclosed
-    return fills
-
-
-@njit(cache=True)
-def legal_mask(stones, group, liberties, group_hash, seen, neighbors, diagonals, zobrist,
-               position_hash, color, ko, superko, skip_own_eyes):
-    """Legality of every point at once. The rule is check_move's, written
-    out inline: a call per point would cost more than the check itself."""
-    n = len(stones)
-    mask = np.zeros(n + 1, np.bool_)
-    mask[n] = True  # passing is always legal
-    for p in range(n):
-        if stones[p] != EMPTY or p == ko:
-            continue
-        has_liberty = False
-        captures = False
-        own_neighbors = 0
-        on_board = 0
-        new_hash = position_hash ^ zobrist[color, p]
-        for k in range(4):
-            q = neighbors[p, k]
-            if q < 0:
-                break
-            on_board += 1
-            s = stones[q]
-            if s == EMPTY:
-                has_liberty = True
-            elif s == color:
-                own_neighbors += 1
-                if liberties[group[q]] > 1:
-                    has_liberty = True
-            elif liberties[group[q]] == 1:
-                g = group[q]
-                counted = False
-                for j in range(k):
-                    m = neighbors[p, j]
-                    if stones[m] == s and group[m] == g:
-                        counted = True
-                if not counted:
-                    captures = True
-                    new_hash ^= group_hash[g]
-        if not has_liberty and not captures:
-            continue
-        if skip_own_eyes and own_neighbors == on_board:
-            # is_own_eye, inline: at most one diagonal fault
-            faults = 0
-            diagonal_count = 0
-            for k in range(4):
-                d = diagonals[p, k]
-                if d < 0:
-                    break
-                diagonal_count += 1
-                if stones[d] == 3 - color:
-                    faults += 1
-            if diagonal_count < 4:
-                faults += 1
-            if faults < 2:
-                continue
-        if superko and _seen_contains(seen, new_hash):
-            continue
-        mask[p] = True
-    return mask
-
-
-@njit(cache=True)
-def _owners(stones, neighbors):
-    """Each point's Tromp-Taylor owner: its stone's colour, or for an empty
-    point the colour that alone borders its empty region (EMPTY if both or
-    neither do). One flood fill per empty region."""
-    n = len(stones)
-    owner = stones.astype(np.int8)
-    visited = np.zeros(n, np.bool_)
-    stack = np.empty(n, np.int32)
-    region = np.empty(n, np.int32)
-    for start in range(n):
-        if stones[start] != EMPTY or visited[start]:
-            continue
-        visited[start] = True
-        stack[0] = start
-        top = 1
-        size = 0
-        reaches = 0  # bit BLACK and bit WHITE
-        while top > 0:
-            top -= 1
-            p = stack[top]
-            region[size] = p
-            size += 1
-            for k in range(4):
-                q = neighbors[p, k]
-                if q < 0:
-                    break
-                if stones[q] == EMPTY:
-                    if not visited[q]:
-                        visited[q] = True
-                        stack[top] = q
-                        top += 1
-                else:
-                    reaches |= stones[q]
-        color = reaches if reaches == BLACK or reaches == WHITE else EMPTY
-        for i in range(size):
-            owner[region[i]] = color
-    return owner
-
-
-@njit(cache=True)
-def _area(stones, neighbors):
-    """Tromp-Taylor area: each colour's stones plus the empty regions that
-    reach only that colour. Returns (black area, white area)."""
-    owner = _owners(stones, neighbors)
-    black = 0
-    white = 0
-    for p in range(len(owner)):
-        if owner[p] == BLACK:
-            black += 1
-        elif owner[p] == WHITE:
-            white += 1
-    return black, white
-
-
-@njit(cache=True)
-def _liberty_map(stones, group, liberties):
-    out = np.zeros(len(stones), np.int32)
-    for p in range(len(stones)):
-        if stones[p] != EMPTY:
-            out[p] = liberties[group[p]]
-    return out
-
-
-@njit(cache=True)
-def _group_size_map(stones, group, group_size):
-    out = np.zeros(len(stones), np.int32)
-    for p in range(len(stones)):
-        if stones[p] != EMPTY:
-            out[p] = group_size[group[p]]
-    return out
-
-
-@njit(cache=True)
-def _seen_rehash(old, new):
-    for key in old:
-        if key != 0:
-            _seen_add(new, key)
 
 
 # -------------------------------------------------------------- the board
@@ -724,7 +242,7 @@ class Board:
             if not 0 <= move < self.pass_index:
                 raise ValueError(f"move {move!r} is off a {self.size}x{self.size} board")
             ko = self.ko if color == self.to_play else -1
-            reason, captured, self.ko = _play(
+            reason, captured, self.ko = kernels.play_move(
                 self.stones, self.group, self.next_stone, self.group_size,
                 self.liberties, self.liberty_bits, self.group_hash, self._seen,
                 self.neighbors, self.zobrist, self._hash_box, move, color, ko, self.superko)
@@ -757,7 +275,7 @@ class Board:
             return LEGAL
         color = self.to_play if color is None else color
         ko = self.ko if color == self.to_play else -1
-        return int(check_move(self.stones, self.group, self.liberties, self.group_hash,
+        return int(kernels.check_move(self.stones, self.group, self.liberties, self.group_hash,
                               self._seen, self.neighbors, self.zobrist, self._hash_box[0],
                               move, color, ko, self.superko))
 
@@ -766,7 +284,7 @@ class Board:
         play, and (last entry, always True) pass."""
         color = self.to_play if color is None else color
         ko = self.ko if color == self.to_play else -1
-        return legal_mask(self.stones, self.group, self.liberties, self.group_hash,
+        return kernels.legal_mask(self.stones, self.group, self.liberties, self.group_hash,
                           self._seen, self.neighbors, self.diagonals, self.zobrist,
                           self._hash_box[0], color, ko, self.superko, False)
 
@@ -782,11 +300,11 @@ class Board:
             raise ValueError(f"eye_space is 1 or 2 points, not {eye_space!r}")
         color = self.to_play if color is None else color
         ko = self.ko if color == self.to_play else -1
-        mask = legal_mask(self.stones, self.group, self.liberties, self.group_hash,
+        mask = kernels.legal_mask(self.stones, self.group, self.liberties, self.group_hash,
                           self._seen, self.neighbors, self.diagonals, self.zobrist,
                           self._hash_box[0], color, ko, self.superko, True)
         if eye_space == 2:
-            mask[:-1] &= ~_two_point_eye_fills(self.stones, self.group, self.liberties,
+            mask[:-1] &= ~kernels.two_point_eye_fills(self.stones, self.group, self.liberties,
                                                self.neighbors, color)
         return mask
 
@@ -794,7 +312,7 @@ class Board:
         """Whether ``point`` is a single-point eye of ``color`` (default: the
         player to move)."""
         color = self.to_play if color is None else color
-        return bool(is_own_eye(self.stones, self.neighbors, self.diagonals, point, color))
+        return bool(kernels.is_own_eye(self.stones, self.neighbors, self.diagonals, point, color))
 
     def random_playout(self, random_state, max_moves=None, first=None, heavy=False):
         """Play a random game on to its end *on a copy* (this board is left
@@ -824,15 +342,12 @@ class Board:
         group_size, liberties = self.group_size.copy(), self.liberties.copy()
         liberty_bits, group_hash = self.liberty_bits.copy(), self.group_hash.copy()
         moves = np.empty(max_moves, np.int32)
-        from mockgo.go.playout import random_playout  # the playout policy builds on these rules
-
-        played = random_playout(stones, group, next_stone, group_size, liberties, liberty_bits,
-                                group_hash, self.neighbors, self.diagonals, self.zobrist,
-                                self._hash_box.copy(), self.to_play, self.ko, self.passes,
-                                max_moves, random_state, moves, -1 if first is None else first,
-                                -1 if self.last_move in (None, self.pass_index) else self.last_move,
-                                heavy)
-        black, white = _area(stones, self.neighbors)
+        played = playout.random_playout(
+            stones, group, next_stone, group_size, liberties, liberty_bits, group_hash,
+            self.neighbors, self.diagonals, self.zobrist, self._hash_box.copy(), self.to_play,
+            self.ko, self.passes, max_moves, random_state, moves, -1 if first is None else first,
+            -1 if self.last_move in (None, self.pass_index) else self.last_move, heavy)
+        black, white = kernels.area(stones, self.neighbors)
         return Playout(black - white - self.komi, moves[:played], stones)
 
     # ------------------------------------------------------ set-up stones
@@ -851,7 +366,7 @@ class Board:
                     raise ValueError(f"set-up point {p!r} is off a {self.size}x{self.size} board")
                 if trial.stones[p] != EMPTY:
                     raise ValueError(f"set-up point {coords.to_gtp(p, self.size)} is occupied")
-                captured = place_stone(trial.stones, trial.group, trial.next_stone,
+                captured = kernels.place_stone(trial.stones, trial.group, trial.next_stone,
                                        trial.group_size, trial.liberties, trial.liberty_bits,
                                        trial.group_hash, trial.neighbors, trial.zobrist,
                                        trial._hash_box, p, color)
@@ -905,7 +420,7 @@ class Board:
         """Each point's owner by Tromp-Taylor, BLACK, WHITE or EMPTY (no
         one), in this position or in ``stones`` (another position of this
         board's size, e.g. the end of a :meth:`random_playout`)."""
-        return _owners(self.stones if stones is None else stones, self.neighbors)
+        return kernels.owners(self.stones if stones is None else stones, self.neighbors)
 
     def area(self, dead=()):
         """(black area, white area) by Tromp-Taylor rules, after taking the
@@ -914,7 +429,7 @@ class Board:
         if len(dead):
             stones = stones.copy()
             stones[np.asarray(list(dead), np.int64)] = EMPTY
-        return _area(stones, self.neighbors)
+        return kernels.area(stones, self.neighbors)
 
     def area_score(self, dead=()):
         """Black's area minus white's area minus komi: above 0, black wins."""
@@ -941,11 +456,11 @@ class Board:
 
     def liberty_map(self):
         """For each point, the liberties of the group on it (0 where empty)."""
-        return _liberty_map(self.stones, self.group, self.liberties)
+        return kernels.liberty_map(self.stones, self.group, self.liberties)
 
     def group_size_map(self):
         """For each point, the number of stones in its group (0 where empty)."""
-        return _group_size_map(self.stones, self.group, self.group_size)
+        return kernels.group_size_map(self.stones, self.group, self.group_size)
 
     # -------------------------------------------------------- drawing
 
@@ -984,12 +499,12 @@ class Board:
     # --------------------------------------------------------- internals
 
     def _remember_position(self):
-        _seen_add(self._seen, self._hash_box[0])
+        kernels.seen_add(self._seen, self._hash_box[0])
         self._seen_count += 1
 
     def _grow_seen(self):
         bigger = np.zeros(2 * len(self._seen), np.uint64)
-        _seen_rehash(self._seen, bigger)
+        kernels.seen_rehash(self._seen, bigger)
         self._seen = bigger
 
 

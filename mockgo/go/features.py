@@ -78,7 +78,8 @@ import threading
 import numpy as np
 from numba import njit
 
-from mockgo.go.board import BLACK, EMPTY, geometry, is_own_eye, legal_mask, popcount
+from mockgo.go.board import geometry
+from mockgo.go.kernels import BLACK, EMPTY, is_own_eye, legal_mask, popcount
 from mockgo.go.ladders import (LADDER_NODES, extension_liberties, first_liberty, ladder_captures,
                                ladder_escapes, ladder_scratch, liberty_after, load_position)
 
@@ -106,7 +107,7 @@ def _alphago_planes(stones, group, next_stone, group_size, liberties, liberty_bi
                     color, ko, superko, played_at, move_number, player_color_plane,
                     st, gr, nx, sz, li, lb, moves, counts, out):
     """Fill ``out`` (size, size, 48 or 49) with the alphago planes. Which
-    moves are legal is the board's rule (:func:`~mockgo.go.board.legal_mask`);
+    moves are legal is the board's rule (:func:`~mockgo.go.kernels.legal_mask`);
     the move planes are worked out point by point from the groups around each
     legal point, inline (a helper call per point would cost more than the
     work)."""

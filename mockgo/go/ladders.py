@@ -2,7 +2,7 @@
 
 The two ladder planes of the alphago encoders (:mod:`mockgo.go.features`)
 come from this small reader, compiled with numba, that plays moves on scratch copies of the board's arrays with
-:func:`mockgo.go.board.place_stone`. It keeps the simple ko rule (a stone that
+:func:`mockgo.go.kernels.place_stone`. It keeps the simple ko rule (a stone that
 has just taken one stone cannot be taken back at once), so capturing and
 retaking cannot go round in circles, and ignores superko:
 
@@ -36,7 +36,7 @@ scratch levels made by :func:`ladder_scratch` and filled by
 import numpy as np
 from numba import njit
 
-from mockgo.go.board import EMPTY, LEGAL, check_move, place_stone, popcount
+from mockgo.go.kernels import EMPTY, LEGAL, check_move, place_stone, popcount
 
 LADDER_DEPTH = 100  # plies read ahead in one ladder, at most
 LADDER_NODES = 2000  # moves read for one candidate point, at most

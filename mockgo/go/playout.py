@@ -4,8 +4,8 @@ A *playout* (a *rollout*) finishes a game from a position with quick random
 moves and scores the end with Tromp-Taylor area: the classic Monte Carlo
 evaluation of :mod:`mockgo.search.uct`, reached through
 :meth:`mockgo.go.board.Board.random_playout`. Two policies, both compiled by
-numba and built on the rules' kernels of :mod:`mockgo.go.board`
-(:func:`~mockgo.go.board.check_move`, :func:`~mockgo.go.board.place_stone`):
+numba and built on the rules' kernels of :mod:`mockgo.go.kernels`
+(:func:`~mockgo.go.kernels.check_move`, :func:`~mockgo.go.kernels.place_stone`):
 
 - *light*: sensible moves (legal under simple ko, not filling one's own
   single-point eye) in uniform random order;
@@ -17,8 +17,8 @@ numba and built on the rules' kernels of :mod:`mockgo.go.board`
 import numpy as np
 from numba import njit
 
-from mockgo.go.board import (EMPTY, LEGAL, check_move, is_own_eye, ko_after, place_stone,
-                             popcount)
+from mockgo.go.kernels import (EMPTY, LEGAL, check_move, is_own_eye, ko_after, place_stone,
+                               popcount)
 
 __all__ = ["random_playout"]
 

@@ -36,7 +36,7 @@ from mockgo.nets.device import set_random_seed
 from mockgo.nets.io import save_model
 from mockgo.zero.config import ENCODER, seed_of
 from mockgo.zero.layout import RunLayout, read_config, read_state
-from mockgo.zero.selfplay import load_targets
+from mockgo.zero.examples import load_targets
 from mockgo.zero.train import compile_dual, fit_epoch, new_network
 
 __all__ = ["grow_network", "played_examples"]

@@ -82,7 +82,6 @@ starts over.
 
 import contextlib
 import json
-import math
 import shutil
 import time
 from pathlib import Path
@@ -90,157 +89,35 @@ from pathlib import Path
 import numpy as np
 
 from mockgo.arena.matches import match
-from mockgo.cluster import Recipe
+from mockgo.cluster import make_executor
 from mockgo.data import records
 from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, folder_lock,
                                read_json, read_npz, refuse_unrecorded_work)
-from mockgo.nets.device import set_random_seed
-from mockgo.nets.io import load_model, mark_trained_here, model_info, save_model
+from mockgo.nets.io import load_model, mark_trained_here, save_model
 from mockgo.play.gtp_client import find_gnugo
-from mockgo.play.players import RandomPlayer, gnugo_player
+from mockgo.play.players import gnugo_player
 from mockgo.search.evaluators import NetworkEvaluator
-from mockgo.search.mcts import MCTSPlayer
 from mockgo.zero.config import ENCODER, seed_of
+from mockgo.zero.examples import load_targets
 from mockgo.zero.layout import (RunLayout, job_name, model_name, read_config, read_state,
                                 write_json)
-from mockgo.zero.selfplay import evaluator_for, load_targets, searcher, selfplay_job
-from mockgo.zero.train import (compile_dual, epoch_bar, fit_epoch, gather_examples,
-                               new_network, targets)
+# analyse_position and equal_cost_matches are not used here: they are imported
+# so that they stay importable from this module, where they were defined.
+from mockgo.zero.match import (analyse_position, equal_cost_matches,  # noqa: F401
+                               match_figures, play_match, search_player)
+from mockgo.zero.report import generation_line
+from mockgo.zero.selfplay import selfplay_job
+from mockgo.zero.train import (check_init_model, compile_dual, epoch_bar, first_network,
+                               fit_epoch, gather_examples, targets)
 
-__all__ = ["ZeroRun", "analyse_position", "bootstrap", "equal_cost_matches", "generation_line",
-           "play_match", "search_player"]
+__all__ = ["ZeroRun", "bootstrap"]
 
 STEPS = ("selfplay", "gather", "train", "validate", "evaluate")
 STATE_FORMAT = 1
 RESTART = "pass restart=True to bootstrap (mockgo zero --restart)"
 
 
-# ---------------------------------------------------------------- matches
-
-
-def search_player(side, config, readouts=None, name=None, resign_threshold=None,
-                  batch_size=256, seed=None, answer_passes=False):
-    """A side of a Zero match as a player: ``"random"`` (a
-    :class:`~mockgo.play.players.RandomPlayer`), or a dual network (a Keras
-    model, its path, or a :class:`~mockgo.search.evaluators.NetworkEvaluator`)
-    searching with ``readouts`` (default ``config.match_readouts``) per move
-    on the sensible moves, no Dirichlet noise, the first ``softpick_moves``
-    moves sampled by visit count (so that games differ), resigning at
-    ``resign_threshold`` (default None: every game is played out, so that a
-    value head that is still wrong cannot lose a won game by resigning).
-    ``answer_passes``: answer a pass with a pass when that cannot lose (as
-    against GnuGo or a person; self-play passes only when nothing is left)."""
-
-    if isinstance(side, str) and side == "random":
-        return RandomPlayer(name=name)
-    evaluator = evaluator_for(side, config, batch_size, seed)
-    return searcher(evaluator, config, config.match_readouts if readouts is None else readouts,
-                    dirichlet=False, resign_threshold=resign_threshold,
-                    name=name or _side_name(side), answer_passes=answer_passes)
-
-
-def play_match(first, second, games, config, readouts=None, seed=0, sgf_dir=None,
-               progress=False, names=None, resign_threshold=None, executor=None):
-    """``games`` games between two sides (:func:`search_player`) through the
-    one match engine (:func:`mockgo.arena.matches.match`), all in lockstep:
-    ``first`` plays black in games 0, 2, 4...; all the games where one
-    network is to move are searched together, one network call per search
-    step. ``sgf_dir``: save the games there. ``executor``
-    (:mod:`mockgo.cluster`): the games are shared out among its workers
-    (each plays its share in lockstep, the networks shipped to it); the
-    sides are then ``"random"``, models or their paths, or evaluators (their
-    models are shipped). Returns the
-    :class:`~mockgo.arena.matches.MatchResult` (``first`` is A)."""
-
-    names = names or (None, None)
-    if executor is None:
-        sides = [search_player(side, config, readouts, names[k], resign_threshold,
-                               games * config.parallel_readouts, seed_of(config.seed, seed, k))
-                 for k, side in enumerate((first, second))]
-        labels = [side.name for side in sides]
-        games_per_task = 1
-    else:
-        games_per_task = -(-games // executor.workers)
-        labels = [names[k] or _side_name(side) for k, side in enumerate((first, second))]
-        sides = [Recipe(search_player, (_shipped(side), config, readouts, labels[k],
-                                        resign_threshold, games_per_task * config.parallel_readouts,
-                                        seed_of(config.seed, seed, k)), name=labels[k])
-                 for k, side in enumerate((first, second))]
-    return match(*sides, games=games, size=config.board_size, komi=config.komi,
-                 max_moves=config.moves_cap, seed=seed_of(config.seed, seed), out_dir=sgf_dir,
-                 progress=f"{labels[0]} vs {labels[1]}" if progress else False,
-                 cluster=executor, workers=1 if executor is None else None,
-                 games_per_task=games_per_task)
-
-
-def _shipped(side):
-    """A side of a match as it travels to workers: ``"random"``, or a model's bytes."""
-    from mockgo.cluster import ShippedModel
-
-    if isinstance(side, str) and side == "random":
-        return side
-    if isinstance(side, (str, Path)):
-        return ShippedModel.from_path(side)
-    if isinstance(side, NetworkEvaluator):
-        side = side.predictor.model
-    return ShippedModel.from_model(side, encoder=ENCODER)
-
-
-def _side_name(side):
-    if isinstance(side, str) and side == "random":
-        return side
-    if isinstance(side, (str, Path)):
-        return Path(side).stem
-    if isinstance(side, NetworkEvaluator):
-        return side.predictor.model.name
-    return side.name
-
-
-def analyse_position(model, board, config, readouts=None, seed=0):
-    """What the network and the search think of one position: the raw
-    prior (masked to the legal moves), the network's value, and the root's
-    visit counts and value after ``readouts`` simulations (no noise)."""
-    readouts = config.match_readouts if readouts is None else readouts
-    evaluator = evaluator_for(model, config, config.parallel_readouts, seed)
-    state = config.game_class.from_board(board.copy(), max_moves=config.moves_cap)
-    prior, value = evaluator([state])
-    player = MCTSPlayer(evaluator, num_readouts=readouts, c_puct=config.c_puct, dirichlet=False,
-                        parallel_readouts=config.parallel_readouts,
-                        fpu_reduction=config.fpu_reduction, seed=seed)
-    player.initialize(state, move_number=board.move_number)
-    player.search()
-    return {"prior": prior[0], "value": float(value[0]), "visits": player.root.child_N.copy(),
-            "search_value": player.root_value, "best": player.pick_action()}
-
-
 # -------------------------------------------------------------------- the run
-
-
-def tower_of(model):
-    """``(blocks, filters)`` of a dual network built by
-    :func:`mockgo.nets.models.dual_network`, read off its layers' names."""
-    names = {layer.name for layer in model.layers}
-    blocks = sum(1 for name in names if name.startswith("res") and name.endswith("_conv1"))
-    return blocks, model.get_layer("init_conv").filters
-
-
-def check_init_model(model, config, path):
-    """ValueError naming ``path`` and each difference when ``model`` cannot
-    be generation 0 of a run of ``config``: a dual network on agz17 planes
-    of the run's board size, with the run's blocks, filters and heads."""
-    info = model_info(model)
-    wanted = {"kind": "dual", "encoder": ENCODER, "board size": config.board_size,
-              "blocks and filters": (config.blocks, config.filters),
-              "ownership head": config.ownership_head, "score head": config.score_head}
-    names = set(model.output_names)
-    found = {"kind": info.kind, "encoder": info.encoder, "board size": info.board_size,
-             "blocks and filters": tower_of(model) if "init_conv" in
-             {layer.name for layer in model.layers} else None,
-             "ownership head": "ownership" in names, "score head": "score" in names}
-    differences = [f"{key} {found[key]} (the run wants {wanted[key]})"
-                   for key in wanted if found[key] != wanted[key]]
-    if differences:
-        raise ValueError(f"{path} cannot start this run: {'; '.join(differences)}")
 
 
 def bootstrap(base_dir, config, restart=False, cluster=None):
@@ -290,7 +167,6 @@ class ZeroRun:
               else contextlib.nullcontext()):
             self._open(config, restart)
         if cluster is not None:  # last: a run refused above starts no workers
-            from mockgo.cluster import make_executor
             self.executor = make_executor(cluster)
 
     def _open(self, config, restart):
@@ -339,16 +215,8 @@ class ZeroRun:
             self._save_state()
 
     def _bootstrap_model(self):
-        import keras  # TensorFlow: imported only when a network is used
-
-        config = self.config
-        if config.init_model is not None:
-            model = load_model(config.init_model)
-            check_init_model(model, config, config.init_model)
-            save_model(model, self.model_path(0), encoder=ENCODER)
-            return
-        set_random_seed(self.config.seed)
-        save_model(new_network(config, "generation_000000"), self.model_path(0), encoder=ENCODER)
+        save_model(first_network(self.config, "generation_000000"), self.model_path(0),
+                   encoder=ENCODER)
 
     # ------------------------------------------------------ state
 
@@ -468,7 +336,7 @@ class ZeroRun:
         if "gather" not in rec:
             g = self.pending
             start = _clock()
-            summary = gather_examples(self._files("selfplay", g), self._chunks_dir(g),
+            summary = gather_examples(self._files("selfplay", g), self.layout.chunks(g),
                                       self.config.max_examples, self.config.chunk_size,
                                       seed_of(self.config.seed, "gather", g))
             window = self._window(g)
@@ -478,9 +346,6 @@ class ZeroRun:
             rec["gather"] = summary
             self._save_state()
         return rec["gather"]
-
-    def _chunks_dir(self, generation):
-        return self.layout.chunks(generation)
 
     def _require(self, rec, step):
         earlier = STEPS[:STEPS.index(step)]
@@ -497,7 +362,7 @@ class ZeroRun:
             return rec["train"]
         g = self.pending
         config = self.config
-        chunks = sorted(self._chunks_dir(g).glob("chunk-*.npz"))
+        chunks = sorted(self.layout.chunks(g).glob("chunk-*.npz"))
         examples = load_targets(chunks)
         self.layout.training.mkdir(exist_ok=True)
         done = rec.get("train_progress", {"epochs": 0, "history": {}, "seconds": 0.0})
@@ -735,7 +600,7 @@ class ZeroRun:
                        progress=f"{name} vs gnugo-l{level}" if progress else False)
         ours, _ = result.seconds_per_move()
         return {"generation": generation, "model": name, "level": level,
-                "opponent": f"gnugo-l{level}", **_match_figures(result),
+                "opponent": f"gnugo-l{level}", **match_figures(result),
                 "seconds_per_move": ours, "readouts": config.match_readouts,
                 **self.cost(generation)}
 
@@ -825,69 +690,6 @@ class ZeroRun:
         return rates
 
 
-def equal_cost_matches(run, other, games, readouts=None, generations=None, progress=True):
-    """Which run's settings make the stronger player for the same work:
-    for each generation of ``other`` in ``generations`` (default: the
-    generations of ``other``'s strength curve, or all of them when it has
-    none), that model against the last
-    model of ``run`` that cost no more CPU time (:meth:`ZeroRun.generation_within`),
-    ``games`` games with colours alternating, both searching with ``readouts``
-    a move (default ``run.config.match_readouts``) under their own run's
-    settings, no noise, answering a pass with a pass as against GnuGo, and
-    dead stones marked by GnuGo when it is installed. A strength curve
-    against GnuGo says nothing while both runs lose every game to it; a
-    head-to-head match at equal cost does. Each match is a resumable folder
-    of ``run`` (``sgf/equal-cost/``), so asking again replays nothing.
-    Returns one dict a match, in order: the CPU-hours of both models,
-    their generations, ``run``'s wins, the games, its win rate with the 95%
-    Wilson interval, and its Elo over ``other``'s model with its interval."""
-    readouts = run.config.match_readouts if readouts is None else readouts
-    for field in ("board_size", "komi"):
-        if getattr(run.config, field) != getattr(other.config, field):
-            raise ValueError(f"{run.base_dir} and {other.base_dir} play different games: "
-                             f"{field} {getattr(run.config, field)} against "
-                             f"{getattr(other.config, field)}")
-    if generations is None:
-        generations = (sorted({p["generation"] for p in other.strength_curve()})
-                       or range(1, other.latest + 1))
-    label = other.base_dir.name
-    points = []
-    for other_g in generations:
-        other_cpu = other.cost(other_g)["cpu_hours"]
-        g = run.generation_within(other_cpu)
-        # Recipes: a network is loaded only when its match has games left to play.
-        # The readouts are in the names, so a match folder is never resumed at others.
-        players = []
-        for side, gen in ((run, g), (other, other_g)):
-            name = f"{side.base_dir.name}-{model_name(gen)}-r{readouts}"
-            players.append(Recipe(search_player, (str(side.model_path(gen)), side.config),
-                                  {"readouts": readouts, "name": name,
-                                   "batch_size": games * side.config.parallel_readouts,
-                                   "seed": seed_of(side.config.seed, "equal-cost", gen),
-                                   "answer_passes": True}, name=name))
-        result = match(*players, games=games, size=run.config.board_size, komi=run.config.komi,
-                       max_moves=run.config.moves_cap, scorer="auto",
-                       out_dir=run.layout.equal_cost_sgf_dir(model_name(g), label,
-                                                             model_name(other_g), readouts),
-                       seed=seed_of(run.config.seed, "equal-cost", g, label, other_g),
-                       progress=f"{players[0].name} vs {players[1].name}" if progress else False)
-        points.append({"cpu_hours": run.cost(g)["cpu_hours"], "other_cpu_hours": other_cpu,
-                       "generation": g, "other_generation": other_g,
-                       **_match_figures(result)})
-    return points
-
-
-def _match_figures(result):
-    """A match's figures as its records keep them (the strength curve, the
-    equal-cost points): A's wins of the games, win rate with its 95% Wilson
-    interval, and Elo over B with its interval (None where infinite)."""
-    low, high = result.interval()
-    elo_low, elo_high = result.elo_interval()
-    return {"games": result.n, "wins": result.wins_a, "win_rate": result.win_rate,
-            "wilson_95": [low, high], "elo": _finite(result.elo()),
-            "elo_95": [_finite(elo_low), _finite(elo_high)]}
-
-
 def _clock():
     return time.perf_counter(), time.process_time()
 
@@ -896,33 +698,3 @@ def _charge(rec, step, start):
     """Record a step's wall-clock and CPU seconds since ``start`` (_clock())."""
     wall, cpu = _clock()
     rec.setdefault("cost", {})[step] = [wall - start[0], cpu - start[1]]
-
-
-def _finite(value):
-    """None for an infinite Elo (JSON has no infinity)."""
-    return None if value is None or math.isinf(value) else value
-
-
-def generation_line(rec):
-    """One line on a completed generation."""
-    sp, tr, va, ev = rec["selfplay"], rec["train"], rec["validate"], rec["evaluate"]
-    rate = f"{sp['games_per_hour']:.0f} games/h"
-    if sp.get("workers", 1) > 1:
-        rate += f" a worker, {sp['job_games_per_hour']:.0f} on {sp['workers']} workers"
-    line = (f"generation {rec['generation']}: {sp['games']} games by {sp['model']} "
-            f"({sp['mean_moves']:.0f} moves, {rate}, "
-            f"{sp['evals_per_s']:.0f} evals/s, resign FP {sp['false_positive_rate']:.0%} of "
-            f"{sp['would_have_resigned']}"
-            + (f", {sp['full_searches']} of {sp['full_searches'] + sp['fast_searches']} moves "
-               f"searched in full" if sp.get("fast_searches") else "")
-            + f"); trained on {tr['examples']} examples: "
-            f"policy {tr['history']['policy_loss'][-1]:.3f} value {tr['history']['value_loss'][-1]:.3f}")
-    if va.get("examples"):
-        line += f" (holdout {va['policy_loss']:.3f} / {va['value_loss']:.3f})"
-    if ev["games"]:
-        line += (f"; vs {ev['opponent']}: {ev['wins']}/{ev['games']}"
-                 f" -> {'promoted' if ev['promoted'] else 'kept ' + ev['opponent']}")
-    for point in rec.get("strength", []):
-        line += (f"; vs {point['opponent']}: {point['wins']}/{point['games']} after "
-                 f"{point['cpu_hours']:.2f} CPU-hours")
-    return line

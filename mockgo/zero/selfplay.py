@@ -9,7 +9,20 @@ opponent, 0 no one) and the final margin in points, both for the player to
 move, read off the scored end position (Tromp-Taylor, as z is: self-play
 plays on until no sensible move is left). A game that ended by resignation
 or at the move cap has no scored end position: its examples get
-``aux_weight`` 0, so they train the policy and value only."""
+``aux_weight`` 0, so they train the policy and value only.
+
+The module reads top to bottom, one step a function, with one data type
+between them, :class:`SelfPlayGame` (a finished game and its examples):
+
+- :func:`selfplay_job` spreads a job's batches of games over workers (or
+  plays them here) and keeps the job's progress file;
+- :func:`play_batch` plays one batch (:func:`play_selfplay_games`: the games
+  in lockstep), timed;
+- :class:`ExampleRecorder` records each search's example as the games are
+  played, and makes each finished game's :class:`SelfPlayGame`;
+- :func:`write_batch` writes a batch's SGF files and its examples file, whose
+  format is :mod:`mockgo.zero.examples`'s.
+"""
 
 import dataclasses
 import time
@@ -18,58 +31,23 @@ from pathlib import Path
 import numpy as np
 from tqdm.auto import tqdm
 
+from mockgo.cluster import Recipe, ShippedModel
 from mockgo.data import records
-from mockgo.data.files import CorruptFileError, atomic_open, read_npz
 from mockgo.data.gametree import SearchSummary
 from mockgo.go.board import BLACK, EMPTY, WHITE
-from mockgo.go.ownership import final_owners
 from mockgo.go.features import get_encoder
+from mockgo.go.ownership import final_owners
 from mockgo.play.players import SearchPlayer
 from mockgo.play.runner import play_games
 from mockgo.search.evaluators import NetworkEvaluator
 from mockgo.search.mcts import ResignationCheck, fewer_collections
 from mockgo.zero.config import ENCODER, seed_of
+from mockgo.zero.examples import save_npz, stack_games
 from mockgo.zero.layout import RunLayout, is_holdout, read_job_progress, write_json
 
-__all__ = ["EXAMPLE_ARRAYS", "SelfPlayGame", "SelfPlayWorker", "end_targets", "evaluator_for",
-           "load_examples", "load_targets", "play_batch", "play_selfplay_games", "search_comment",
-           "searcher", "selfplay_job", "selfplay_searcher", "summarise_selfplay", "write_batch"]
-
-
-def searcher(evaluate, config, readouts, **options):
-    """A :class:`~mockgo.play.players.SearchPlayer` with the run's search
-    settings (c_puct, leaves per call, first-play value, moves sampled by
-    visits, the moves the run plays and its move cap) and ``readouts`` per
-    move; ``options``: the rest (noise, resignation, hooks, name)."""
-    return SearchPlayer(evaluate, readouts=readouts, c_puct=config.c_puct,
-                        parallel_readouts=config.parallel_readouts,
-                        fpu_reduction=config.fpu_reduction, softpick_moves=config.softpick_moves,
-                        size=config.board_size, game=config.game_class,
-                        max_moves=config.moves_cap, **options)
-
-
-def selfplay_searcher(evaluate, config, **options):
-    """The self-play player: :func:`searcher` with Dirichlet noise,
-    resignation, and KataGo's search options of ``config`` (playout cap
-    randomization, forced playouts), searching step-wise (each game moves
-    as soon as its own search is done: ``stepwise`` of
-    :class:`~mockgo.play.players.SearchPlayer`)."""
-    return searcher(evaluate, config, config.readouts, dirichlet=True, stepwise=True,
-                    resign_threshold=config.resign_threshold,
-                    resign_disabled_share=config.resign_disabled_share,
-                    full_search_share=config.full_search_share,
-                    fast_readouts=config.fast_readouts,
-                    forced_playouts=config.forced_playouts, **options)
-
-
-def evaluator_for(side, config, batch_size, seed):
-    """A :class:`~mockgo.search.evaluators.NetworkEvaluator` for a side given
-    as an evaluator (kept), a Keras model or the path of one, its graph in
-    the run's ``precision``."""
-    if isinstance(side, NetworkEvaluator):
-        return side
-    return NetworkEvaluator(side, batch_size=batch_size, random_symmetry=config.random_symmetry,
-                            seed=seed, precision=config.precision)
+__all__ = ["ExampleRecorder", "SelfPlayGame", "SelfPlayWorker", "end_targets", "evaluator_for",
+           "play_batch", "play_selfplay_games", "search_comment", "searcher", "selfplay_job",
+           "selfplay_searcher", "summarise_selfplay", "write_batch"]
 
 
 @dataclasses.dataclass
@@ -95,177 +73,10 @@ class SelfPlayGame:
     fast_searches: int = 0  # moves searched fast (playout cap randomization), no example
 
 
-def search_comment(player, top=5, full=True):
-    """The root's statistics as an SGF comment
-    (:class:`mockgo.data.gametree.SearchSummary`): its value for the player
-    to move, the readouts, and the most visited moves with their visits and
-    Q; ``full=False`` (a fast search of playout cap randomization) puts
-    "fast search, " before them."""
-    root = player.root
-    counts = root.child_N
-    order = np.argsort(-counts, kind="stable")[:top]
-    moves = [(int(a), int(counts[a]), float(root.child_Q[a])) for a in order if counts[a] > 0]
-    comment = SearchSummary(player.root_value, int(counts.sum()), moves).comment(root.state.size)
-    return comment if full else f"fast search, {comment}"
-
-
-def play_selfplay_games(evaluate, config, numbers, seed_parts=(), callback=None, on_game=None):
-    """Play games ``numbers`` (ints) against themselves in lockstep; returns
-    their :class:`SelfPlayGame` records in order.
-
-    One :class:`~mockgo.play.players.SearchPlayer` plays both colours of
-    every game through the runner (:func:`mockgo.play.runner.play_games`):
-    each step is one search step of every unfinished game's search
-    (:func:`mockgo.search.mcts.search_step`, one ``evaluate`` call for
-    all), with Dirichlet noise at the roots of full searches; each game
-    whose search is done plays its move (or resigns) and begins its next
-    search at the next step. Before each move the position, the root's visit
-    distribution and the search's comment are recorded. Game ``i``'s random
-    numbers (noise, sampling, whether it may resign) come from
-    ``(config.seed, *seed_parts, i)``. ``callback("selfplay_step", info)``
-    is called after each step (``info``: the ``step``, the games still
-    ``active``, the ``moves`` played so far), ``on_game(game)`` as each game
-    finishes.
-    """
-
-    encoder = get_encoder(ENCODER, config.board_size)
-    # per game: planes, pi, colour, move number (of the full searches), comments (all)
-    examples = {g: ([], [], [], [], []) for g in range(len(numbers))}
-    resigning = {}  # game -> (resign_enabled, would_have_resigned)
-    finished = [None] * len(numbers)
-
-    def record(game, tree):
-        planes, pis, colors, moves, comments = examples[game]
-        board = tree.state.board
-        if tree.full_search:  # a fast search only plays its move
-            planes.append(encoder.encode(board))
-            pis.append(tree.visit_distribution().astype(np.float32))
-            colors.append(board.to_play)
-            moves.append(board.move_number)
-        comments.append(search_comment(tree, full=tree.full_search))
-
-    def keep(game, tree):
-        resigning[game] = (tree.resign_enabled, tree.would_have_resigned)
-
-    def done(played):
-        g = played.index
-        finished[g] = game = _finish(numbers[g], played.board, examples.pop(g), *resigning.pop(g),
-                                     encoder)
-        if on_game is not None:
-            on_game(game)
-
-    player = selfplay_searcher(evaluate, config, on_search=record, on_end_game=keep,
-                               name="selfplay")
-    stats = {}
-    step = None if callback is None else (
-        lambda step, running: callback("selfplay_step", {"step": step, "active": running,
-                                                         "moves": stats["moves"]}))
-    with fewer_collections():
-        play_games(player, player, len(numbers), config.board_size, komi=config.komi,
-                   seeds=[seed_of(config.seed, *seed_parts, n) for n in numbers],
-                   max_moves=config.moves_cap, stats=stats, on_step=step, on_game=done)
-    return finished
-
-
-def _finish(number, board, example, resign_enabled, would_have_resigned, encoder):
-    planes, pis, colors, moves, comments = example
-    winner = board.winner()
-    colors = np.array(colors, np.int8)
-    z = np.where(colors == winner, 1.0, -1.0).astype(np.float32)
-    if winner == EMPTY:
-        z[:] = 0.0
-    n = len(colors)
-    size = board.size
-    ownership, score, weight = end_targets(board, colors)
-    return SelfPlayGame(
-        number=number, board=board,
-        planes=np.array(planes, np.uint8).reshape(n, *encoder.shape),
-        pi=np.array(pis, np.float32).reshape(n, size * size + 1), z=z, comments=comments,
-        resign_enabled=resign_enabled, would_have_resigned=would_have_resigned,
-        winner=int(winner), moves=np.array(moves, np.int16), ownership=ownership, score=score,
-        aux_weight=weight, full_searches=n, fast_searches=len(comments) - n)
-
-
-def end_targets(board, colors):
-    """The ownership and score targets of a finished game for players to
-    move ``colors`` (an array of BLACK and WHITE, one per example):
-    ``(ownership (examples, N*N) int8, score (examples,) float32, weight)``,
-    from the view of each example's player to move; ``weight`` is 1 for a
-    game that ended by two passes, 0 for one that ended by resignation or at
-    the move cap (module docstring)."""
-    sign = np.where(np.asarray(colors) == BLACK, 1, -1).astype(np.int8)
-    black_view = np.zeros(board.pass_index, np.int8)
-    owners = final_owners(board)
-    black_view[owners == BLACK] = 1
-    black_view[owners == WHITE] = -1
-    ownership = sign[:, None] * black_view[None, :]
-    score = (sign * np.float32(board.area_score())).astype(np.float32)
-    weight = 1.0 if board.passes >= 2 and board.resigned is None else 0.0
-    return ownership.astype(np.int8), score, weight
-
-
-def _stack(games):
-    size = games[0].board.size
-    counts = [len(g.z) for g in games]
-    return {
-        "planes": np.concatenate([g.planes for g in games]),
-        "pi": np.concatenate([g.pi for g in games]),
-        "z": np.concatenate([g.z for g in games]),
-        "game": np.repeat([g.number for g in games], counts).astype(np.int32),
-        "move": np.concatenate([g.moves for g in games]).astype(np.int16),
-        "ownership": np.concatenate([g.ownership for g in games]).astype(np.int8),
-        "score": np.concatenate([g.score for g in games]).astype(np.float32),
-        "aux_weight": np.repeat([g.aux_weight for g in games], counts).astype(np.float32),
-        "size": np.int32(size),
-    }
-
-
-def save_npz(path, arrays):
-    with atomic_open(path, "wb") as file:
-        np.savez_compressed(file, **arrays)
-
-
-EXAMPLE_ARRAYS = ("planes", "pi", "z", "game", "ownership", "score", "aux_weight")
-
-
-def load_examples(paths):
-    """Concatenate example files: ``(planes, pi, z, game)`` arrays."""
-    loaded = load_targets(paths)
-    return None if loaded is None else tuple(loaded[k] for k in ("planes", "pi", "z", "game"))
-
-
-def load_targets(paths):
-    """Concatenate example files: a dict of :data:`EXAMPLE_ARRAYS`. Files
-    written before the ownership and score targets existed give zeros there
-    with ``aux_weight`` 0 (they train the policy and value only)."""
-    parts = []
-    for path in paths:  # a damaged file is an error naming it (files.read_npz)
-        data = read_npz(path)
-        missing = [k for k in ("planes", "pi", "z", "game") if k not in data]
-        if missing:
-            raise CorruptFileError(f"{path} is not a file of self-play examples: it has no "
-                                   f"{', '.join(missing)}")
-        if "aux_weight" not in data:
-            n, points = len(data["z"]), data["pi"].shape[1] - 1  # pi: N*N points and the pass
-            data.update(ownership=np.zeros((n, points), np.int8),
-                        score=np.zeros(n, np.float32), aux_weight=np.zeros(n, np.float32))
-        parts.append(data)
-    if not parts:
-        return None
-    return {k: np.concatenate([part[k] for part in parts]) for k in EXAMPLE_ARRAYS}
-
-
-def progress_bar(enabled, **kwargs):
-    if not enabled:
-        return None
-
-    return tqdm(**kwargs)
-
-
 def selfplay_job(base_dir, model_path, games, config, job="selfplay", progress=True,
                  callback=None, evaluator=None, executor=None):
     """Play ``games`` self-play games with the model at ``model_path`` into
-    ``base_dir`` (the layout in the module docstring); returns the job's
+    ``base_dir`` (laid out by :class:`~mockgo.zero.layout.RunLayout`); returns the job's
     statistics.
 
     The games are played in batches of ``config.games_in_parallel`` in
@@ -335,8 +146,6 @@ def selfplay_job(base_dir, model_path, games, config, job="selfplay", progress=T
                 finish(b, *_selfplay_batch(evaluator, config, model, job, b, numbers, bar,
                                            callback))
         else:
-            from mockgo.cluster import Recipe, ShippedModel
-
             recipe = Recipe(SelfPlayWorker, (config, ShippedModel.from_path(model_path)))
             tasks = {(model, job, b): {"model": model, "job": job, "batch": b, "numbers": numbers}
                      for b, numbers in todo}
@@ -425,6 +234,170 @@ def _selfplay_batch(evaluator, config, model, job, batch, numbers, bar, callback
     return play_batch(evaluator, config, model, job, batch, numbers, step, on_game)
 
 
+def play_selfplay_games(evaluate, config, numbers, seed_parts=(), callback=None, on_game=None):
+    """Play games ``numbers`` (ints) against themselves in lockstep; returns
+    their :class:`SelfPlayGame` records in order.
+
+    One :class:`~mockgo.play.players.SearchPlayer` plays both colours of
+    every game through the runner (:func:`mockgo.play.runner.play_games`):
+    each step is one search step of every unfinished game's search
+    (:func:`mockgo.search.mcts.search_step`, one ``evaluate`` call for
+    all), with Dirichlet noise at the roots of full searches; each game
+    whose search is done plays its move (or resigns) and begins its next
+    search at the next step. Before each move the position, the root's visit
+    distribution and the search's comment are recorded (:class:`ExampleRecorder`).
+    Game ``i``'s random numbers (noise, sampling, whether it may resign) come
+    from ``(config.seed, *seed_parts, i)``. ``callback("selfplay_step", info)``
+    is called after each step (``info``: the ``step``, the games still
+    ``active``, the ``moves`` played so far), ``on_game(game)`` as each game
+    finishes (the runner's :class:`~mockgo.play.runner.PlayedGame`).
+    """
+    recorder = ExampleRecorder(get_encoder(ENCODER, config.board_size))
+    player = selfplay_searcher(evaluate, config, on_search=recorder.on_search,
+                               on_end_game=recorder.on_end_game, name="selfplay")
+    stats = {}
+    step = None if callback is None else (
+        lambda step, running: callback("selfplay_step", {"step": step, "active": running,
+                                                         "moves": stats["moves"]}))
+    with fewer_collections():
+        played = play_games(player, player, len(numbers), config.board_size, komi=config.komi,
+                            seeds=[seed_of(config.seed, *seed_parts, n) for n in numbers],
+                            max_moves=config.moves_cap, stats=stats, on_step=step,
+                            on_game=on_game)
+    return [recorder.finish(numbers[game.index], game) for game in played]
+
+
+def searcher(evaluate, config, readouts, **options):
+    """A :class:`~mockgo.play.players.SearchPlayer` with the run's search
+    settings (c_puct, leaves per call, first-play value, moves sampled by
+    visits, the moves the run plays and its move cap) and ``readouts`` per
+    move; ``options``: the rest (noise, resignation, hooks, name)."""
+    return SearchPlayer(evaluate, readouts=readouts, c_puct=config.c_puct,
+                        parallel_readouts=config.parallel_readouts,
+                        fpu_reduction=config.fpu_reduction, softpick_moves=config.softpick_moves,
+                        size=config.board_size, game=config.game_class,
+                        max_moves=config.moves_cap, **options)
+
+
+def selfplay_searcher(evaluate, config, **options):
+    """The self-play player: :func:`searcher` with Dirichlet noise,
+    resignation, and KataGo's search options of ``config`` (playout cap
+    randomization, forced playouts), searching step-wise (each game moves
+    as soon as its own search is done: ``stepwise`` of
+    :class:`~mockgo.play.players.SearchPlayer`)."""
+    return searcher(evaluate, config, config.readouts, dirichlet=True, stepwise=True,
+                    resign_threshold=config.resign_threshold,
+                    resign_disabled_share=config.resign_disabled_share,
+                    full_search_share=config.full_search_share,
+                    fast_readouts=config.fast_readouts,
+                    forced_playouts=config.forced_playouts, **options)
+
+
+def evaluator_for(side, config, batch_size, seed):
+    """A :class:`~mockgo.search.evaluators.NetworkEvaluator` for a side given
+    as an evaluator (kept), a Keras model or the path of one, its graph in
+    the run's ``precision``."""
+    if isinstance(side, NetworkEvaluator):
+        return side
+    return NetworkEvaluator(side, batch_size=batch_size, random_symmetry=config.random_symmetry,
+                            seed=seed, precision=config.precision)
+
+
+@dataclasses.dataclass
+class _Searches:
+    """What a game's searches left so far: per full search the position's
+    planes, pi, the colour to move and the move number; per search (fast
+    ones too) its comment."""
+
+    planes: list = dataclasses.field(default_factory=list)
+    pi: list = dataclasses.field(default_factory=list)
+    colors: list = dataclasses.field(default_factory=list)
+    moves: list = dataclasses.field(default_factory=list)
+    comments: list = dataclasses.field(default_factory=list)
+
+
+class ExampleRecorder:
+    """The recording of a batch's examples while its games are played. The
+    self-play player calls :meth:`on_search` after each search that ends in
+    a move, and :meth:`on_end_game` as a game ends (the ``on_search`` and
+    ``on_end_game`` of :class:`~mockgo.play.players.SearchPlayer`: only
+    during play is there a search tree to read); :meth:`finish` then makes
+    a finished game's :class:`SelfPlayGame`. Games are the runner's indices."""
+
+    def __init__(self, encoder):
+        self.encoder = encoder
+        self.searches = {}  # game -> _Searches
+        self.resigning = {}  # game -> (resign_enabled, would_have_resigned)
+
+    def on_search(self, game, tree):
+        searches = self.searches.setdefault(game, _Searches())
+        board = tree.state.board
+        if tree.full_search:  # a fast search only plays its move
+            searches.planes.append(self.encoder.encode(board))
+            searches.pi.append(tree.visit_distribution().astype(np.float32))
+            searches.colors.append(board.to_play)
+            searches.moves.append(board.move_number)
+        searches.comments.append(search_comment(tree, full=tree.full_search))
+
+    def on_end_game(self, game, tree):
+        self.resigning[game] = (tree.resign_enabled, tree.would_have_resigned)
+
+    def finish(self, number, played):
+        """Game ``number``'s :class:`SelfPlayGame`, from the runner's
+        :class:`~mockgo.play.runner.PlayedGame` ``played`` and what its
+        searches left: z from the winner, the end targets (:func:`end_targets`)."""
+        searches = self.searches.pop(played.index, None) or _Searches()
+        resign_enabled, would_have_resigned = self.resigning.pop(played.index)
+        board = played.board
+        winner = board.winner()
+        colors = np.array(searches.colors, np.int8)
+        z = np.where(colors == winner, 1.0, -1.0).astype(np.float32)
+        if winner == EMPTY:
+            z[:] = 0.0
+        n = len(colors)
+        ownership, score, weight = end_targets(board, colors)
+        return SelfPlayGame(
+            number=number, board=board,
+            planes=np.array(searches.planes, np.uint8).reshape(n, *self.encoder.shape),
+            pi=np.array(searches.pi, np.float32).reshape(n, board.size * board.size + 1), z=z,
+            comments=searches.comments, resign_enabled=resign_enabled,
+            would_have_resigned=would_have_resigned, winner=int(winner),
+            moves=np.array(searches.moves, np.int16), ownership=ownership, score=score,
+            aux_weight=weight, full_searches=n, fast_searches=len(searches.comments) - n)
+
+
+def end_targets(board, colors):
+    """The ownership and score targets of a finished game for players to
+    move ``colors`` (an array of BLACK and WHITE, one per example):
+    ``(ownership (examples, N*N) int8, score (examples,) float32, weight)``,
+    from the view of each example's player to move; ``weight`` is 1 for a
+    game that ended by two passes, 0 for one that ended by resignation or at
+    the move cap (module docstring)."""
+    sign = np.where(np.asarray(colors) == BLACK, 1, -1).astype(np.int8)
+    black_view = np.zeros(board.pass_index, np.int8)
+    owners = final_owners(board)
+    black_view[owners == BLACK] = 1
+    black_view[owners == WHITE] = -1
+    ownership = sign[:, None] * black_view[None, :]
+    score = (sign * np.float32(board.area_score())).astype(np.float32)
+    weight = 1.0 if board.passes >= 2 and board.resigned is None else 0.0
+    return ownership.astype(np.int8), score, weight
+
+
+def search_comment(player, top=5, full=True):
+    """The root's statistics as an SGF comment
+    (:class:`mockgo.data.gametree.SearchSummary`): its value for the player
+    to move, the readouts, and the most visited moves with their visits and
+    Q; ``full=False`` (a fast search of playout cap randomization) puts
+    "fast search, " before them."""
+    root = player.root
+    counts = root.child_N
+    order = np.argsort(-counts, kind="stable")[:top]
+    moves = [(int(a), int(counts[a]), float(root.child_Q[a])) for a in order if counts[a] > 0]
+    comment = SearchSummary(player.root_value, int(counts.sum()), moves).comment(root.state.size)
+    return comment if full else f"fast search, {comment}"
+
+
 def write_batch(layout, config, model, job, batch, games, played):
     """A played batch's files (its SGF games, then its examples) and its
     record for the job's progress file (``played``: :func:`play_batch`'s
@@ -448,7 +421,7 @@ def write_batch(layout, config, model, job, batch, games, played):
     kept = [g for g in games if not is_holdout(g.number, config.holdout_share)]
     for holdout, part in ((True, held), (False, kept)):
         if part:
-            save_npz(layout.examples(model, job, holdout, batch), _stack(part))
+            save_npz(layout.examples(model, job, holdout, batch), stack_games(part))
     check = ResignationCheck()
     for game in games:
         if not game.resign_enabled:
@@ -506,3 +479,8 @@ def summarise_selfplay(done):
         would_have_resigned=total["would_have_resigned"],
         false_positives=total["false_positives"]).false_positive_rate
     return total
+
+
+def progress_bar(enabled, **kwargs):
+    """A tqdm bar of ``kwargs``, or None when not ``enabled``."""
+    return tqdm(**kwargs) if enabled else None

@@ -1,4 +1,5 @@
-"""Training on self-play: gathering the window into shuffled chunks, the 8
+"""Training on self-play: the run's network (made new, or checked when the
+run starts from one), gathering the window into shuffled chunks, the 8
 symmetries, and the dual network's losses."""
 
 import os
@@ -6,12 +7,17 @@ import shutil
 from pathlib import Path
 
 import numpy as np
+from tqdm.auto import tqdm
 
 from mockgo.go import symmetries
-from mockgo.zero.selfplay import load_targets, progress_bar, save_npz
+from mockgo.go.features import get_encoder
+from mockgo.nets.device import set_random_seed
+from mockgo.nets.io import load_model, model_info
+from mockgo.zero.config import ENCODER
+from mockgo.zero.examples import load_targets, save_npz
 
-__all__ = ["augment", "compile_dual", "epoch_bar", "fit_epoch", "gather_examples", "new_network",
-           "targets"]
+__all__ = ["augment", "check_init_model", "compile_dual", "epoch_bar", "first_network",
+           "fit_epoch", "gather_examples", "new_network", "targets", "tower_of"]
 
 
 def gather_examples(files, out_dir, max_examples, chunk_size, seed):
@@ -59,7 +65,7 @@ def augment(planes, pi, rng, ownership=None):
 
 def targets(model, examples, ownership=None):
     """``(y, sample_weight)`` for ``model.fit`` or ``evaluate``: the targets
-    of ``examples`` (a dict of :data:`~mockgo.zero.selfplay.EXAMPLE_ARRAYS`)
+    of ``examples`` (a dict of :data:`~mockgo.zero.examples.EXAMPLE_ARRAYS`)
     for each of ``model``'s outputs, in its order. A plain dual network
     gets ``{"policy": pi, "value": z}`` and no weights; one with the
     auxiliary heads lists, with per-output weights: 1 for policy and value,
@@ -96,7 +102,7 @@ def compile_dual(model, config):
     :func:`targets`)."""
     import keras  # TensorFlow: imported only when a network is used
 
-    from mockgo.nets.models import ownership_loss
+    from mockgo.nets.models import ownership_loss  # imports Keras, as the line above
 
     losses = {"policy": keras.losses.CategoricalCrossentropy(),
               "value": keras.losses.MeanSquaredError(),
@@ -114,9 +120,7 @@ def new_network(config, name):
     """A randomly initialised dual network of ``config``'s architecture
     (board, tower, heads, global pooling, L2) with the run's input planes,
     named ``name`` (seed Keras first for a reproducible one)."""
-    from mockgo.go.features import get_encoder
-    from mockgo.nets.models import dual_network
-    from mockgo.zero.config import ENCODER
+    from mockgo.nets.models import dual_network  # imports Keras: only when a network is made
 
     return dual_network(config.board_size,
                         planes=get_encoder(ENCODER, config.board_size).num_planes,
@@ -125,9 +129,48 @@ def new_network(config, name):
                         global_pooling=config.global_pooling)
 
 
+def first_network(config, name):
+    """Generation 0 of a run of ``config``, named ``name``: the model of
+    ``config.init_model`` when the run starts from one (checked:
+    :func:`check_init_model`), else a new network drawn from the run's seed."""
+    if config.init_model is not None:
+        model = load_model(config.init_model)
+        check_init_model(model, config, config.init_model)
+        return model
+    set_random_seed(config.seed)
+    return new_network(config, name)
+
+
+def tower_of(model):
+    """``(blocks, filters)`` of a dual network built by
+    :func:`mockgo.nets.models.dual_network`, read off its layers' names."""
+    names = {layer.name for layer in model.layers}
+    blocks = sum(1 for name in names if name.startswith("res") and name.endswith("_conv1"))
+    return blocks, model.get_layer("init_conv").filters
+
+
+def check_init_model(model, config, path):
+    """ValueError naming ``path`` and each difference when ``model`` cannot
+    be generation 0 of a run of ``config``: a dual network on agz17 planes
+    of the run's board size, with the run's blocks, filters and heads."""
+    info = model_info(model)
+    wanted = {"kind": "dual", "encoder": ENCODER, "board size": config.board_size,
+              "blocks and filters": (config.blocks, config.filters),
+              "ownership head": config.ownership_head, "score head": config.score_head}
+    names = set(model.output_names)
+    found = {"kind": info.kind, "encoder": info.encoder, "board size": info.board_size,
+             "blocks and filters": tower_of(model) if "init_conv" in
+             {layer.name for layer in model.layers} else None,
+             "ownership head": "ownership" in names, "score head": "score" in names}
+    differences = [f"{key} {found[key]} (the run wants {wanted[key]})"
+                   for key in wanted if found[key] != wanted[key]]
+    if differences:
+        raise ValueError(f"{path} cannot start this run: {'; '.join(differences)}")
+
+
 def fit_epoch(model, examples, config, epoch, rng, **fit_options):
     """Epoch ``epoch`` (0-based) of ``model`` (compiled: :func:`compile_dual`)
-    on ``examples`` (a dict of :data:`~mockgo.zero.selfplay.EXAMPLE_ARRAYS`),
+    on ``examples`` (a dict of :data:`~mockgo.zero.examples.EXAMPLE_ARRAYS`),
     each position turned by a random symmetry drawn from ``rng``, in
     batches of ``config.batch_size``; ``fit_options`` go to ``model.fit``
     (verbose, callbacks). Returns the epoch's Keras history dict."""
@@ -146,8 +189,8 @@ def epoch_bar(enabled, desc):
         bar = None
 
         def on_epoch_begin(self, epoch, logs=None):
-            self.bar = progress_bar(enabled, total=self.params.get("steps"), unit="batch",
-                                 desc=f"{desc} epoch {epoch + 1}", leave=False)
+            self.bar = tqdm(total=self.params.get("steps"), unit="batch",
+                            desc=f"{desc} epoch {epoch + 1}", leave=False) if enabled else None
 
         def on_train_batch_end(self, batch, logs=None):
             if self.bar is not None:
