@@ -93,7 +93,7 @@ from mockgo.arena.matches import match
 from mockgo.cluster import Recipe
 from mockgo.data import records
 from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, folder_lock,
-                               read_json, read_npz, refuse_unrecorded_work)
+                               job_folder, read_json, read_npz, refuse_unrecorded_work)
 from mockgo.nets.device import set_random_seed
 from mockgo.nets.io import load_model, model_info, save_model
 from mockgo.play.gtp_client import find_gnugo
@@ -648,8 +648,11 @@ class ZeroRun:
         holds the run folder's lock (:func:`mockgo.data.files.folder_lock`):
         a second loop started on the same run stops at once with
         :class:`~mockgo.data.files.FolderBusyError` (extra ``--selfplay-only``
-        jobs beside it are welcome: they write their own files)."""
-        with folder_lock(self.base_dir, "the AlphaGo Zero loop"):
+        jobs beside it are welcome: they write their own files). It first
+        deletes the temporaries that a killed loop left
+        (:func:`mockgo.data.files.job_folder`), not those of the extra jobs
+        (:meth:`RunLayout.loop_owns`), which may be writing them now."""
+        with job_folder(self.base_dir, "the AlphaGo Zero loop", owned=self.layout.loop_owns):
             self.gnugo_strength(self.latest, progress)
             while self.latest < generations:
                 rec = self.next_generation(progress, callback)
