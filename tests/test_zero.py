@@ -534,3 +534,35 @@ def test_generations_given_are_taken_as_given():
     assert wanted("--test", "--generations", "10") == 10
     assert wanted("--test") == 2 and wanted() == 10
     assert wanted("--generations", "3") == 3 and wanted("--test", "--generations", "5") == 5
+
+
+def test_an_epoch_trains_on_the_same_batches_whatever_the_process_did_before():
+    """A resumed run trains in a new process: its epochs must not depend on
+    the backend's global random state (Keras' own shuffle draws from it),
+    only on the epoch's seeded generator."""
+    import keras
+
+    from mockgo.zero.config import ENCODER
+    from mockgo.zero.train import compile_dual, fit_epoch, new_network
+
+    config = ZeroConfig.for_test(batch_size=16)
+    n, points = 64, 81
+    rng = np.random.default_rng(0)
+    pi = rng.random((n, points + 1)).astype(np.float32)
+    examples = {"planes": rng.integers(0, 2, (n, 9, 9, get_encoder(ENCODER, 9).num_planes)
+                                       ).astype(np.uint8),
+                "pi": pi / pi.sum(axis=1, keepdims=True),
+                "z": rng.choice([-1.0, 1.0], n).astype(np.float32), "game": np.arange(n),
+                "ownership": np.zeros((n, points), np.int8), "score": np.zeros(n, np.float32),
+                "aux_weight": np.zeros(n, np.float32)}
+
+    def trained(global_seed):
+        keras.utils.set_random_seed(0)
+        model = new_network(config, "generation_000000")
+        compile_dual(model, config)
+        keras.utils.set_random_seed(global_seed)  # what the process did before
+        fit_epoch(model, examples, config, 0, np.random.default_rng(5), verbose=0)
+        return model.get_weights()
+
+    for a, b in zip(trained(1), trained(2)):
+        np.testing.assert_array_equal(a, b)
