@@ -566,3 +566,26 @@ def test_an_epoch_trains_on_the_same_batches_whatever_the_process_did_before():
 
     for a, b in zip(trained(1), trained(2)):
         np.testing.assert_array_equal(a, b)
+
+
+def test_a_match_between_kept_evaluators_does_not_depend_on_what_they_played_before(tmp_path):
+    """The loop keeps each model's evaluator, warm from self-play, for the
+    evaluation match; a resumed run makes a fresh one. The match's seed
+    decides its games either way."""
+    import keras
+
+    from mockgo.search.evaluators import NetworkEvaluator
+    from mockgo.zero.run import play_match
+    from mockgo.zero.train import new_network
+
+    config = ZeroConfig.for_test(eval_games=2, max_moves=12)
+    keras.utils.set_random_seed(0)
+    sides = [NetworkEvaluator(new_network(config, f"generation_00000{k}"), batch_size=8,
+                              random_symmetry=True, seed=k, precision=config.precision)
+             for k in range(2)]
+    play_match(*sides, 2, config, seed=7, sgf_dir=tmp_path / "first")
+    play_match(*sides, 2, config, seed=7, sgf_dir=tmp_path / "again")  # their generators moved on
+    first = sorted((tmp_path / "first").glob("*.sgf"))
+    assert len(first) == 2
+    for path in first:
+        assert path.read_bytes() == (tmp_path / "again" / path.name).read_bytes()
