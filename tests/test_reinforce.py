@@ -392,6 +392,11 @@ def test_value_fit_crash_between_weights_and_state_applies_no_epoch_twice(tmp_pa
     fresh = fit_value_network(fresh_value_net(), x, z, **options, checkpoint_dir=folder,
                               restart=True)
     np.testing.assert_allclose(fresh["loss"], whole["loss"], rtol=1e-4)
+    # A weights file killed halfway leaves its temporary; the next call deletes it.
+    stale = folder / ".model_00004.weights.h5.k2j4_x9a.tmp.weights.h5"
+    stale.write_bytes(b"half")
+    fit_value_network(fresh_value_net(), x, z, **options, checkpoint_dir=folder)
+    assert not stale.exists() and (folder / "model_00003.weights.h5").exists()
 
 
 def test_value_batches_without_their_record_are_refused(tmp_path):

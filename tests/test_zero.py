@@ -589,3 +589,22 @@ def test_a_match_between_kept_evaluators_does_not_depend_on_what_they_played_bef
     assert len(first) == 2
     for path in first:
         assert path.read_bytes() == (tmp_path / "again" / path.name).read_bytes()
+
+
+def test_the_loop_deletes_its_own_temporaries_not_an_extra_jobs(tmp_path):
+    """A killed loop leaves temporaries that it deletes when it resumes;
+    those of an extra --selfplay-only job, which may be writing beside the
+    loop (it takes no lock), stay."""
+    layout = RunLayout(tmp_path)
+    ours = ["models/.000001.keras.k2j4_x9a.tmp.keras", ".state.json.k2j4_x9a.tmp",
+            "data/selfplay/000000/.gen000001-b0002.npz.k2j4_x9a.tmp",
+            "data/holdout/000000/.gen000001-b0002.npz.k2j4_x9a.tmp",
+            "data/selfplay/000000/.gen000001.json.k2j4_x9a.tmp",
+            "sgf/000000/full/.gen000001-00004.sgf.k2j4_x9a.tmp",
+            "sgf/evaluate/000001-vs-000000/.game-000-000001-vs-000000.sgf.k2j4_x9a.tmp"]
+    theirs = ["data/selfplay/000000/.extra-b0000.npz.k2j4_x9a.tmp",
+              "data/selfplay/000000/.extra.json.k2j4_x9a.tmp",
+              "data/selfplay/000000/.gen000001-x-b0000.npz.k2j4_x9a.tmp",
+              "sgf/000000/clean/.extra-00000.sgf.k2j4_x9a.tmp"]
+    assert [layout.loop_owns(path) for path in ours] == [True] * len(ours)
+    assert [layout.loop_owns(path) for path in theirs] == [False] * len(theirs)
