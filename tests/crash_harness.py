@@ -1,6 +1,7 @@
 """Crash consistency, tested the way databases test it (issue 36).
 
-A long job (a dataset build, a training run, value data, a match...) says
+A long job (a dataset build, SL training, value data, value training,
+REINFORCE, a Zero generation, a match) says
 it resumes after a crash and ends with the same products as a run that was
 never interrupted. This module checks that claim from the outside: it runs
 the job once to the end in one folder, then runs it again in a second
@@ -17,10 +18,12 @@ When to kill: a job prints :data:`READY` on stdout once it has imported
 what it needs and is about to start (a command without the marker is timed
 from its start). The run to the end measures the work's length W, from the
 marker to the exit. Each of the N killed runs is killed a time drawn
-uniformly in [0, W) after its own marker (from a seeded generator), so
-that every run may get past a checkpoint or two before it dies. A run that
-finishes before its kill ends the test with fewer kills, counted as such,
-never faked.
+uniformly in [0, 2W/(N+1)) after its own marker (from a seeded generator):
+W/(N+1) on average, so that the N runs together get through about
+N/(N+1) of the work (less what each kill loses since its last checkpoint)
+and the kills fall all along it, each run getting past a checkpoint or two
+before it dies when the job has many. A run that finishes before its kill
+ends the test with fewer kills, counted as such, never faked.
 
 Used by ``tests/test_crash_consistency.py`` (two kills a job, small
 sizes) and ``benchmarks/crash_consistency.py`` (more kills, a table).
@@ -189,11 +192,12 @@ def crash_test(job, scratch, kills=2, seed=0):
     _, ready, total = run_once(job.command(reference), scratch / "reference.log", job.timeout)
     work = total - (ready or 0.0)
     rng = random.Random(f"{job.name}-{seed}")
-    # Each run's own kill moment, uniform over the measured work: sorted
-    # points with the gaps between them as delays looked fairer, but with
-    # many kills the gaps shrink below a resumed run's start-up (a network's
-    # compilation) and no run ever got past its first checkpoint.
-    gaps = [rng.uniform(0, work) for _ in range(kills)]
+    # Each run's own kill moment, drawn afresh (module docstring). Uniform
+    # over the whole work, as this harness first drew them, a run got half
+    # of it done on average and the job ended after two or three of ten
+    # kills; sorted points with the gaps between them as delays shrank below
+    # a resumed run's start-up (a network's compilation) with many kills.
+    gaps = [rng.uniform(0, 2 * work / (kills + 1)) for _ in range(kills)]
     done_kills = resumed = 0
     argv = job.command(crashed)
     for attempt, gap in enumerate(gaps + [None]):
@@ -215,9 +219,13 @@ def crash_test(job, scratch, kills=2, seed=0):
 # ------------------------------------------------------------------ comparers
 
 
-def _is_temporary(path):
-    # mockgo.data.files' temporaries: ".name.XXXX.tmp" (or another suffix after .tmp)
-    return path.name.startswith(".") and ".tmp" in path.name
+def _is_temporary(path, folder):
+    # mockgo.data.files' temporaries (".name.XXXXXXXX.tmp..."), and what lies
+    # in a temporary folder (a Zero run's ".000001.tmp" chunks, renamed into
+    # place when whole).
+    from mockgo.data.files import is_temporary
+    return is_temporary(path) or any(part.startswith(".") and part.endswith(".tmp")
+                                     for part in path.relative_to(folder).parts[:-1])
 
 
 def files_of(folder, skip=(".lock",)):
@@ -225,15 +233,15 @@ def files_of(folder, skip=(".lock",)):
     lock file and :mod:`mockgo.data.files`' temporaries."""
     folder = Path(folder)
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*")
-                  if p.is_file() and not _is_temporary(p) and p.name not in skip)
+                  if p.is_file() and not _is_temporary(p, folder) and p.name not in skip)
 
 
 def leftover_temporaries(folder):
     """Temporaries a SIGKILL left behind (``atomic_open``'s cleanup never
-    ran), as relative paths."""
+    ran) and the resumed job did not remove, as relative paths."""
     folder = Path(folder)
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*")
-                  if p.is_file() and _is_temporary(p))
+                  if p.is_file() and _is_temporary(p, folder))
 
 
 def same_file_list(reference, crashed, skip=(".lock",)):
@@ -242,9 +250,11 @@ def same_file_list(reference, crashed, skip=(".lock",)):
     if a != b:
         differences.append(f"files only in the reference: {sorted(set(a) - set(b))}, "
                            f"only after kills: {sorted(set(b) - set(a))}")
+    # A resumed job deletes what its killed runs left half-written.
     leftovers = leftover_temporaries(crashed)
     if leftovers:
-        note("temporaries_left", len(leftovers))
+        differences.append(f"temporaries left after kills: {leftovers[:5]}"
+                           + (f" ... ({len(leftovers)} in all)" if len(leftovers) > 5 else ""))
     return differences, sorted(set(a) & set(b))
 
 
@@ -494,3 +504,191 @@ def _match_games(folder):
         game = json.loads(line)
         games.append({k: v for k, v in game.items() if k not in MATCH_TIMING_FIELDS})
     return sorted(games, key=lambda g: g.get("index", g.get("game", 0)))
+
+
+# Timing fields of the state files of value training, REINFORCE and Zero:
+# how long the work took, not what it made.
+TIMING_KEYS = ("seconds", "cpu_seconds", "wall_seconds", "cost", "games_per_hour",
+               "job_games_per_hour", "evals_per_s", "network_seconds", "network_share", "think")
+
+
+def compare_values(a, b, rtol, where="", timing=TIMING_KEYS):
+    """The differences between two JSON values, leaving out the ``timing``
+    keys of objects at any depth, with floats equal within ``rtol`` (a
+    loss, a win rate) and everything else exactly."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        keys = (set(a) | set(b)) - set(timing)
+        differences = []
+        for key in sorted(keys, key=str):
+            if key not in a or key not in b:
+                differences.append(f"{where}{key}: only in the "
+                                   f"{'reference' if key in a else 'run with kills'}")
+            else:
+                differences += compare_values(a[key], b[key], rtol, f"{where}{key}.", timing)
+        return differences
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return [f"{where.rstrip('.')}: {len(a)} items vs {len(b)}"]
+        return [d for i, (x, y) in enumerate(zip(a, b))
+                for d in compare_values(x, y, rtol, f"{where}{i}.", timing)]
+    if isinstance(a, float) or isinstance(b, float):
+        if (isinstance(a, (int, float)) and isinstance(b, (int, float))
+                and np.isclose(a, b, rtol=rtol, atol=0)):
+            return []
+    elif a == b:
+        return []
+    return [f"{where.rstrip('.')}: {a!r} vs {b!r}"]
+
+
+def compare_json_values(reference, crashed, name, rtol):
+    a = json.loads((Path(reference) / name).read_text())
+    b = json.loads((Path(crashed) / name).read_text())
+    return [f"{name}: {d}" for d in compare_values(a, b, rtol)]
+
+
+def compare_models(reference, crashed, names, rtol):
+    """Networks (``.keras`` files: a zip whose own timestamps differ) by
+    their weights: within ``rtol``, and noted when all are bit-identical."""
+    from mockgo.nets.io import load_model
+    differences, identical = [], True
+    for name in names:
+        a = load_model(Path(reference) / name).get_weights()
+        b = load_model(Path(crashed) / name).get_weights()
+        if len(a) != len(b) or any(x.shape != y.shape for x, y in zip(a, b)):
+            differences.append(f"{name}: other weight shapes")
+            continue
+        if all(np.array_equal(x, y) for x, y in zip(a, b)):
+            continue
+        identical = False
+        worst = max(float(np.max(np.abs(x - y) / (np.abs(x) + 1e-12))) for x, y in zip(a, b))
+        if worst > rtol:
+            differences.append(f"{name}: weights differ (largest relative difference {worst:.3g})")
+    note("weights_bit_identical", "yes" if identical else "no")
+    return differences
+
+
+def value_training_job(inputs, positions=256, epochs=6, size=5, rtol=1e-4):
+    """fit_value_network with a checkpoint folder: a tiny value network on
+    ``positions`` random 5x5 alphago49 positions (tests/test_reinforce.py's
+    sizes and labels), ``epochs`` epochs of batches of 16 with validation
+    data and early stopping's best-epoch bookkeeping. The same: the
+    checkpoint files, ``state.json`` (epoch, the best epoch, the history's
+    losses within ``rtol``) and the final weights (within ``rtol``;
+    whether bit-identical is noted)."""
+    def command(folder):
+        return _snippet(
+            "import json, keras, numpy as np\n"
+            "from mockgo.data.files import atomic_path, atomic_write_text\n"
+            "from mockgo.learn.value import fit_value_network\n"
+            "from mockgo.nets.models import value_network\n"
+            "def data(n, seed):\n"
+            "    planes = np.random.default_rng(seed).integers(0, 2, (n, size, size, 49))\n"
+            "    planes = planes.astype(np.uint8)\n"
+            "    return planes, np.where(planes[:, 2, 2, 0] == 1, 1.0, -1.0).astype(np.float32)\n"
+            "planes, outcomes = data(positions, 0)\n"
+            "keras.utils.set_random_seed(0)\n"
+            "model = value_network(size, 49, layers=2, filters=4, hidden=8)\n"
+            f"print({READY!r}, flush=True)\n"
+            "history = fit_value_network(model, planes, outcomes, validation=data(32, 1),\n"
+            "                            epochs=epochs, batch_size=16, patience=epochs,\n"
+            "                            checkpoint_dir=folder + '/fit')\n"
+            "with atomic_path(folder + '/final.npz', suffix='.tmp.npz') as path:\n"
+            "    np.savez(path, *model.get_weights())\n"
+            "atomic_write_text(folder + '/history.json', json.dumps(history))",
+            folder=str(folder), positions=positions, epochs=epochs, size=size)
+
+    def compare(reference, crashed):
+        differences, common = same_file_list(reference, crashed)
+        for name in ("fit/state.json", "history.json"):
+            if name in common:
+                differences += compare_json_values(reference, crashed, name, rtol)
+        if "final.npz" in common:
+            a, b = (np.load(Path(folder) / "final.npz") for folder in (reference, crashed))
+            same = all(np.array_equal(a[k], b[k]) for k in a.files)
+            note("weights_bit_identical", "yes" if same else "no")
+            for key in a.files:
+                if not np.allclose(a[key], b[key], rtol=rtol, atol=1e-7):
+                    differences.append(f"final weights: array {key} differs beyond rtol {rtol}")
+        return differences
+
+    return Job("value training", command, compare)
+
+
+REINFORCE_CONFIG = dict(size=5, games=4, learning_rate=0.05, pool_every=2, eval_games=2,
+                        eval_every=2, max_moves=30, seed=3)
+
+
+def reinforce_job(inputs, iterations=6, rtol=1e-4):
+    """A REINFORCE run (mockgo.learn.reinforce.Reinforce) in its folder:
+    a tiny 5x5 SL policy, tests/test_reinforce.py's config, ``iterations``
+    iterations, every game recorded as SGF. The same: every recorded game
+    byte for byte, ``state.json`` (iteration, pool, the generator's state,
+    the history: opponents, win rates, positions exactly, the objective and
+    gradient figures within ``rtol``), and the learner's and the pool's
+    weights (within ``rtol``; whether bit-identical is noted)."""
+    def command(folder):
+        return _snippet(
+            "import keras\n"
+            "from mockgo.learn.reinforce import Reinforce, ReinforceConfig\n"
+            "from mockgo.nets.models import policy_network\n"
+            "keras.utils.set_random_seed(0)\n"
+            "sl = policy_network(5, 48, layers=2, filters=4)\n"
+            f"print({READY!r}, flush=True)\n"
+            "run = Reinforce(folder, sl, ReinforceConfig(**config), record_every=1)\n"
+            "run.run(until=iterations, progress=False)",
+            folder=str(folder), config=REINFORCE_CONFIG, iterations=iterations)
+
+    def compare(reference, crashed):
+        differences, common = same_file_list(reference, crashed)
+        differences += compare_json_values(reference, crashed, "state.json", rtol)
+        differences += compare_bytes(reference, crashed, [n for n in common if n.endswith(".sgf")])
+        differences += compare_models(reference, crashed,
+                                      [n for n in common if n.endswith(".keras")], rtol)
+        note("games", sum(n.endswith(".sgf") for n in common))
+        return differences
+
+    return Job("REINFORCE", command, compare)
+
+
+def zero_job(inputs, games=8, in_parallel=2, rtol=1e-4):
+    """One generation of a Zero run, through its command line (``mockgo
+    zero --test``: a 1-block network on 9x9, few readouts): ``games``
+    self-play games ``in_parallel`` at a time (small batches, so that a kill
+    falls between finished ones), gathering, two epochs of training,
+    validation and the evaluation match. The same: every SGF (self-play and
+    evaluation) byte for byte, every example file's and the training
+    window's arrays, the self-play job's progress file and ``state.json``
+    but for their timings (losses within ``rtol``), the evaluation's games,
+    and both models' weights (within ``rtol``; whether bit-identical is
+    noted)."""
+    def command(folder):
+        return _snippet(
+            "import keras\n"  # the slow import before the marker: the run's work after it
+            "from mockgo.zero.cli import main\n"
+            f"print({READY!r}, flush=True)\n"
+            "raise SystemExit(main(['--base-dir', folder, '--test', '--generations', '1',\n"
+            "                       '--games', str(games), '--quiet',\n"
+            "                       '--set', f'games_in_parallel={in_parallel}']))",
+            folder=str(folder), games=games, in_parallel=in_parallel)
+
+    def compare(reference, crashed):
+        differences, common = same_file_list(reference, crashed)
+        for name in common:
+            if name.endswith(".npz"):
+                differences += compare_npz(reference, crashed, name)
+            elif name.endswith(".json") and not name.endswith("match.json"):
+                differences += compare_json_values(reference, crashed, name, rtol)
+        differences += compare_bytes(reference, crashed,
+                                     [n for n in common if n.endswith((".sgf", "match.json"))])
+        for name in common:
+            if name.endswith("games.jsonl"):
+                a, b = (_match_games(Path(folder) / Path(name).parent)
+                        for folder in (reference, crashed))
+                if a != b:
+                    differences.append(f"{name} differs")
+        differences += compare_models(reference, crashed,
+                                      [n for n in common if n.endswith(".keras")], rtol)
+        note("games", sum(n.endswith(".sgf") and "/clean/" in n for n in common))
+        return differences
+
+    return Job("Zero generation", command, compare)

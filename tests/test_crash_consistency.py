@@ -1,4 +1,4 @@
-"""Crash consistency (issue 36): each long job, killed with SIGKILL at two
+"""Crash consistency: each long job, killed with SIGKILL at two
 random moments and started again each time, ends with the same products
 as a run that was never killed (tests/crash_harness.py says how); and a
 SIGKILL in the middle of an atomic write leaves the old file or the new
@@ -48,6 +48,22 @@ def test_value_data_killed_twice_are_the_same_arrays(inputs, tmp_path):
 @pytest.mark.slow
 def test_a_match_killed_twice_plays_the_same_games(inputs, tmp_path):
     check(harness.crash_test(harness.match_job(inputs), tmp_path, kills=KILLS))
+
+
+@pytest.mark.slow
+def test_value_training_killed_twice_ends_with_the_same_weights(inputs, tmp_path):
+    check(harness.crash_test(harness.value_training_job(inputs, epochs=4), tmp_path,
+                             kills=KILLS))
+
+
+@pytest.mark.slow
+def test_reinforce_killed_twice_plays_the_same_games_and_weights(inputs, tmp_path):
+    check(harness.crash_test(harness.reinforce_job(inputs, iterations=4), tmp_path, kills=KILLS))
+
+
+@pytest.mark.slow
+def test_a_zero_generation_killed_twice_is_the_same_generation(inputs, tmp_path):
+    check(harness.crash_test(harness.zero_job(inputs, games=4), tmp_path, kills=KILLS))
 
 
 # ------------------------------------------------------------- atomic writes

@@ -1,13 +1,16 @@
 """mockgo.data.files: atomic writes, the resumable-folder settings check, one job a
 folder."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from mockgo.data.files import (CorruptFileError, FolderBusyError, UnrecordedWorkError,
                                atomic_open, atomic_path, atomic_write_text, check_same_settings,
-                               discard_work, folder_lock, list_work, read_json, read_npz,
-                               refuse_unrecorded_work)
+                               discard_work, folder_lock, is_temporary, list_work, read_json,
+                               read_npz, refuse_unrecorded_work, remove_temporaries,
+                               temporary_target)
 
 
 def test_atomic_write_replaces_the_file_and_leaves_no_temporary(tmp_path):
@@ -28,7 +31,7 @@ def test_a_failed_write_keeps_the_old_file(tmp_path):
             raise RuntimeError("crash")
     assert target.read_text() == "old"
     with pytest.raises(RuntimeError):
-        with atomic_path(target, suffix=".npz") as temporary:
+        with atomic_path(target, suffix=".tmp.npz") as temporary:
             temporary.write_text("half")
             raise RuntimeError("crash")
     assert target.read_text() == "old"
@@ -37,7 +40,7 @@ def test_a_failed_write_keeps_the_old_file(tmp_path):
 
 def test_atomic_path_makes_the_folder_and_renames_over_the_target(tmp_path):
     target = tmp_path / "models" / "000001.keras"
-    with atomic_path(target, suffix=".keras") as temporary:
+    with atomic_path(target, suffix=".tmp.keras") as temporary:
         assert temporary.parent == target.parent and temporary.name.endswith(".keras")
         temporary.write_bytes(b"weights")
     assert target.read_bytes() == b"weights"
@@ -87,7 +90,7 @@ def test_a_truncated_npz_is_named(tmp_path):
 
 def test_work_without_state_is_refused_then_discarded_on_request(tmp_path):
     for name in ("models/000000.keras", "models/000001.keras", "models/000002.keras",
-                 "data/a/b.npz", "log.csv", "models/.000003.keras.x1y2.tmp.keras"):
+                 "data/a/b.npz", "log.csv", "models/.000003.keras.x1y2_9ab.tmp.keras"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("work")
     work = list_work(tmp_path, ["models/*.keras", "data/**/*.npz", "log.csv", "nothing*"],
@@ -128,3 +131,73 @@ def test_one_job_a_folder_and_a_killed_job_leaves_it_free(tmp_path, another_proc
             pass
         assert "after the kill" in (folder / ".lock").read_text()  # still held
     assert (folder / ".lock").read_text() == ""  # the holder's line goes with its lock
+
+
+# A writer killed in the middle of atomic_open: it prints the temporary's
+# name once the file is open, then waits to be killed.
+KILLED_WRITER = """
+import sys, time
+from mockgo.data.files import atomic_open
+with atomic_open(sys.argv[1]) as file:
+    file.write(b"half of the new")
+    file.flush()
+    print("open", flush=True)
+    time.sleep(60)
+"""
+
+
+def test_a_killed_write_leaves_a_temporary_that_the_lock_holder_removes(tmp_path):
+    import signal
+    import subprocess
+    import sys
+
+    folder = tmp_path / "run"
+    target = folder / "data" / "shard-00003.npz"
+    target.parent.mkdir(parents=True)
+    target.write_bytes(b"old")
+    writer = subprocess.Popen([sys.executable, "-c", KILLED_WRITER, str(target)],
+                              stdout=subprocess.PIPE, text=True)
+    assert writer.stdout.readline().strip() == "open"
+    writer.send_signal(signal.SIGKILL)
+    writer.wait()
+    writer.stdout.close()
+    [temporary] = [path for path in target.parent.iterdir() if path != target]
+    # The kill ran no cleanup: the temporary is there, the target untouched.
+    assert temporary.read_bytes() == b"half of the new" and target.read_bytes() == b"old"
+    assert is_temporary(temporary) and temporary_target(temporary) == "shard-00003.npz"
+    # Files that only look alike stay: a job's own hidden files, other names.
+    keep = [folder / ".lock", folder / ".hidden.tmp", folder / "notes.tmp",
+            folder / "data" / ".shard.npz.tmp", folder / ".shard.npz.ABCDEFGH.tmp"]
+    for path in keep[1:]:
+        path.write_text("mine")
+    with pytest.raises(RuntimeError, match="does not hold the folder's lock"):
+        remove_temporaries(folder)
+    assert temporary.exists()
+    with folder_lock(folder, "resuming"):
+        assert remove_temporaries(folder) == [f"data/{temporary.name}"]
+    assert not temporary.exists() and target.read_bytes() == b"old"
+    assert all(path.exists() for path in keep)
+
+
+def test_remove_temporaries_keeps_the_files_that_are_not_the_holders(tmp_path):
+    folder = tmp_path / "run"
+    for relative in ("models/.000001.keras.abcd_123.tmp.keras",
+                     "data/.extra-b0000.npz.zz99zz99.tmp", "data/.gen000001-b0000.npz.a1b2c3d4.tmp"):
+        (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+        (folder / relative).write_text("x")
+    with folder_lock(folder, "the loop"):
+        removed = remove_temporaries(folder, owned=lambda path: not temporary_target(path)
+                                     .startswith("extra"))
+    assert removed == ["data/.gen000001-b0000.npz.a1b2c3d4.tmp",
+                       "models/.000001.keras.abcd_123.tmp.keras"]
+    assert (folder / "data/.extra-b0000.npz.zz99zz99.tmp").exists()
+
+
+def test_atomic_path_wants_a_suffix_that_marks_a_temporary(tmp_path):
+    with pytest.raises(ValueError, match=r"should start with '\.tmp'"):
+        with atomic_path(tmp_path / "model.keras", suffix=".keras"):
+            pass
+    with atomic_path(tmp_path / "model.weights.h5", suffix=".tmp.weights.h5") as temporary:
+        assert is_temporary(temporary) and temporary_target(temporary) == "model.weights.h5"
+        temporary.write_text("w")
+    assert (tmp_path / "model.weights.h5").read_text() == "w"

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from mockgo import Board
+from mockgo.data.files import is_temporary
 from mockgo.go.board import BLACK, WHITE
 from mockgo.go.features import get_encoder
 from mockgo.learn import value
@@ -303,7 +304,7 @@ def test_value_dataset_resumes_from_its_folder_with_the_same_data(tmp_path, monk
             value_dataset(sl, 10, N, max_step=10, batch=4, rng=3, folder=tmp_path)
     assert sorted(p.name for p in tmp_path.glob("batch_*.npz")) == ["batch_00000.npz",
                                                                      "batch_00001.npz"]
-    assert not list(tmp_path.glob(".*"))  # no temporary file left behind
+    assert not [p for p in tmp_path.iterdir() if is_temporary(p)]  # none left behind
     resumed = value_dataset(sl, 10, N, max_step=10, batch=4, rng=3, folder=tmp_path)
     for field in ("planes", "outcomes", "steps"):
         np.testing.assert_array_equal(getattr(resumed, field), getattr(whole, field))
@@ -374,7 +375,7 @@ def test_value_fit_crash_between_weights_and_state_applies_no_epoch_twice(tmp_pa
     for a, b in zip(resumed_net.get_weights(), whole_net.get_weights()):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)
     best = f"best_{int(np.argmin(whole['val_loss'])) + 1:05d}.weights.h5"
-    assert sorted(p.name for p in folder.iterdir()) == [best, "model_00003.weights.h5",
+    assert sorted(p.name for p in folder.iterdir()) == [".lock", best, "model_00003.weights.h5",
                                                         "state.json"]
     # Weights without their state are refused; a damaged weights file is named.
     state = (folder / "state.json").read_bytes()
@@ -391,6 +392,11 @@ def test_value_fit_crash_between_weights_and_state_applies_no_epoch_twice(tmp_pa
     fresh = fit_value_network(fresh_value_net(), x, z, **options, checkpoint_dir=folder,
                               restart=True)
     np.testing.assert_allclose(fresh["loss"], whole["loss"], rtol=1e-4)
+    # A weights file killed halfway leaves its temporary; the next call deletes it.
+    stale = folder / ".model_00004.weights.h5.k2j4_x9a.tmp.weights.h5"
+    stale.write_bytes(b"half")
+    fit_value_network(fresh_value_net(), x, z, **options, checkpoint_dir=folder)
+    assert not stale.exists() and (folder / "model_00003.weights.h5").exists()
 
 
 def test_value_batches_without_their_record_are_refused(tmp_path):

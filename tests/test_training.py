@@ -199,7 +199,7 @@ def test_checkpoints_leave_no_temporary_files(one_game_dataset, tmp_path, monkey
     run = tmp_path / "run"
     training.train_policy(tiny_policy(), one_game_dataset, run, epochs=2, batch_size=32,
                           learning_rate=0.01, steps_per_epoch=2, progress=False)
-    names = ["checkpoint_00002.keras", "log.csv", "state.json"]
+    names = [".lock", "checkpoint_00002.keras", "log.csv", "state.json"]  # .lock: the run's
     assert sorted(p.name for p in run.iterdir()) == names
     before = (run / "checkpoint_00002.keras").read_bytes()
 
@@ -214,6 +214,12 @@ def test_checkpoints_leave_no_temporary_files(one_game_dataset, tmp_path, monkey
     with pytest.raises(OSError, match="disk full"):
         save_model(model, run / "checkpoint_00002.keras")
     assert (run / "checkpoint_00002.keras").read_bytes() == before
+    assert sorted(p.name for p in run.iterdir()) == names
+    # A write killed halfway leaves its temporary (no cleanup runs on SIGKILL):
+    # the run's next call deletes it, and nothing else.
+    (run / ".checkpoint_00003.keras.k2j4_x9a.tmp.keras").write_bytes(b"half a file")
+    training.train_policy(tiny_policy(), one_game_dataset, run, epochs=2, batch_size=32,
+                          learning_rate=0.01, steps_per_epoch=2, progress=False)
     assert sorted(p.name for p in run.iterdir()) == names
 
 
@@ -269,8 +275,8 @@ def test_work_without_a_state_is_refused_unless_restarted(one_game_dataset, tmp_
     history = training.train_policy(tiny_policy(), one_game_dataset, run, epochs=1,
                                     restart=True, **SHORT)
     assert history["epoch"] == logged_epochs(run) == [0]
-    assert sorted(p.name for p in run.iterdir()) == ["checkpoint_00001.keras", "log.csv",
-                                                     "state.json"]
+    assert sorted(p.name for p in run.iterdir()) == [".lock", "checkpoint_00001.keras",
+                                                     "log.csv", "state.json"]
 
 
 def test_damaged_state_and_checkpoint_are_named(one_game_dataset, tmp_path):

@@ -534,3 +534,77 @@ def test_generations_given_are_taken_as_given():
     assert wanted("--test", "--generations", "10") == 10
     assert wanted("--test") == 2 and wanted() == 10
     assert wanted("--generations", "3") == 3 and wanted("--test", "--generations", "5") == 5
+
+
+def test_an_epoch_trains_on_the_same_batches_whatever_the_process_did_before():
+    """A resumed run trains in a new process: its epochs must not depend on
+    the backend's global random state (Keras' own shuffle draws from it),
+    only on the epoch's seeded generator."""
+    import keras
+
+    from mockgo.zero.config import ENCODER
+    from mockgo.zero.train import compile_dual, fit_epoch, new_network
+
+    config = ZeroConfig.for_test(batch_size=16)
+    n, points = 64, 81
+    rng = np.random.default_rng(0)
+    pi = rng.random((n, points + 1)).astype(np.float32)
+    examples = {"planes": rng.integers(0, 2, (n, 9, 9, get_encoder(ENCODER, 9).num_planes)
+                                       ).astype(np.uint8),
+                "pi": pi / pi.sum(axis=1, keepdims=True),
+                "z": rng.choice([-1.0, 1.0], n).astype(np.float32), "game": np.arange(n),
+                "ownership": np.zeros((n, points), np.int8), "score": np.zeros(n, np.float32),
+                "aux_weight": np.zeros(n, np.float32)}
+
+    def trained(global_seed):
+        keras.utils.set_random_seed(0)
+        model = new_network(config, "generation_000000")
+        compile_dual(model, config)
+        keras.utils.set_random_seed(global_seed)  # what the process did before
+        fit_epoch(model, examples, config, 0, np.random.default_rng(5), verbose=0)
+        return model.get_weights()
+
+    for a, b in zip(trained(1), trained(2)):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_a_match_between_kept_evaluators_does_not_depend_on_what_they_played_before(tmp_path):
+    """The loop keeps each model's evaluator, warm from self-play, for the
+    evaluation match; a resumed run makes a fresh one. The match's seed
+    decides its games either way."""
+    import keras
+
+    from mockgo.search.evaluators import NetworkEvaluator
+    from mockgo.zero.run import play_match
+    from mockgo.zero.train import new_network
+
+    config = ZeroConfig.for_test(eval_games=2, max_moves=12)
+    keras.utils.set_random_seed(0)
+    sides = [NetworkEvaluator(new_network(config, f"generation_00000{k}"), batch_size=8,
+                              random_symmetry=True, seed=k, precision=config.precision)
+             for k in range(2)]
+    play_match(*sides, 2, config, seed=7, sgf_dir=tmp_path / "first")
+    play_match(*sides, 2, config, seed=7, sgf_dir=tmp_path / "again")  # their generators moved on
+    first = sorted((tmp_path / "first").glob("*.sgf"))
+    assert len(first) == 2
+    for path in first:
+        assert path.read_bytes() == (tmp_path / "again" / path.name).read_bytes()
+
+
+def test_the_loop_deletes_its_own_temporaries_not_an_extra_jobs(tmp_path):
+    """A killed loop leaves temporaries that it deletes when it resumes;
+    those of an extra --selfplay-only job, which may be writing beside the
+    loop (it takes no lock), stay."""
+    layout = RunLayout(tmp_path)
+    ours = ["models/.000001.keras.k2j4_x9a.tmp.keras", ".state.json.k2j4_x9a.tmp",
+            "data/selfplay/000000/.gen000001-b0002.npz.k2j4_x9a.tmp",
+            "data/holdout/000000/.gen000001-b0002.npz.k2j4_x9a.tmp",
+            "data/selfplay/000000/.gen000001.json.k2j4_x9a.tmp",
+            "sgf/000000/full/.gen000001-00004.sgf.k2j4_x9a.tmp",
+            "sgf/evaluate/000001-vs-000000/.game-000-000001-vs-000000.sgf.k2j4_x9a.tmp"]
+    theirs = ["data/selfplay/000000/.extra-b0000.npz.k2j4_x9a.tmp",
+              "data/selfplay/000000/.extra.json.k2j4_x9a.tmp",
+              "data/selfplay/000000/.gen000001-x-b0000.npz.k2j4_x9a.tmp",
+              "sgf/000000/clean/.extra-00000.sgf.k2j4_x9a.tmp"]
+    assert [layout.loop_owns(path) for path in ours] == [True] * len(ours)
+    assert [layout.loop_owns(path) for path in theirs] == [False] * len(theirs)

@@ -51,7 +51,7 @@ from tqdm.auto import tqdm
 
 from mockgo.data import records
 from mockgo.data.files import (CorruptFileError, atomic_open, atomic_write_text,
-                               check_same_settings, discard_work, folder_lock, list_work,
+                               check_same_settings, discard_work, job_folder, list_work,
                                read_json, read_npz, refuse_unrecorded_work)
 from mockgo.go.symmetries import symmetry_tables
 from mockgo.go.board import BLACK, EMPTY, WHITE
@@ -305,7 +305,8 @@ def build_dataset(sources, folder, spec=None, workers=2, shard_size=8192,
     sources = [str(s) for s in ([sources] if isinstance(sources, (str, os.PathLike)) else sources)]
     if not (folder / MANIFEST).exists():
         _check_sources(folder, sources)  # before anything is written, the folder included
-    with folder_lock(folder, "building a dataset"):  # one build a folder
+    # One build a folder; a resumed build first deletes a killed one's temporaries.
+    with job_folder(folder, "building a dataset"):
         return _build(folder, spec, sources, workers, shard_size, checkpoint_games, max_games,
                       progress, restart, keep_going)
 

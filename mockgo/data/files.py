@@ -2,7 +2,11 @@
 
 Datasets, checkpoints and game records are written to a temporary file in
 the same folder and then renamed over the target: the rename is atomic, so
-readers (and a resumed job) see the old file or the new one.
+readers (and a resumed job) see the old file or the new one. A job killed
+in the middle of a write (SIGKILL, a power cut) leaves its temporary file
+behind, named ``.<target>.<8 random characters>.tmp...``
+(:func:`is_temporary`); the job removes them when it resumes, while it
+holds its folder's lock (:func:`remove_temporaries`).
 
 What a resumed job reads back is read through :func:`read_json` and
 :func:`read_npz`, whose errors name the damaged file; and a job whose folder
@@ -16,6 +20,7 @@ same folder stops at once instead of writing over the first.
 import contextlib
 import json
 import os
+import re
 import sys
 import tempfile
 import zipfile
@@ -54,8 +59,13 @@ def atomic_path(path, suffix=".tmp"):
     (Keras' ``model.save``, ``np.savez``); on a clean exit the file is synced
     and renamed over ``path``, on an exception it is removed. ``suffix``:
     the temporary name's ending, for writers that check it (Keras wants
-    ``.keras`` or ``.weights.h5``)."""
+    ``.keras`` or ``.weights.h5``), starting with ``.tmp`` (``.tmp.keras``)
+    so that the file is known as a temporary (:func:`is_temporary`)."""
     path = Path(path)
+    if not suffix.startswith(".tmp"):
+        raise ValueError(f"atomic_path({path}): the suffix {suffix!r} should start with "
+                         f"'.tmp' (e.g. '.tmp.keras'), or a crash's leftover would not be "
+                         f"known as a temporary")
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=suffix)
     os.close(handle)
@@ -229,13 +239,28 @@ def list_work(folder, patterns, keep=()):
     for pattern in patterns:
         for path in sorted(folder.glob(pattern)):
             relative = path.relative_to(folder)
-            if path.is_file() and not _is_temporary(path) and str(relative) not in keep:
+            if path.is_file() and not is_temporary(path) and str(relative) not in keep:
                 found.setdefault(relative, None)
     return list(found)
 
 
-def _is_temporary(path):
-    return path.name.startswith(".") and ".tmp" in path.name
+# atomic_open's and atomic_path's temporaries: mkstemp's names, "." + the
+# target's name + "." + 8 characters of its alphabet, then the suffix,
+# which starts with ".tmp" (".tmp", ".tmp.npz", ".tmp.keras").
+_TEMPORARY = re.compile(r"\.(?P<target>.+)\.[a-z0-9_]{8}\.tmp(\..+)?")
+
+
+def is_temporary(path):
+    """Whether ``path`` is named as the temporary file of :func:`atomic_open`
+    or :func:`atomic_path` (``.shard-00003.npz.k2j4_x9a.tmp``)."""
+    return _TEMPORARY.fullmatch(Path(path).name) is not None
+
+
+def temporary_target(path):
+    """The name of the file that the temporary ``path`` was to replace
+    (``shard-00003.npz``), or None when ``path`` is no temporary."""
+    found = _TEMPORARY.fullmatch(Path(path).name)
+    return None if found is None else found["target"]
 
 
 def refuse_unrecorded_work(folder, state_file, work, restart_hint):
@@ -329,3 +354,56 @@ def folder_lock(folder, job):
             file.seek(0)
             file.truncate()
             fcntl.flock(file.fileno(), fcntl.LOCK_UN)
+
+
+def holds_lock(folder):
+    """Whether this process holds ``folder``'s lock (:func:`folder_lock`)."""
+    return bool(_held.get(Path(folder).resolve()))
+
+
+def remove_temporaries(folder, owned=None):
+    """Delete the temporaries (:func:`is_temporary`) that writes killed in
+    the middle left in ``folder`` and its subfolders, and return their
+    paths (relative to ``folder``, sorted). A resumed job calls it, since
+    nothing else ever would: :func:`atomic_open` removes its temporary on
+    an exception, but a SIGKILL runs no cleanup.
+
+    Only while this process holds ``folder``'s lock (:func:`folder_lock`;
+    RuntimeError otherwise): a temporary is also the file that a living
+    writer is filling, and the lock is what says that no other job of this
+    folder is writing now. Jobs that write beside the lock holder without
+    taking the lock (a Zero run's extra self-play jobs) keep their files
+    with ``owned``: a function of a temporary's path relative to ``folder``
+    that says whether it is the lock holder's to delete. Only files are
+    deleted, never folders; on Windows (no lock) nothing is."""
+    folder = Path(folder)
+    try:
+        import fcntl  # noqa: F401
+    except ImportError:
+        return []  # no lock: another process may be writing them
+    if not holds_lock(folder):
+        raise RuntimeError(f"remove_temporaries({folder}): this process does not hold the "
+                           f"folder's lock, so a temporary there may be a living writer's file")
+    removed = []
+    for path in sorted(folder.rglob(".*")):
+        relative = path.relative_to(folder)
+        if is_temporary(path) and path.is_file() and not path.is_symlink() and (
+                owned is None or owned(relative)):
+            path.unlink(missing_ok=True)
+            removed.append(str(relative))
+    return removed
+
+
+@contextlib.contextmanager
+def job_folder(folder, job, owned=None):
+    """How a resumable job enters its folder: it holds the folder's lock
+    (:func:`folder_lock`, ``job`` saying what it does) while the block
+    runs, and first deletes the temporaries that a kill left there
+    (:func:`remove_temporaries`, with ``owned``). With ``folder`` None (a
+    job that keeps its work in memory) the block just runs."""
+    if folder is None:
+        yield
+        return
+    with folder_lock(folder, job):
+        remove_temporaries(folder, owned)
+        yield

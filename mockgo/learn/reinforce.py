@@ -62,8 +62,8 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from mockgo.arena.matches import match
-from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, list_work,
-                               read_json, refuse_unrecorded_work)
+from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, job_folder,
+                               list_work, read_json, refuse_unrecorded_work)
 from mockgo.data.records import save_sgf
 from mockgo.go.board import BLACK, WHITE
 from mockgo.go.features import ALPHAGO48, ALPHAGO49, get_encoder
@@ -436,17 +436,20 @@ class Reinforce:
     def run(self, until, baseline=None, progress=True):
         """Iterate until ``until`` iterations are done (none if already
         there); ``baseline``: None (zero) or a value network. Returns the
-        history."""
+        history. The run holds its folder's lock meanwhile, and first
+        deletes the temporaries that a killed run left there
+        (:func:`mockgo.data.files.job_folder`)."""
         iterations = range(self.iteration + 1, until + 1)
         bar = None
         if progress and len(iterations):
 
             bar = tqdm(iterations, desc="REINFORCE", leave=True)
-        for _ in iterations:
-            record = self.step(baseline)
-            if bar is not None:
-                bar.update(1)
-                bar.set_postfix(win=f"{record['win_rate']:.2f}", pool=record["pool_size"])
+        with job_folder(self.folder, "a REINFORCE run"):
+            for _ in iterations:
+                record = self.step(baseline)
+                if bar is not None:
+                    bar.update(1)
+                    bar.set_postfix(win=f"{record['win_rate']:.2f}", pool=record["pool_size"])
         if bar is not None:
             bar.close()
         return self.history

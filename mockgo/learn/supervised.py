@@ -93,8 +93,8 @@ import numpy as np
 
 from mockgo.data.dataset import read_manifest
 from mockgo.data.pipeline import PackedBatches
-from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, list_work,
-                               read_json, read_npz, refuse_unrecorded_work)
+from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, job_folder,
+                               list_work, read_json, read_npz, refuse_unrecorded_work)
 from mockgo.go.features import get_encoder
 from mockgo.nets.device import resolve_precision, set_random_seed
 from mockgo.nets.io import NetworkInfo, kind_of, load_model, save_model
@@ -512,59 +512,62 @@ def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
               "optimizer": optimizer, "momentum": momentum, "seed": seed, "augment": augment}
     if kind == "dual":  # (a policy run's record stays as it was, so older runs resume)
         record["value_weight"] = value_weight
-    state = _open_run(run_dir, record, restart)
+    # One run a folder; a resumed one first deletes a killed one's temporaries.
+    with job_folder(run_dir, "training a policy"):
+        state = _open_run(run_dir, record, restart)
 
-    compile_policy(model, optimizer, learning_rate, momentum, value_weight)
-    initial_epoch = int(state["epoch"])
-    if initial_epoch > 0:
-        # Runs of an earlier mockgo kept one checkpoint.keras and named none.
-        _restore(model, run_dir / state.get("checkpoint", "checkpoint.keras"))
-    _truncate_log(run_dir / LOG, initial_epoch)
-    if initial_epoch >= epochs:
+        compile_policy(model, optimizer, learning_rate, momentum, value_weight)
+        initial_epoch = int(state["epoch"])
+        if initial_epoch > 0:
+            # Runs of an earlier mockgo kept one checkpoint.keras and named none.
+            _restore(model, run_dir / state.get("checkpoint", "checkpoint.keras"))
+        _truncate_log(run_dir / LOG, initial_epoch)
+        if initial_epoch >= epochs:
+            return read_history(run_dir)
+
+        def epoch_data(epoch):
+            """The batches of epoch ``epoch``: an order of its own, from the seed
+            and the epoch alone (docstring)."""
+            data_seed = int(np.random.SeedSequence([seed, epoch]).generate_state(1)[0])
+            return PackedBatches(dataset_dir, "train", batch_size, shuffle=True, augment=augment,
+                                 seed=data_seed, repeat=True, include_pass=with_passes,
+                                 target=target)
+
+        validation = None
+        playable = played_positions(dataset_dir, "validation", with_passes)
+        if playable > 0:
+            steps = math.ceil(playable / batch_size)
+            steps = steps if validation_steps is None else min(steps, validation_steps)
+            validation = PackedBatches(dataset_dir, "validation", batch_size, shuffle=False,
+                                       augment=False, repeat=False, include_pass=with_passes,
+                                       target=target, steps=steps)
+        # What fit trains: the network behind a layer that unpacks the batches'
+        # planes inside the compiled step (mockgo.nets.packed), sharing the
+        # network's weights and optimiser; the network itself is what the
+        # checkpoints hold.
+        trainer = packed_input_model(model)
+        compile_policy(trainer, model.optimizer, value_weight=value_weight)
+
+        all_callbacks = [
+            _schedule_callback(lambda epoch: learning_rate_at(epoch, learning_rate, epochs,
+                                                              schedule)),
+            keras.callbacks.CSVLogger(str(run_dir / LOG), append=True),
+            _checkpoint_callback(run_dir, record, spec["encoder"], model),
+        ]
+        if tensorboard:
+            all_callbacks.append(keras.callbacks.TensorBoard(str(run_dir / "tensorboard")))
+        all_callbacks += list(callbacks)
+        # One fit an epoch, each on its own batches (epoch_data), so that what an
+        # epoch trains on does not depend on where the run last resumed.
+        for epoch in range(initial_epoch, epochs):
+            train = epoch_data(epoch)
+            try:
+                trainer.fit(train, epochs=epoch + 1, initial_epoch=epoch,
+                            steps_per_epoch=steps_per_epoch, validation_data=validation,
+                            callbacks=all_callbacks, verbose=_verbosity(progress),
+                            shuffle=False)  # the pipeline shuffles
+            finally:
+                train.close()  # its thread holds a group of shards
+            if trainer.stop_training:  # a callback asked to stop (early stopping, ...)
+                break
         return read_history(run_dir)
-
-    def epoch_data(epoch):
-        """The batches of epoch ``epoch``: an order of its own, from the seed
-        and the epoch alone (docstring)."""
-        data_seed = int(np.random.SeedSequence([seed, epoch]).generate_state(1)[0])
-        return PackedBatches(dataset_dir, "train", batch_size, shuffle=True, augment=augment,
-                             seed=data_seed, repeat=True, include_pass=with_passes,
-                             target=target)
-
-    validation = None
-    playable = played_positions(dataset_dir, "validation", with_passes)
-    if playable > 0:
-        steps = math.ceil(playable / batch_size)
-        steps = steps if validation_steps is None else min(steps, validation_steps)
-        validation = PackedBatches(dataset_dir, "validation", batch_size, shuffle=False,
-                                   augment=False, repeat=False, include_pass=with_passes,
-                                   target=target, steps=steps)
-    # What fit trains: the network behind a layer that unpacks the batches'
-    # planes inside the compiled step (mockgo.nets.packed), sharing the
-    # network's weights and optimiser; the network itself is what the
-    # checkpoints hold.
-    trainer = packed_input_model(model)
-    compile_policy(trainer, model.optimizer, value_weight=value_weight)
-
-    all_callbacks = [
-        _schedule_callback(lambda epoch: learning_rate_at(epoch, learning_rate, epochs, schedule)),
-        keras.callbacks.CSVLogger(str(run_dir / LOG), append=True),
-        _checkpoint_callback(run_dir, record, spec["encoder"], model),
-    ]
-    if tensorboard:
-        all_callbacks.append(keras.callbacks.TensorBoard(str(run_dir / "tensorboard")))
-    all_callbacks += list(callbacks)
-    # One fit an epoch, each on its own batches (epoch_data), so that what an
-    # epoch trains on does not depend on where the run last resumed.
-    for epoch in range(initial_epoch, epochs):
-        train = epoch_data(epoch)
-        try:
-            trainer.fit(train, epochs=epoch + 1, initial_epoch=epoch,
-                        steps_per_epoch=steps_per_epoch, validation_data=validation,
-                        callbacks=all_callbacks, verbose=_verbosity(progress),
-                        shuffle=False)  # the pipeline shuffles
-        finally:
-            train.close()  # its thread holds a group of shards
-        if trainer.stop_training:  # a callback asked to stop (early stopping, ...)
-            break
-    return read_history(run_dir)

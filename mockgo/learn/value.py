@@ -31,8 +31,8 @@ from tqdm.auto import tqdm
 
 from mockgo.data import records
 from mockgo.data.files import (CorruptFileError, atomic_path, atomic_write_text,
-                               check_same_settings, discard_work, list_work, read_json, read_npz,
-                               refuse_unrecorded_work)
+                               check_same_settings, discard_work, job_folder, list_work, read_json,
+                               read_npz, refuse_unrecorded_work)
 from mockgo.go import symmetries
 from mockgo.go.board import BLACK, WHITE, Board
 from mockgo.go.features import ALPHAGO49, get_encoder
@@ -109,41 +109,43 @@ def value_dataset(policy, games, size, komi=7.5, max_step=None, rl_policy=None, 
     Returns :class:`ValueData` (it unpacks as ``planes, outcomes``).
     """
 
-    if rng is None or isinstance(rng, np.random.Generator):
-        rng = int(np.random.default_rng(rng).integers(2**63))
-    max_step = int(round(1.25 * size * size)) if max_step is None else int(max_step)
-    saved = _ValueBatches(folder, dict(games=games, size=size, komi=komi, max_step=max_step,
-                                       batch=batch, seed=rng, max_moves=max_moves,
-                                       rl_policy=rl_policy is not None), restart)
-    bar = None
-    if progress:
+    # One job a folder; a resumed one first deletes a killed one's temporaries.
+    with job_folder(folder, "playing value data"):
+        if rng is None or isinstance(rng, np.random.Generator):
+            rng = int(np.random.default_rng(rng).integers(2**63))
+        max_step = int(round(1.25 * size * size)) if max_step is None else int(max_step)
+        saved = _ValueBatches(folder, dict(games=games, size=size, komi=komi, max_step=max_step,
+                                           batch=batch, seed=rng, max_moves=max_moves,
+                                           rl_policy=rl_policy is not None), restart)
+        bar = None
+        if progress:
 
-        bar = tqdm(total=games, desc=progress if isinstance(progress, str) else "value data")
-    if cluster is None:
-        games_here = _ValueGames(as_player(policy, temperature=1.0),
-                                 None if rl_policy is None else as_player(rl_policy,
-                                                                          temperature=1.0),
-                                 size, komi, max_step, max_moves)
-        parts = []  # per batch: planes, outcomes, steps, games played, seconds
-        kept = 0
-        while kept < games:
-            k = len(parts)
-            part = saved.load(k)
-            if part is None:
-                part = games_here({"count": min(batch, games - kept), "seed": [rng, k]})
-                saved.save(k, part)
-            parts.append(part)
-            kept += len(part[1])
-            if bar is not None:
-                bar.update(len(part[1]))
-    else:
-        parts = _value_batches_on(cluster, policy, rl_policy, games, size, komi, max_step,
-                                  max_moves, batch, rng, saved, bar)
-    if bar is not None:
-        bar.close()
-    played = sum(part[3] for part in parts)
-    planes, outcomes, steps = (np.concatenate([part[i] for part in parts]) for i in range(3))
-    return ValueData(planes, outcomes, steps, played, played - games, sum(p[4] for p in parts))
+            bar = tqdm(total=games, desc=progress if isinstance(progress, str) else "value data")
+        if cluster is None:
+            games_here = _ValueGames(as_player(policy, temperature=1.0),
+                                     None if rl_policy is None else as_player(rl_policy,
+                                                                              temperature=1.0),
+                                     size, komi, max_step, max_moves)
+            parts = []  # per batch: planes, outcomes, steps, games played, seconds
+            kept = 0
+            while kept < games:
+                k = len(parts)
+                part = saved.load(k)
+                if part is None:
+                    part = games_here({"count": min(batch, games - kept), "seed": [rng, k]})
+                    saved.save(k, part)
+                parts.append(part)
+                kept += len(part[1])
+                if bar is not None:
+                    bar.update(len(part[1]))
+        else:
+            parts = _value_batches_on(cluster, policy, rl_policy, games, size, komi, max_step,
+                                      max_moves, batch, rng, saved, bar)
+        if bar is not None:
+            bar.close()
+        played = sum(part[3] for part in parts)
+        planes, outcomes, steps = (np.concatenate([part[i] for part in parts]) for i in range(3))
+        return ValueData(planes, outcomes, steps, played, played - games, sum(p[4] for p in parts))
 
 
 def _value_batches_on(cluster, policy, rl_policy, games, size, komi, max_step, max_moves, batch,
@@ -393,42 +395,43 @@ def fit_value_network(model, planes, outcomes, validation=None, epochs=10, batch
     if validation is not None:
         validation = (np.asarray(validation[0]), np.asarray(validation[1], np.float32))
     model.compile(optimizer=keras.optimizers.Adam(learning_rate), loss="mse")
-    checkpoint = _FitCheckpoint(checkpoint_dir, dict(
-        positions=len(y), shape=list(x.shape), outcomes_crc=zlib.crc32(y.tobytes()),
-        validation=None if validation is None else len(validation[1]), epochs=epochs,
-        batch_size=batch_size, learning_rate=learning_rate, patience=patience, seed=seed))
-    state = checkpoint.restore(model, {"epoch": 0, "history": {}, "best": None,
-                                       "best_epoch": 0, "stopped": False}, restart)
-    bar = None
-    if progress:
+    with job_folder(checkpoint_dir, "training a value network"):
+        checkpoint = _FitCheckpoint(checkpoint_dir, dict(
+            positions=len(y), shape=list(x.shape), outcomes_crc=zlib.crc32(y.tobytes()),
+            validation=None if validation is None else len(validation[1]), epochs=epochs,
+            batch_size=batch_size, learning_rate=learning_rate, patience=patience, seed=seed))
+        state = checkpoint.restore(model, {"epoch": 0, "history": {}, "best": None,
+                                           "best_epoch": 0, "stopped": False}, restart)
+        bar = None
+        if progress:
 
-        bar = tqdm(total=epochs, initial=state["epoch"], leave=False,
-                   desc=progress if isinstance(progress, str) else "epochs")
-    while state["epoch"] < epochs and not state["stopped"]:
-        # The epoch's order from the seed and the epoch alone, drawn here: a
-        # backend's own shuffle can depend on what the model did before (on
-        # JAX, the first fit of a model draws seeds before it shuffles), and a
-        # resumed run must see the same batches as one that was not stopped.
-        order = np.random.default_rng([seed, state["epoch"]]).permutation(len(y))
-        logs = model.fit(ArrayBatches(x, y, order, batch_size), epochs=1, verbose=0,
-                         validation_data=validation, shuffle=False).history
-        for name, values in logs.items():
-            state["history"].setdefault(name, []).append(float(values[-1]))
-        state["epoch"] += 1
-        best_weights = False
-        if patience is not None:
-            error = state["history"]["val_loss"][-1]
-            if state["best"] is None or error < state["best"]:
-                state["best"], state["best_epoch"], best_weights = error, state["epoch"], True
-            state["stopped"] = state["epoch"] - state["best_epoch"] >= patience
-        checkpoint.save(model, state, best_weights)
+            bar = tqdm(total=epochs, initial=state["epoch"], leave=False,
+                       desc=progress if isinstance(progress, str) else "epochs")
+        while state["epoch"] < epochs and not state["stopped"]:
+            # The epoch's order from the seed and the epoch alone, drawn here: a
+            # backend's own shuffle can depend on what the model did before (on
+            # JAX, the first fit of a model draws seeds before it shuffles), and a
+            # resumed run must see the same batches as one that was not stopped.
+            order = np.random.default_rng([seed, state["epoch"]]).permutation(len(y))
+            logs = model.fit(ArrayBatches(x, y, order, batch_size), epochs=1, verbose=0,
+                             validation_data=validation, shuffle=False).history
+            for name, values in logs.items():
+                state["history"].setdefault(name, []).append(float(values[-1]))
+            state["epoch"] += 1
+            best_weights = False
+            if patience is not None:
+                error = state["history"]["val_loss"][-1]
+                if state["best"] is None or error < state["best"]:
+                    state["best"], state["best_epoch"], best_weights = error, state["epoch"], True
+                state["stopped"] = state["epoch"] - state["best_epoch"] >= patience
+            checkpoint.save(model, state, best_weights)
+            if bar is not None:
+                bar.update(1)
+                bar.set_postfix({k: f"{v[-1]:.3f}" for k, v in state["history"].items()})
         if bar is not None:
-            bar.update(1)
-            bar.set_postfix({k: f"{v[-1]:.3f}" for k, v in state["history"].items()})
-    if bar is not None:
-        bar.close()
-    if patience is not None:
-        checkpoint.restore_best(model)
+            bar.close()
+        if patience is not None:
+            checkpoint.restore_best(model)
     sample = model.predict(x[:256], verbose=0)
     if np.ptp(sample) < 1e-6:
         warnings.warn(f"{model.name} gives every position the same value {float(sample[0, 0]):+.3f}: "
@@ -510,9 +513,9 @@ class _FitCheckpoint:
         if best_weights:
             files["best_weights"] = f"best_{state['epoch']:05d}.weights.h5"
             with atomic_path(self.folder / files["best_weights"],
-                             suffix=".weights.h5") as temporary:
+                             suffix=".tmp.weights.h5") as temporary:
                 model.save_weights(temporary)
-        with atomic_path(self.folder / files["weights"], suffix=".weights.h5") as temporary:
+        with atomic_path(self.folder / files["weights"], suffix=".tmp.weights.h5") as temporary:
             model.save_weights(temporary)
         self.files = files
         self._commit(state)

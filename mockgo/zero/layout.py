@@ -35,7 +35,8 @@ import math
 import re
 from pathlib import Path
 
-from mockgo.data.files import CorruptFileError, atomic_write_text, list_work, read_json
+from mockgo.data.files import (CorruptFileError, atomic_write_text, list_work, read_json,
+                               temporary_target)
 from mockgo.zero.config import ZeroConfig
 
 __all__ = ["RunLayout", "is_holdout", "is_loop_job", "job_name", "model_name", "read_config",
@@ -135,6 +136,21 @@ class RunLayout:
         before the first state is written, so no work of its own)."""
         keep = () if initial_model else {str(self.model(0).relative_to(self.base_dir))}
         return list_work(self.base_dir, self.WORK, keep=keep)
+
+    def loop_owns(self, path):
+        """Whether the file ``path`` (relative to ``base_dir``; a temporary
+        stands for the file it was to replace) is the loop's to write, not an
+        extra ``--selfplay-only`` job's: every file but the examples, progress
+        files and games of jobs not named ``gen<g>``. The loop deletes a
+        killed loop's temporaries with it, never those of an extra job that
+        may be writing beside it."""
+        parts = Path(path).parts
+        name = temporary_target(path) or parts[-1]
+        in_job_folder = (parts[:1] == ("data",) and parts[1:2] in (("selfplay",), ("holdout",))
+                         or parts[:1] == ("sgf",) and parts[2:3] in (("clean",), ("full",)))
+        # The loop's names exactly: an extra job may be called "gen000001-x".
+        return not in_job_folder or re.fullmatch(r"gen\d{6}(-b\d{4,}\.npz|\.json|-\d{5,}\.sgf)",
+                                                 name) is not None
 
     def checkpoint(self, generation, epoch):
         """The model being trained into ``generation``, after ``epoch`` epochs."""

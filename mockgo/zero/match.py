@@ -15,6 +15,8 @@ think of one position.
 import math
 from pathlib import Path
 
+import numpy as np
+
 from mockgo.arena.matches import match
 from mockgo.cluster import Recipe, ShippedModel
 from mockgo.play.players import RandomPlayer
@@ -44,6 +46,11 @@ def search_player(side, config, readouts=None, name=None, resign_threshold=None,
     if isinstance(side, str) and side == "random":
         return RandomPlayer(name=name)
     evaluator = evaluator_for(side, config, batch_size, seed)
+    if seed is not None:
+        # A kept evaluator (the run's, warm from self-play) would go on drawing
+        # its symmetries where its generator got to, which a resumed process
+        # never did: the match's seed starts them over, as self-play's batches do.
+        evaluator.rng = np.random.default_rng(seed)
     return searcher(evaluator, config, config.match_readouts if readouts is None else readouts,
                     dirichlet=False, resign_threshold=resign_threshold,
                     name=name or _side_name(side), answer_passes=answer_passes)

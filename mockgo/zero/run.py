@@ -92,7 +92,7 @@ from mockgo.arena.matches import match
 from mockgo.cluster import make_executor
 from mockgo.data import records
 from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, folder_lock,
-                               read_json, read_npz, refuse_unrecorded_work)
+                               job_folder, read_json, read_npz, refuse_unrecorded_work)
 from mockgo.nets.io import load_model, mark_trained_here, save_model
 from mockgo.play.gtp_client import find_gnugo
 from mockgo.play.players import gnugo_player
@@ -511,11 +511,12 @@ class ZeroRun:
         """Make generations until the latest is ``generations`` (with
         ``progress``: bars, and a line on each generation). A strength
         match that an interruption cut short is finished first. The loop
-        holds the run folder's lock (:func:`mockgo.data.files.folder_lock`):
-        a second loop started on the same run stops at once with
-        :class:`~mockgo.data.files.FolderBusyError` (extra ``--selfplay-only``
-        jobs beside it are welcome: they write their own files)."""
-        with folder_lock(self.base_dir, "the AlphaGo Zero loop"):
+        holds the run folder (:func:`mockgo.data.files.job_folder`): a second
+        loop on the same run stops at once (``FolderBusyError``), and the
+        temporaries a killed loop left are deleted, not those of the extra
+        ``--selfplay-only`` jobs (:meth:`RunLayout.loop_owns`), which may be
+        writing them now."""
+        with job_folder(self.base_dir, "the AlphaGo Zero loop", owned=self.layout.loop_owns):
             self.gnugo_strength(self.latest, progress)
             while self.latest < generations:
                 rec = self.next_generation(progress, callback)

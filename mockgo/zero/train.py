@@ -172,12 +172,19 @@ def fit_epoch(model, examples, config, epoch, rng, **fit_options):
     """Epoch ``epoch`` (0-based) of ``model`` (compiled: :func:`compile_dual`)
     on ``examples`` (a dict of :data:`~mockgo.zero.examples.EXAMPLE_ARRAYS`),
     each position turned by a random symmetry drawn from ``rng``, in
-    batches of ``config.batch_size``; ``fit_options`` go to ``model.fit``
-    (verbose, callbacks). Returns the epoch's Keras history dict."""
+    batches of ``config.batch_size`` in an order drawn from ``rng`` too;
+    ``fit_options`` go to ``model.fit`` (verbose, callbacks). Returns the
+    epoch's Keras history dict."""
+    # The order from rng, not from Keras' shuffle: that one draws from the
+    # backend's global generator, whose state depends on all this process did
+    # before (self-play, an earlier epoch), so a run resumed in a new process
+    # trained on other batches than one that was never stopped.
+    order = rng.permutation(len(examples["z"]))
+    examples = {key: value[order] for key, value in examples.items()}
     x, y_pi, owner = augment(examples["planes"], examples["pi"], rng, examples["ownership"])
     y, weights = targets(model, dict(examples, pi=y_pi), owner)
     return model.fit(x, y, sample_weight=weights, batch_size=config.batch_size,
-                     epochs=epoch + 1, initial_epoch=epoch, shuffle=True, **fit_options).history
+                     epochs=epoch + 1, initial_epoch=epoch, shuffle=False, **fit_options).history
 
 
 def epoch_bar(enabled, desc):
