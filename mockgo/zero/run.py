@@ -512,10 +512,8 @@ class ZeroRun:
         ``progress``: bars, and a line on each generation). A strength
         match that an interruption cut short is finished first. The loop
         holds the run folder (:func:`mockgo.data.files.job_folder`): a second
-        loop on the same run stops at once (``FolderBusyError``), and the
-        temporaries a killed loop left are deleted, not those of the extra
-        ``--selfplay-only`` jobs (:meth:`RunLayout.loop_owns`), which may be
-        writing them now."""
+        loop stops at once, and the temporaries a killed loop left are deleted,
+        not those of ``--selfplay-only`` jobs (:meth:`RunLayout.loop_owns`)."""
         with job_folder(self.base_dir, "the AlphaGo Zero loop", owned=self.layout.loop_owns):
             self.gnugo_strength(self.latest, progress)
             while self.latest < generations:
