@@ -258,24 +258,37 @@ class ReinforcePreset:
     of the two runs from the SL policy (the value network as baseline, then
     baseline zero, with the same seeds), the games of the final match
     against the SL policy, and which iterations' training games are
-    recorded (``record_every``)."""
+    recorded (``record_every``); and the third run, baseline zero as the
+    second, but meeting the sparring ``partner`` (a network file or a
+    shipped name) in a share ``partner_share`` of its iterations."""
 
     config: object
     iterations: int
     final_games: int
     record_every: int = 10  # the training games of every Nth iteration kept as SGF
+    partner: str = "zero-9"
+    partner_share: float = 0.5
 
     @property
     def size(self):
         return self.config.size
 
+    @property
+    def partner_config(self):
+        """The run's config with the sparring partner."""
+        return dataclasses.replace(self.config, partners=(self.partner,),
+                                   partner_share=self.partner_share)
+
 
 def _reinforce_presets():
     # Quick: a smoke run of about a minute on 9x9 with tiny nets, each run 6
-    # iterations of 16 games.
+    # iterations of 16 games. The sparring partner: zero-9, notebook 04's
+    # Zero network (a residual tower of 4 blocks of 32 filters on AlphaGo
+    # Zero's 17 planes, its policy head played), the one 9x9 network that
+    # ships: another architecture and encoder than the learner's.
     quick = ReinforcePreset(ReinforceConfig(size=9, games=16, learning_rate=0.01, pool_every=2,
                                             eval_games=32, eval_every=1, seed=0),
-                            iterations=6, final_games=64, record_every=1)
+                            iterations=6, final_games=64, record_every=1, partner="zero-9")
     # Full: 19x19 with notebook 01's policy (6 x 64): an iteration of 64 games
     # (about 430 moves each) took a median of 63 s on the 2-core machine with
     # little else running (100 s sharing it with notebook 02), and 200
@@ -286,9 +299,12 @@ def _reinforce_presets():
     # games against the SL policy, 2026-11-23); now two runs of 100 from the
     # SL policy measure what the baseline buys (issue 18): 2.2 h (value
     # baseline) and 1.0 h (baseline zero) on 2 cores shared with other jobs.
+    # The sparring partner at 19x19: rl-19, the RL policy that ships (notebook
+    # 03's own earlier full run; the same 6 x 64 architecture: no 19x19
+    # network of another shape ships), met in half the iterations.
     full = ReinforcePreset(ReinforceConfig(size=19, games=64, learning_rate=0.001,
                                            pool_every=20, eval_games=64, eval_every=10, seed=0),
-                           iterations=100, final_games=400)
+                           iterations=100, final_games=400, partner="rl-19")
     return quick, full
 
 
@@ -586,10 +602,11 @@ def zero_dir(root, quick, settings="katago"):
 
 
 def reinforce_dir(root, quick, baseline):
-    """Notebook 03's REINFORCE run with ``baseline`` ``"value"`` or ``"zero"``:
-    ``runs/03_policy_gradient/{quick,full}/run-{value,zero}``."""
-    if baseline not in ("value", "zero"):
-        raise ValueError(f"baseline is 'value' or 'zero', not {baseline!r}")
+    """Notebook 03's REINFORCE run with ``baseline`` ``"value"`` or ``"zero"``,
+    or the run with a sparring partner (``"partner"``, baseline zero):
+    ``runs/03_policy_gradient/{quick,full}/run-{value,zero,partner}``."""
+    if baseline not in ("value", "zero", "partner"):
+        raise ValueError(f"baseline is 'value', 'zero' or 'partner', not {baseline!r}")
     return run_folder(root, "03_policy_gradient", quick) / f"run-{baseline}"
 
 

@@ -90,7 +90,10 @@ DOCS_DIR = NOTEBOOKS_DIR.parent / "docs" / "notebooks"
 # `make docs DOCS=...` runs them again (hours: their full runs are not on the
 # machine that last executed them). Once regenerated, the test below says to
 # take the name out.
-STALE_DOCS = {}
+STALE_DOCS = {
+    # A third REINFORCE run, against a sparring partner: hours more in full mode.
+    "03_policy_gradient": "the sparring partner's run is new; its full run is not yet done",
+}
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

@@ -532,7 +532,7 @@ def partnered(*partners, share=0.5):
     return dataclasses.replace(CONFIG, eval_every=0, partners=partners, partner_share=share)
 
 
-def test_games_against_a_partner_of_another_architecture_are_played_and_learned_from(tmp_path):
+def test_a_partner_of_another_architecture_is_played_and_learned_from(tmp_path):
     from mockgo.data.records import load_sgf
 
     partner = tiny_partner(tmp_path / "partner.keras")
@@ -635,3 +635,28 @@ def test_a_missing_or_unfit_partner_is_an_error_naming_it(tmp_path):
         ReinforceConfig(size=N, partners="sl-19", partner_share=0.5)
     with pytest.raises(ValueError, match="sl-19.* plays 19x19, the run 5x5"):
         Reinforce(tmp_path / "rl", tiny_policy(), dataclasses.replace(config, partners=["sl-19"]))
+
+
+def test_what_a_partner_changed_is_read_from_the_two_histories():
+    from mockgo.learn.reinforce import describe_partner_effect, partner_effect
+
+    def entry(partner, win, length, evaluation):
+        return {"partner": partner, "win_rate": win, "mean_length": length,
+                "eval_win_rate": evaluation}
+
+    history = [entry("zero-9", 0.25, 60, None), entry(None, 0.75, 40, 0.5),
+               entry("zero-9", 0.5, 80, 0.7), entry(None, 0.5, 50, None)]
+    reference = [entry(None, 0.5, 45, 0.5), entry(None, 0.5, 45, 0.4)]
+    effect = partner_effect(history, reference)
+    assert effect == {"iterations": 4, "partner_iterations": 2, "win_partner": 0.375,
+                      "win_pool": 0.625, "length_partner": 70, "length_pool": 45,
+                      "eval_with": pytest.approx(0.6), "eval_without": pytest.approx(0.45)}
+    assert describe_partner_effect(effect) == [
+        "the learner met a sparring partner in 2 of 4 iterations, its pool in the others",
+        "it won 38% of its games against the partner and 62% against its pool; the games lasted "
+        "70 and 45 moves",
+        "against the SL policy it won 60% of the evaluation games on average, 45% in the same run "
+        "without the partner"]
+    alone = partner_effect(history[:1], [])
+    assert alone["win_pool"] is None and alone["eval_with"] is None
+    assert "won - of the evaluation games" in describe_partner_effect(alone)[2]

@@ -90,7 +90,7 @@ from mockgo.nets.io import load_model, read_info, save_model
 from mockgo.play.players import PolicyPlayer
 
 __all__ = ["OpponentPool", "Partner", "PolicyGradient", "Reinforce", "ReinforceConfig", "Update",
-           "partner_file"]
+           "describe_partner_effect", "partner_effect", "partner_file"]
 
 # What a run writes besides its state.json; of it, iteration 0's files are
 # copies of the SL policy, made again by a new run.
@@ -762,3 +762,54 @@ class Reinforce:
             paths.append(path)
         return paths
 
+
+
+# ------------------------------------------------- what a partner changes
+
+
+def partner_effect(history, reference):
+    """What sparring partners changed in a run, from the histories of two
+    runs alike in every setting and seed but the partners: ``history``
+    (with them) and ``reference`` (without). Returns a dict: the iterations
+    against a partner and in all (``partner_iterations``, ``iterations``);
+    the learner's mean win rate and game length against the partners and
+    against its pool in the same run (``win_partner``, ``win_pool``,
+    ``length_partner``, ``length_pool``: None where there were no such
+    iterations); and the mean win rate against the SL policy over the
+    evaluations, with and without partners (``eval_with``,
+    ``eval_without``: None without evaluations)."""
+    def mean(values):
+        values = [v for v in values if v is not None]
+        return float(np.mean(values)) if values else None
+
+    met = [h for h in history if h.get("partner") is not None]
+    pool = [h for h in history if h.get("partner") is None]
+    return {
+        "iterations": len(history),
+        "partner_iterations": len(met),
+        "win_partner": mean(h["win_rate"] for h in met),
+        "win_pool": mean(h["win_rate"] for h in pool),
+        "length_partner": mean(h["mean_length"] for h in met),
+        "length_pool": mean(h["mean_length"] for h in pool),
+        "eval_with": mean(h["eval_win_rate"] for h in history),
+        "eval_without": mean(h["eval_win_rate"] for h in reference),
+    }
+
+
+def describe_partner_effect(effect):
+    """:func:`partner_effect`'s figures in sentences, for a notebook."""
+    def rate(value):
+        return "-" if value is None else f"{value:.0%}"
+
+    def moves(value):
+        return "-" if value is None else f"{value:.0f}"
+
+    return [
+        f"the learner met a sparring partner in {effect['partner_iterations']} of "
+        f"{effect['iterations']} iterations, its pool in the others",
+        f"it won {rate(effect['win_partner'])} of its games against the partner and "
+        f"{rate(effect['win_pool'])} against its pool; the games lasted {moves(effect['length_partner'])} "
+        f"and {moves(effect['length_pool'])} moves",
+        f"against the SL policy it won {rate(effect['eval_with'])} of the evaluation games on average, "
+        f"{rate(effect['eval_without'])} in the same run without the partner",
+    ]
