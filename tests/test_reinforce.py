@@ -622,7 +622,8 @@ def test_a_missing_or_unfit_partner_is_an_error_naming_it(tmp_path):
 
     save_model(policy_network(9, 48, layers=2, filters=2), wrong_board)
     with pytest.raises(ValueError, match=rf"sparring partner {wrong_board} plays 9x9, the run 5x5"):
-        Reinforce(tmp_path / "rl", tiny_policy(), dataclasses.replace(config, partners=[wrong_board]))
+        Reinforce(tmp_path / "rl", tiny_policy(),
+                  dataclasses.replace(config, partners=[wrong_board]))
     critic = tmp_path / "value.keras"
     save_model(value_network(N, 49, layers=2, filters=2, hidden=4), critic)
     with pytest.raises(ValueError, match=rf"sparring partner {critic} is a value network"):

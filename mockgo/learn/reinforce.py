@@ -808,8 +808,8 @@ def describe_partner_effect(effect):
         f"the learner met a sparring partner in {effect['partner_iterations']} of "
         f"{effect['iterations']} iterations, its pool in the others",
         f"it won {rate(effect['win_partner'])} of its games against the partner and "
-        f"{rate(effect['win_pool'])} against its pool; the games lasted {moves(effect['length_partner'])} "
-        f"and {moves(effect['length_pool'])} moves",
-        f"against the SL policy it won {rate(effect['eval_with'])} of the evaluation games on average, "
-        f"{rate(effect['eval_without'])} in the same run without the partner",
+        f"{rate(effect['win_pool'])} against its pool; the games lasted "
+        f"{moves(effect['length_partner'])} and {moves(effect['length_pool'])} moves",
+        f"against the SL policy it won {rate(effect['eval_with'])} of the evaluation games on "
+        f"average, {rate(effect['eval_without'])} in the same run without the partner",
     ]
