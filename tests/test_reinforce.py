@@ -617,6 +617,7 @@ def test_a_missing_or_unfit_partner_is_an_error_naming_it(tmp_path):
     with pytest.raises(FileNotFoundError, match=rf"sparring partner '{missing}': no such network "
                                                 r"file, and no network of that name ships"):
         Reinforce(tmp_path / "rl", tiny_policy(), config)
+    assert not (tmp_path / "rl").exists()  # checked before anything is written
     wrong_board = tmp_path / "nine.keras"
     from mockgo.nets.io import save_model
 

@@ -478,6 +478,8 @@ class Reinforce:
             remade = REMADE | {f"partners/partner_{i}.keras" for i in range(len(config.partners))}
             refuse_unrecorded_work(self.folder, state_file,
                                    list_work(self.folder, WORK, keep=remade), RESTART)
+            # Checked before anything is written: a mistyped partner leaves no folder behind.
+            partner_files = [partner_file(source, config.size) for source in config.partners]
         self.folder.mkdir(parents=True, exist_ok=True)
         (self.folder / "pool").mkdir(exist_ok=True)
         (self.folder / "checkpoints").mkdir(exist_ok=True)
@@ -514,9 +516,8 @@ class Reinforce:
             save_model(sl_policy, self.folder / file, encoder=config.encoder)
             self.pool.add(0, sl_policy.get_weights(), file)
             self.partners = []
-            for i, source in enumerate(config.partners):
+            for i, (source, network) in enumerate(zip(config.partners, partner_files)):
                 copy = f"partners/partner_{i}.keras"
-                network = partner_file(source, config.size)
                 (self.folder / "partners").mkdir(exist_ok=True)
                 save_model(load_model(network), self.folder / copy)
                 self.partners.append(self._partner(source, copy))
