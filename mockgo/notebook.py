@@ -7,12 +7,16 @@ Every notebook starts the same way::
     NB = notebook.start("02_value_net")   # MOCKGO_QUICK picks the mode
     P = NB.preset                         # this notebook's settings in that mode
     NB.folder                             # runs/02_value_net/quick or .../full
+    print(NB.describe())                  # the mode, preset and device that ran
 
 Quick mode (``MOCKGO_QUICK=1``: ``make notebooks``, the tests) shrinks every
 notebook to minutes and starts from an empty folder every time; full mode is
 the real experiment, hours on a laptop, and resumes from its folder when run
 again. The presets below are the one place where both modes are declared,
-with the measurements behind the full ones.
+with the measurements behind the full ones. Notebooks 01 and 02 have a third,
+full mode on a GPU: AlphaGo's network sizes, those of ``mockgo recipe``'s
+``gpu`` preset (:mod:`mockgo.learn.recipe`), picked when the device the
+networks compute on (:func:`mockgo.nets.device.compute_device`) is a GPU.
 
 Notebooks hand networks on: 01's SL policy is read by 02 and 03, 02's value
 network by 03 (:func:`load_sl_policy`, :func:`load_value_network`). Missing
@@ -33,6 +37,7 @@ from pathlib import Path
 from mockgo import pretrained
 from mockgo.data.download import archives_in
 from mockgo.go.features import ALPHAGO48, ALPHAGO49
+from mockgo.learn.recipe import PRESETS as RECIPE_PRESETS
 from mockgo.learn.reinforce import ReinforceConfig
 from mockgo.learn.supervised import build_policy
 from mockgo.learn.value import fit_value_network, value_dataset
@@ -42,7 +47,8 @@ from mockgo.zero.config import ZeroConfig
 
 __all__ = ["ArenaPreset", "LoadedModel", "Notebook", "NOTEBOOKS", "ReinforcePreset",
            "SupervisedPreset", "ValuePreset", "ZeroPreset", "check", "gnugo9_archive", "kgs_archive",
-           "kgs_archives", "load_sl_policy", "load_value_network", "preset", "quick_mode",
+           "kgs_archives", "load_sl_policy", "load_value_network", "preset", "preset_name",
+           "quick_mode",
            "repo_root", "standin_policy", "standin_value_network", "start", "zero_dir"]
 
 _TRUE = {"1", "true", "yes"}
@@ -168,6 +174,23 @@ _SUPERVISED_FULL = SupervisedPreset(mode="full", archives=None, max_games=None, 
                 test_games=None, match_games=20)
 
 
+def _supervised_gpu():
+    # Full mode on a GPU: the SL network of `mockgo recipe --preset gpu`
+    # (AlphaGo's 13 x 192, batch 1024, Adam at 1e-3 on a cosine schedule,
+    # mixed bfloat16 where the device computes it) on the same data. The
+    # recipe sizes its epochs from the step rate it measures; a notebook's
+    # preset is fixed: 12 epochs of 1,500 batches, 18.4 million positions
+    # (3.5 passes over the mirror), about 330 s at the 56,600 positions/s
+    # the recipe quotes for this network on an H200; not yet run here. The
+    # dataset is built by one process per core of such a machine (16).
+    gpu = RECIPE_PRESETS["gpu"]
+    return dataclasses.replace(_SUPERVISED_FULL, mode="gpu", layers=gpu.layers,
+                               filters=gpu.filters, batch_size=gpu.batch_size,
+                               learning_rate=gpu.learning_rate, epochs=gpu.epochs,
+                               steps_per_epoch=1500, validation_steps=gpu.validation_steps,
+                               precision=gpu.precision, workers=16)
+
+
 
 # ----------------------------------------------------- 02: value network
 
@@ -213,6 +236,19 @@ _VALUE_FULL = ValuePreset(kgs_games=1000, kgs_positions=100_000, kgs_epochs=10,
                           learning_rate=1e-4)
 
 
+def _value_gpu():
+    # Full mode on a GPU: the value stage of `mockgo recipe --preset gpu`,
+    # AlphaGo's 13 x 192 value network on one position from each of 200,000
+    # games of the SL policy (the recipe's figures; not yet run in this
+    # notebook, which plays the games in its own process unless CLUSTER
+    # spreads them), trained for the recipe's 10 epochs; the KGS experiment
+    # as in full mode.
+    gpu = RECIPE_PRESETS["gpu"]
+    return dataclasses.replace(_VALUE_FULL, games=gpu.value_games, epochs=gpu.value_epochs,
+                               net=dict(layers=gpu.value_layers, filters=gpu.value_filters,
+                                        hidden=256))
+
+
 # ---------------------------------------------------- 03: policy gradient
 
 
@@ -223,24 +259,48 @@ class ReinforcePreset:
     of the two runs from the SL policy (the value network as baseline, then
     baseline zero, with the same seeds), the games of the final match
     against the SL policy, and which iterations' training games are
-    recorded (``record_every``)."""
+    recorded (``record_every``); and the third run, baseline zero as the
+    second, but meeting the sparring ``partner`` (a network file or a
+    shipped name) in a share ``partner_share`` of its iterations."""
 
     config: object
     iterations: int
     final_games: int
     record_every: int = 10  # the training games of every Nth iteration kept as SGF
+    partner: str = "zero-9"
+    partner_share: float = 0.5
 
     @property
     def size(self):
         return self.config.size
 
+    @property
+    def partner_config(self):
+        """The run's config with the sparring partner."""
+        return dataclasses.replace(self.config, partners=(self.partner,),
+                                   partner_share=self.partner_share)
+
 
 def _reinforce_presets():
     # Quick: a smoke run of about a minute on 9x9 with tiny nets, each run 6
-    # iterations of 16 games.
-    quick = ReinforcePreset(ReinforceConfig(size=9, games=16, learning_rate=0.01, pool_every=2,
+    # iterations of 16 games. The learning rate is 0.03 so that six updates
+    # from the untrained stand-in make a policy that beats it by a wide
+    # margin in the final check's 64 games, whatever the backend's
+    # initial weights (Keras draws other ones on JAX than on TensorFlow
+    # from the same seed). Measured with the value baseline, the RL policy
+    # against the SL policy in matches of 64 games with seeds 2024, 1 and 2:
+    # at 0.01, 33, 40, 48 wins on TensorFlow and 26, 34, 36 on JAX (the
+    # evaluations during training are draws of the same random generator,
+    # so each result hangs on which 96 games the run happened to learn
+    # from); at 0.03, 48, 45, 52 on TensorFlow and 51, 47, 52 on JAX (32
+    # games an iteration at 0.01: 34, 37, 42 and 39, 45, 42).
+    # The sparring partner: zero-9, notebook 04's Zero network (a residual
+    # tower of 4 blocks of 32 filters on AlphaGo Zero's 17 planes, its
+    # policy head played), the one 9x9 network that ships: another
+    # architecture and encoder than the learner's.
+    quick = ReinforcePreset(ReinforceConfig(size=9, games=16, learning_rate=0.03, pool_every=2,
                                             eval_games=32, eval_every=1, seed=0),
-                            iterations=6, final_games=64, record_every=1)
+                            iterations=6, final_games=64, record_every=1, partner="zero-9")
     # Full: 19x19 with notebook 01's policy (6 x 64): an iteration of 64 games
     # (about 430 moves each) took a median of 63 s on the 2-core machine with
     # little else running (100 s sharing it with notebook 02), and 200
@@ -251,9 +311,12 @@ def _reinforce_presets():
     # games against the SL policy, 2026-11-23); now two runs of 100 from the
     # SL policy measure what the baseline buys: 2.2 h (value
     # baseline) and 1.0 h (baseline zero) on 2 cores shared with other jobs.
+    # The sparring partner at 19x19: rl-19, the RL policy that ships (notebook
+    # 03's own earlier full run; the same 6 x 64 architecture: no 19x19
+    # network of another shape ships), met in half the iterations.
     full = ReinforcePreset(ReinforceConfig(size=19, games=64, learning_rate=0.001,
                                            pool_every=20, eval_games=64, eval_every=10, seed=0),
-                           iterations=100, final_games=400)
+                           iterations=100, final_games=400, partner="rl-19")
     return quick, full
 
 
@@ -398,14 +461,30 @@ _PRESETS = {
     "05_arena": lambda: (_ARENA_QUICK, _ARENA_FULL),
 }
 NOTEBOOKS = tuple(_PRESETS)
+# The notebooks with a preset of their own for full mode on a GPU.
+_GPU_PRESETS = {"01_supervised": _supervised_gpu, "02_value_net": _value_gpu}
 # Where each notebook keeps its work, under runs/ (04's folder predates its name).
 _FOLDERS = {"04_zero_selfplay": "04_zero"}
 
 
-def preset(notebook, quick):
-    """The preset of ``notebook`` (a name of :data:`NOTEBOOKS`) in quick or full mode."""
+def preset_name(notebook, quick, device="CPU"):
+    """Which of ``notebook``'s presets runs: ``"quick"``; ``"gpu"`` in full
+    mode when ``device`` (as :func:`~mockgo.nets.device.compute_device`
+    names it: ``"GPU (...)"`` or ``"CPU"``) is a GPU and the notebook has a
+    GPU preset (01 and 02); else ``"full"``."""
     if notebook not in _PRESETS:
         raise ValueError(f"unknown notebook {notebook!r}; known: {', '.join(NOTEBOOKS)}")
+    if quick:
+        return "quick"
+    return "gpu" if device.startswith("GPU") and notebook in _GPU_PRESETS else "full"
+
+
+def preset(notebook, quick, device="CPU"):
+    """The preset of ``notebook`` (a name of :data:`NOTEBOOKS`) in quick or
+    full mode, on ``device`` (:func:`preset_name` says which)."""
+    name = preset_name(notebook, quick, device)
+    if name == "gpu":
+        return _GPU_PRESETS[notebook]()
     quick_preset, full_preset = _PRESETS[notebook]()
     return quick_preset if quick else full_preset
 
@@ -415,12 +494,19 @@ def preset(notebook, quick):
 
 @dataclasses.dataclass(frozen=True)
 class Notebook:
-    """One notebook in one mode: its preset and where it keeps its work."""
+    """One notebook in one mode on one device: its preset and where it keeps
+    its work."""
 
     name: str
     quick: bool
     root: Path
     preset: object
+    device: str = "CPU"
+
+    @property
+    def preset_name(self):
+        """``"quick"``, ``"full"`` or ``"gpu"`` (:func:`preset_name`)."""
+        return preset_name(self.name, self.quick, self.device)
 
     @property
     def mode(self):
@@ -432,10 +518,12 @@ class Notebook:
         return run_folder(self.root, self.name, self.quick)
 
     def describe(self):
-        """One line for the notebook's first output: its mode, run folder,
-        and when and on what it ran (:func:`machine_summary`), so an executed
-        notebook says where its numbers come from."""
-        return (f"{self.name}, {self.mode} mode, run folder {self.folder.relative_to(self.root)}"
+        """One line for the notebook's first output: its mode, the preset and
+        device that ran, its run folder, and when and on what it ran
+        (:func:`machine_summary`), so an executed notebook says where its
+        numbers come from."""
+        return (f"{self.name}, {self.mode} mode, the {self.preset_name} preset on "
+                f"{self.device}, run folder {self.folder.relative_to(self.root)}"
                 f"\nran {machine_summary(self.root)}")
 
 
@@ -482,14 +570,17 @@ def run_folder(root, notebook, quick):
     return Path(root) / "runs" / _FOLDERS.get(notebook, notebook) / _mode(quick)
 
 
-def start(notebook, quick=None, root=None):
+def start(notebook, quick=None, root=None, device=None):
     """Set a notebook up: its mode (``quick``, default from MOCKGO_QUICK),
-    the repository root (default: found from the working folder), its
-    preset, and its run folder, emptied first in quick mode (quick runs
-    start from nothing every time) and created."""
+    the repository root (default: found from the working folder), the
+    device the networks compute on (default:
+    :func:`~mockgo.nets.device.compute_device`), its preset for that mode
+    and device (:func:`preset`), and its run folder, emptied first in quick
+    mode (quick runs start from nothing every time) and created."""
     quick = quick_mode() if quick is None else bool(quick)
     root = repo_root() if root is None else Path(root)
-    nb = Notebook(notebook, quick, root, preset(notebook, quick))
+    device = compute_device() if device is None else device
+    nb = Notebook(notebook, quick, root, preset(notebook, quick, device), device)
     if quick:
         shutil.rmtree(nb.folder, ignore_errors=True)
     nb.folder.mkdir(parents=True, exist_ok=True)
@@ -523,10 +614,11 @@ def zero_dir(root, quick, settings="katago"):
 
 
 def reinforce_dir(root, quick, baseline):
-    """Notebook 03's REINFORCE run with ``baseline`` ``"value"`` or ``"zero"``:
-    ``runs/03_policy_gradient/{quick,full}/run-{value,zero}``."""
-    if baseline not in ("value", "zero"):
-        raise ValueError(f"baseline is 'value' or 'zero', not {baseline!r}")
+    """Notebook 03's REINFORCE run with ``baseline`` ``"value"`` or ``"zero"``,
+    or the run with a sparring partner (``"partner"``, baseline zero):
+    ``runs/03_policy_gradient/{quick,full}/run-{value,zero,partner}``."""
+    if baseline not in ("value", "zero", "partner"):
+        raise ValueError(f"baseline is 'value', 'zero' or 'partner', not {baseline!r}")
     return run_folder(root, "03_policy_gradient", quick) / f"run-{baseline}"
 
 

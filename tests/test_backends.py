@@ -25,6 +25,7 @@ LEARNER_TESTS = [
     "tests/test_reinforce.py::test_rewarded_moves_get_more_likely_and_punished_ones_less",
     "tests/test_reinforce.py::test_update_is_the_same_in_chunks_and_with_packed_planes",
     "tests/test_reinforce.py::test_halves_give_the_same_step_and_measure_the_gradients_spread",
+    "tests/test_reinforce.py::test_a_partner_of_another_architecture_is_played_and_learned_from",
     "tests/test_reinforce.py::test_value_fit_resumes_where_it_stopped",
     "tests/test_zero.py::test_loop_makes_generations",
     "tests/test_zero.py::test_train_resumes_from_its_last_epoch",

@@ -67,6 +67,51 @@ def test_presets_are_what_the_notebooks_were_measured_with():
         notebook.preset("05_nothing", True)
 
 
+@pytest.mark.parametrize("name", notebook.NOTEBOOKS)
+def test_full_mode_on_a_gpu_picks_the_gpu_preset_where_a_notebook_has_one(name):
+    gpu, cpu = "GPU (NVIDIA H200)", "CPU"
+    assert notebook.preset_name(name, True, gpu) == notebook.preset_name(name, True, cpu) == "quick"
+    assert notebook.preset(name, True, gpu) == notebook.preset(name, True)
+    assert notebook.preset_name(name, False, cpu) == "full"
+    assert notebook.preset(name, False, cpu) == notebook.preset(name, False)
+    if name in ("01_supervised", "02_value_net"):
+        assert notebook.preset_name(name, False, gpu) == "gpu"
+        assert notebook.preset(name, False, gpu) != notebook.preset(name, False)
+    else:
+        assert notebook.preset_name(name, False, gpu) == "full"
+        assert notebook.preset(name, False, gpu) == notebook.preset(name, False)
+
+
+def test_the_gpu_presets_train_the_recipes_networks():
+    from mockgo.learn.recipe import PRESETS
+
+    recipe = PRESETS["gpu"]
+    sl = notebook.preset("01_supervised", False, "GPU (NVIDIA H100)")
+    assert (sl.mode, sl.layers, sl.filters, sl.batch_size) == ("gpu", 13, 192, 1024)
+    assert (sl.layers, sl.filters, sl.epochs) == (recipe.layers, recipe.filters, recipe.epochs)
+    assert sl.archives is None and sl.max_games is None  # every game, as in full mode
+    value = notebook.preset("02_value_net", False, "GPU (NVIDIA H100)")
+    assert value.net["layers"] == recipe.value_layers == 13 and value.games == recipe.value_games
+    assert value.size == 19
+
+
+def test_a_notebook_says_which_preset_and_device_ran(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("")
+    nb = notebook.start("01_supervised", quick=False, root=tmp_path, device="GPU (NVIDIA H200)")
+    assert nb.preset.layers == 13 and nb.preset_name == "gpu"
+    first = nb.describe().splitlines()[0]
+    assert first == ("01_supervised, full mode, the gpu preset on GPU (NVIDIA H200), "
+                     "run folder runs/01_supervised/full")
+    nb = notebook.start("01_supervised", quick=False, root=tmp_path, device="CPU")
+    assert nb.preset.layers == 6
+    assert nb.describe().startswith("01_supervised, full mode, the full preset on CPU,")
+    # Without a device given, the one the networks compute on.
+    from mockgo.nets.device import compute_device
+
+    quick = notebook.start("02_value_net", quick=True, root=tmp_path)
+    assert quick.device == compute_device() and quick.preset_name == "quick"
+
+
 def test_start_empties_quick_folders_and_keeps_full_ones(tmp_path):
     (tmp_path / "pyproject.toml").write_text("")
     quick = notebook.start("02_value_net", quick=True, root=tmp_path)

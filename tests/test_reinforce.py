@@ -518,3 +518,153 @@ def test_halves_give_the_same_step_and_measure_the_gradients_spread():
     assert same.gradient_norm == pytest.approx(2 * g0.gradient_norm / 4, rel=1e-5)
     assert opposite.gradient_norm == pytest.approx(0.0, abs=1e-6)
     assert opposite.gradient_variance == pytest.approx(4 * g0.gradient_norm ** 2 / 4, rel=1e-4)
+
+
+# ------------------------------------------------------ sparring partners
+
+
+def tiny_partner(path, seed=1):
+    """A sparring partner of another architecture and encoder than
+    tiny_policy: AlphaGo Zero's residual dual network on agz17 planes."""
+    from mockgo.nets.io import save_model
+    from mockgo.nets.models import dual_network
+
+    keras.utils.set_random_seed(seed)
+    save_model(dual_network(N, 17, blocks=1, filters=6, value_hidden=8), path, encoder="agz17")
+    return path
+
+
+def partnered(*partners, share=0.5):
+    return dataclasses.replace(CONFIG, eval_every=0, partners=partners, partner_share=share)
+
+
+def test_a_partner_of_another_architecture_is_played_and_learned_from(tmp_path):
+    from mockgo.data.records import load_sgf
+
+    partner = tiny_partner(tmp_path / "partner.keras")
+    config = partnered(partner)
+    sl = tiny_policy()
+    run = Reinforce(tmp_path / "rl", sl, config, record_every=1)
+    assert run.partners[0].player.encoder.name == "agz17"
+    assert run.player.encoder.name == "alphago48"
+    before = [w.copy() for w in run.learner.get_weights()]
+    run.run(until=6, progress=False)
+    against = [h["partner"] is not None for h in run.history]
+    assert any(against) and not all(against)  # the seed draws both kinds
+    for h in run.history:
+        assert (h["partner"], h["opponent"] is None) in ((None, False), (str(partner), True))
+        assert h["positions"] > 0 and np.isfinite(h["objective"])
+    # The learner's update still works against the partner: one step alone moves the weights.
+    first = against.index(True)
+    alone = Reinforce(tmp_path / "alone", sl,
+                      dataclasses.replace(config, partner_share=1.0), record_every=1)
+    alone.step()
+    assert alone.history[0]["partner"] == str(partner)
+    assert any(not np.allclose(a, b) for a, b in zip(alone.learner.get_weights(), before))
+    # The partner's games are recorded under its name, its source in the comment.
+    game = sorted((tmp_path / "rl" / "games").glob(f"iter{first + 1:05d}-game000-*.sgf"))[0]
+    record = load_sgf(game)
+    assert record.white == "partner0" and record.black == f"rl{first}"
+    assert f"against the sparring partner {partner} (partner0)" in record.game_comment
+
+
+def test_a_resumed_run_keeps_its_partners_from_its_own_copies(tmp_path):
+    partner = tiny_partner(tmp_path / "partner.keras")
+    config = partnered(partner)
+    run = Reinforce(tmp_path / "rl", tiny_policy(), config)
+    run.run(until=3, progress=False)
+    state = json.loads((tmp_path / "rl" / "state.json").read_text())
+    assert state["partners"] == [{"source": str(partner), "file": "partners/partner_0.keras"}]
+    assert state["config"]["partners"] == [str(partner)]
+    weights = run.partners[0].player.model.get_weights()
+    partner.unlink()  # the run plays its copy
+    again = Reinforce(tmp_path / "rl", None, config)
+    assert [p.source for p in again.partners] == [str(partner)]
+    for a, b in zip(again.partners[0].player.model.get_weights(), weights):
+        np.testing.assert_array_equal(a, b)
+    again.run(until=6, progress=False)
+    run.run(until=6, progress=False)  # the same games as the run that was not stopped
+    assert again.history == [dict(h, seconds=g["seconds"]) for h, g in
+                             zip(run.history, again.history)]
+    with pytest.raises(ValueError, match="other settings.*partner_share"):
+        Reinforce(tmp_path / "rl", None, dataclasses.replace(config, partner_share=0.25))
+
+
+def test_a_run_saved_before_partners_existed_resumes(tmp_path):
+    Reinforce(tmp_path / "rl", tiny_policy(), dataclasses.replace(CONFIG, eval_every=0)).run(
+        until=1, progress=False)
+    state_file = tmp_path / "rl" / "state.json"
+    state = json.loads(state_file.read_text())
+    for key in ("partners", "partner_share"):
+        del state["config"][key]
+    del state["partners"]
+    state_file.write_text(json.dumps(state))
+    again = Reinforce(tmp_path / "rl", None, dataclasses.replace(CONFIG, eval_every=0))
+    assert again.iteration == 1 and again.partners == []
+
+
+def test_partners_are_shipped_to_workers_and_play_the_same_games(tmp_path):
+    from mockgo.cluster import InProcess
+
+    partner = tiny_partner(tmp_path / "partner.keras")
+    config = partnered(partner, share=1.0)
+    sl = tiny_policy()
+    with InProcess() as executor:
+        runs = [Reinforce(tmp_path / "here", sl, config),
+                Reinforce(tmp_path / "there", sl, config, cluster=executor)]
+        histories = [run.run(until=2, progress=False) for run in runs]
+    for key in ("partner", "win_rate", "positions", "mean_length"):
+        assert [h[key] for h in histories[1]] == [h[key] for h in histories[0]], key
+
+
+def test_a_missing_or_unfit_partner_is_an_error_naming_it(tmp_path):
+    missing = tmp_path / "nowhere" / "partner.keras"
+    config = partnered(missing)
+    with pytest.raises(FileNotFoundError, match=rf"sparring partner '{missing}': no such network "
+                                                r"file, and no network of that name ships"):
+        Reinforce(tmp_path / "rl", tiny_policy(), config)
+    assert not (tmp_path / "rl").exists()  # checked before anything is written
+    wrong_board = tmp_path / "nine.keras"
+    from mockgo.nets.io import save_model
+
+    save_model(policy_network(9, 48, layers=2, filters=2), wrong_board)
+    with pytest.raises(ValueError, match=rf"sparring partner {wrong_board} plays 9x9, the run 5x5"):
+        Reinforce(tmp_path / "rl", tiny_policy(),
+                  dataclasses.replace(config, partners=[wrong_board]))
+    critic = tmp_path / "value.keras"
+    save_model(value_network(N, 49, layers=2, filters=2, hidden=4), critic)
+    with pytest.raises(ValueError, match=rf"sparring partner {critic} is a value network"):
+        Reinforce(tmp_path / "rl", tiny_policy(), dataclasses.replace(config, partners=[critic]))
+    with pytest.raises(ValueError, match="partners and partner_share go together"):
+        ReinforceConfig(size=N, partners=["sl-19"])
+    with pytest.raises(ValueError, match="partner_share is a probability"):
+        ReinforceConfig(size=N, partners=["sl-19"], partner_share=1.5)
+    with pytest.raises(TypeError, match="partners is a list"):
+        ReinforceConfig(size=N, partners="sl-19", partner_share=0.5)
+    with pytest.raises(ValueError, match="sl-19.* plays 19x19, the run 5x5"):
+        Reinforce(tmp_path / "rl", tiny_policy(), dataclasses.replace(config, partners=["sl-19"]))
+
+
+def test_what_a_partner_changed_is_read_from_the_two_histories():
+    from mockgo.learn.reinforce import describe_partner_effect, partner_effect
+
+    def entry(partner, win, length, evaluation):
+        return {"partner": partner, "win_rate": win, "mean_length": length,
+                "eval_win_rate": evaluation}
+
+    history = [entry("zero-9", 0.25, 60, None), entry(None, 0.75, 40, 0.5),
+               entry("zero-9", 0.5, 80, 0.7), entry(None, 0.5, 50, None)]
+    reference = [entry(None, 0.5, 45, 0.5), entry(None, 0.5, 45, 0.4)]
+    effect = partner_effect(history, reference)
+    assert effect == {"iterations": 4, "partner_iterations": 2, "win_partner": 0.375,
+                      "win_pool": 0.625, "length_partner": 70, "length_pool": 45,
+                      "eval_with": pytest.approx(0.6), "eval_without": pytest.approx(0.45)}
+    assert describe_partner_effect(effect) == [
+        "the learner met a sparring partner in 2 of 4 iterations, its pool in the others",
+        "it won 38% of its games against the partner and 62% against its pool; the games lasted "
+        "70 and 45 moves",
+        "against the SL policy it won 60% of the evaluation games on average, 45% in the same run "
+        "without the partner"]
+    alone = partner_effect(history[:1], [])
+    assert alone["win_pool"] is None and alone["eval_with"] is None
+    assert "won - of the evaluation games" in describe_partner_effect(alone)[2]

@@ -28,12 +28,28 @@ baseline"): b(s) = v(s) on the ``alphago49`` planes of the same position (the
 
 :class:`Reinforce` runs it in a folder: every iteration ends with an atomic
 checkpoint (the current policy as ``checkpoints/learner_NNNNN.keras``, the
-pool's members as ``pool/member_NNNNN.keras``, and ``state.json``, written
-last, naming them, with the random generator's state and the history), so a
+pool's members as ``pool/member_NNNNN.keras``, the sparring partners' copies
+as ``partners/partner_K.keras``, and ``state.json``, written last, naming
+them, with the random generator's state and the history), so a
 run that is stopped resumes where it was, with the same games. A folder with
 checkpoints or pool members of a later iteration than 0 but no readable
 ``state.json`` (deleted, or damaged) is refused, naming what it holds,
 unless ``restart=True`` asks to delete them and start again.
+
+Sparring partners
+-----------------
+Besides its own earlier versions, the learner may meet fixed networks of any
+architecture and encoder (the Mock AlphaGo REINFORCE notebook trains a 4 x
+128 policy against a 13 x 192 *sparring partner*): ``partners`` in the
+config names them, ``.keras`` files or networks that ship with mockgo
+(``sl-19``, ``zero-9``: :mod:`mockgo.pretrained`; a dual network plays
+its policy head), and ``partner_share`` is the probability that an
+iteration's games are against one of them (drawn uniformly) rather than
+against the pool. A partner plays its own encoder's planes; only the
+learner's moves are replayed for the update, so the update is the same
+whoever the opponent is. A new run copies each partner into its folder, and
+a resumed run plays the copies: a partner file changed or deleted later does
+not change the run.
 
 Recorded games: as the Mock AlphaGo notebook does, the training games can be
 kept as SGF (``record_every``: every iteration's with 1, every Nth
@@ -42,7 +58,8 @@ game named by the iteration, the game, the two players, the winner and the
 date (``iter00012-game003-pool10-vs-rl11-W+R-2026-11-23.sgf``: in iteration
 12 the learner, with its weights after 11 updates, played white and beat the
 pool's member of iteration 10 by resignation; ``sl`` is the pool's first
-member, the SL policy); the root comment says the same in words. They are written before the iteration's checkpoint, and an iteration
+member, the SL policy; ``partnerK`` the K-th sparring partner); the root
+comment says the same in words. They are written before the iteration's checkpoint, and an iteration
 that is played again after an interruption first deletes whatever files of
 it are there, so a resumed run records each game once. The setting only
 records: it may change between sittings.
@@ -61,6 +78,7 @@ from pathlib import Path
 import numpy as np
 from tqdm.auto import tqdm
 
+from mockgo import pretrained
 from mockgo.arena.matches import match
 from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, job_folder,
                                list_work, read_json, refuse_unrecorded_work)
@@ -68,21 +86,27 @@ from mockgo.data.records import save_sgf
 from mockgo.go.board import BLACK, WHITE
 from mockgo.go.features import ALPHAGO48, ALPHAGO49, get_encoder
 from mockgo.learn.value import add_colour_plane
-from mockgo.nets.io import load_model, mark_trained_here, save_model
+from mockgo.nets.io import load_model, mark_trained_here, read_info, save_model
 from mockgo.play.players import PolicyPlayer
 
-__all__ = ["OpponentPool", "PolicyGradient", "Reinforce", "ReinforceConfig", "Update"]
+__all__ = ["OpponentPool", "Partner", "PolicyGradient", "Reinforce", "ReinforceConfig", "Update",
+           "describe_partner_effect", "partner_effect", "partner_file"]
 
 # What a run writes besides its state.json; of it, iteration 0's files are
 # copies of the SL policy, made again by a new run.
-WORK = ("checkpoints/learner_*.keras", "pool/member_*.keras", "games/iter*.sgf")
+WORK = ("checkpoints/learner_*.keras", "pool/member_*.keras", "partners/partner_*.keras",
+        "games/iter*.sgf")
 REMADE = {"checkpoints/learner_00000.keras", "pool/member_00000.keras"}
 RESTART = "pass restart=True to Reinforce"
 # The shape of state.json (mockgo.data.files.check_schema; _checkpoint writes
 # it), checked when a run resumes: a damaged one is an error naming the
 # field, not a KeyError half-way through loading the pool.
 STATE_SCHEMA = {"config": dict, "iteration": int, "learner": str,
-                "pool": [{"iteration": int, "file": str}], "rng": dict, "history": list}
+                "pool": [{"iteration": int, "file": str}],
+                "partners?": [{"source": str, "file": str}], "rng": dict, "history": list}
+# Settings added since runs were first saved, with the value an older run's
+# state.json means by leaving them out (so that such a run still resumes).
+LATER_SETTINGS = {"partners": [], "partner_share": 0.0}
 
 
 # ------------------------------------------------------------------- pool
@@ -279,6 +303,20 @@ def _objective_gradients(logits_net, temperature, num_moves):
         value_and_grad = jax.jit(jax.value_and_grad(objective))
 
         def gradients(planes, masks, moves, weights):
+            # jit compiles once per input shape, and every update's last
+            # chunk has another length: padded to the next power of two (as
+            # mockgo.nets.inference.Predictor pads), a run compiles at most
+            # log2(chunk) + 1 times instead of once per update. A padded row
+            # weighs 0 (its mask all False: a finite, uniform log p), so it
+            # adds nothing to the objective or the gradients.
+            count = len(moves)
+            pad = (1 << (count - 1).bit_length()) - count
+            if pad:
+                planes = np.concatenate([planes, np.zeros((pad, *planes.shape[1:]),
+                                                          planes.dtype)])
+                masks = np.concatenate([masks, np.zeros((pad, masks.shape[1]), bool)])
+                moves = np.concatenate([moves, np.zeros(pad, moves.dtype)])
+                weights = np.concatenate([weights, np.zeros(pad, weights.dtype)])
             value, grads = value_and_grad(
                 [v.value for v in logits_net.trainable_variables],
                 [v.value for v in logits_net.non_trainable_variables],
@@ -313,7 +351,10 @@ class ReinforceConfig:
     ``games``: n, the games of a mini-batch (AlphaGo: 128); ``pool_every``:
     K, iterations between additions to the pool (AlphaGo: 500);
     ``learning_rate``: alpha (AlphaGo: 0.001); ``eval_games`` against the
-    SL policy every ``eval_every`` iterations (0: never)."""
+    SL policy every ``eval_every`` iterations (0: never). ``partners``:
+    sparring partners, fixed networks of any architecture and encoder
+    (``.keras`` files or shipped names), met in a share ``partner_share``
+    of the iterations (module docstring)."""
 
     size: int = 19
     encoder: str = ALPHAGO48
@@ -327,6 +368,60 @@ class ReinforceConfig:
     max_moves: int | None = None
     seed: int = 0
     chunk: int = 512
+    partners: tuple = ()
+    partner_share: float = 0.0
+
+    def __post_init__(self):
+        if isinstance(self.partners, (str, Path)):
+            raise TypeError(f"partners is a list of network files or shipped names, "
+                            f"not one: [{str(self.partners)!r}]")
+        self.partners = tuple(str(p) for p in self.partners)
+        if not 0.0 <= self.partner_share <= 1.0:
+            raise ValueError(f"partner_share is a probability, from 0 to 1, not "
+                             f"{self.partner_share!r}")
+        if bool(self.partners) != (self.partner_share > 0):
+            raise ValueError(f"partners and partner_share go together: {len(self.partners)} "
+                             f"partners with partner_share {self.partner_share} (give both, "
+                             f"or neither)")
+
+    def to_json(self):
+        """The settings as state.json keeps them (lists for tuples)."""
+        return json.loads(json.dumps(dataclasses.asdict(self)))
+
+
+@dataclasses.dataclass
+class Partner:
+    """A sparring partner: where it came from (``source``: a file or a
+    shipped name), its copy in the run folder (``file``, relative to it)
+    and the player that plays it."""
+
+    source: str
+    file: str
+    player: object
+
+
+def partner_file(source, size):
+    """The ``.keras`` file of the sparring partner ``source`` (a shipped
+    network's name, else a file), checked to be a policy or dual network
+    for ``size`` x ``size`` without loading it. FileNotFoundError naming it
+    when it is neither a file nor a shipped name; ValueError naming the file
+    when it is a value network or for another board."""
+    if source in pretrained.names():
+        file = pretrained.checked_path(source)
+    else:
+        file = Path(source)
+        if not file.is_file():
+            raise FileNotFoundError(
+                f"sparring partner {source!r}: no such network file, and no network of that "
+                f"name ships with mockgo (shipped: {', '.join(pretrained.names())})")
+    info = read_info(file)
+    if info is not None and info.kind not in ("policy", "dual"):
+        raise ValueError(f"sparring partner {file} is a {info.kind} network: a partner plays "
+                         f"moves, so it is a policy or dual network")
+    if info is not None and info.board_size != size:
+        raise ValueError(f"sparring partner {file} plays {info.board_size}x{info.board_size}, "
+                         f"the run {size}x{size}")
+    return file
 
 
 class Reinforce:
@@ -349,7 +444,9 @@ class Reinforce:
     workers go.
 
     ``history`` has one dict per iteration: ``iteration``, ``opponent``
-    (the pool member's iteration), ``win_rate`` (against it), ``eval_win_rate``
+    (the pool member's iteration, or None against a sparring partner),
+    ``partner`` (the partner's source, or None; older runs' entries lack
+    it), ``win_rate`` (against the opponent), ``eval_win_rate``
     (against the SL policy, or None), ``pool_size``, ``baseline``,
     ``positions``, ``mean_length``, ``mean_abs_advantage``, ``objective``,
     ``gradient_norm`` and ``gradient_variance`` (:class:`Update`; older runs'
@@ -378,14 +475,18 @@ class Reinforce:
                               schema=STATE_SCHEMA,
                               remedy=f"To delete the run's checkpoints and start over, {RESTART}")
         if state is None:
+            remade = REMADE | {f"partners/partner_{i}.keras" for i in range(len(config.partners))}
             refuse_unrecorded_work(self.folder, state_file,
-                                   list_work(self.folder, WORK, keep=REMADE), RESTART)
+                                   list_work(self.folder, WORK, keep=remade), RESTART)
+            # Checked before anything is written: a mistyped partner leaves no folder behind.
+            partner_files = [partner_file(source, config.size) for source in config.partners]
         self.folder.mkdir(parents=True, exist_ok=True)
         (self.folder / "pool").mkdir(exist_ok=True)
         (self.folder / "checkpoints").mkdir(exist_ok=True)
         self.pool = OpponentPool(config.pool_every)
         if state is not None:
-            check_same_settings(self.folder, "a run", state["config"], dataclasses.asdict(config))
+            check_same_settings(self.folder, "a run", {**LATER_SETTINGS, **state["config"]},
+                                config.to_json())
             self.iteration = state["iteration"]
             self.history = state["history"]
             self.rng = np.random.default_rng()
@@ -395,6 +496,8 @@ class Reinforce:
             for member in state["pool"]:
                 model = load_model(self.folder / member["file"])
                 self.pool.add(member["iteration"], model.get_weights(), member["file"])
+            self.partners = [self._partner(p["source"], p["file"])
+                             for p in state.get("partners", [])]
             if sl_policy is not None and not all(
                     np.array_equal(a, b) for a, b in
                     zip(sl_policy.get_weights(), self.pool.members[0].weights)):
@@ -413,6 +516,12 @@ class Reinforce:
             file = "pool/member_00000.keras"
             save_model(sl_policy, self.folder / file, encoder=config.encoder)
             self.pool.add(0, sl_policy.get_weights(), file)
+            self.partners = []
+            for i, (source, network) in enumerate(zip(config.partners, partner_files)):
+                copy = f"partners/partner_{i}.keras"
+                (self.folder / "partners").mkdir(exist_ok=True)
+                save_model(load_model(network), self.folder / copy)
+                self.partners.append(self._partner(source, copy))
             self.resumed = False
             self._checkpoint()
         # The SL policy, for evaluation: the pool's first member.
@@ -430,6 +539,14 @@ class Reinforce:
         self.sl_player = PolicyPlayer(self.sl, config.encoder, config.temperature, name="sl")
         self._value = {}  # id(model) -> Predictor
         self.last_games = []
+
+    def _partner(self, source, file):
+        """A :class:`Partner` from its copy in the run folder, playing with
+        the encoder its file records."""
+        model = load_model(self.folder / file)
+        index = file.removeprefix("partners/partner_").removesuffix(".keras")
+        player = PolicyPlayer(model, None, self.config.temperature, name=f"partner{index}")
+        return Partner(source, file, player)
 
     # ------------------------------------------------------------ running
 
@@ -460,12 +577,20 @@ class Reinforce:
         config = self.config
         began = time.perf_counter()
         iteration = self.iteration + 1
-        member = self.pool.sample(self.rng)
-        self.opponent.set_weights(member.weights)
-        played = self._match(self.player, self.opponent_player, config.games, self._seed())
+        partner = member = None
+        # The draw only when there are partners: a run without them plays the
+        # same games as before they existed.
+        if self.partners and self.rng.random() < config.partner_share:
+            partner = self.partners[int(self.rng.integers(len(self.partners)))]
+            opponent = partner.player
+        else:
+            member = self.pool.sample(self.rng)
+            self.opponent.set_weights(member.weights)
+            opponent = self.opponent_player
+        played = self._match(self.player, opponent, config.games, self._seed())
         self.last_games = played.games
         if self.record_every and iteration % self.record_every == 0:
-            self._record_games(iteration, member.iteration, played.games)
+            self._record_games(iteration, member, partner, played.games)
         packed, masks, moves, advantages, halves = self._batch(played.games, baseline)
         update = self.gradient.update(packed, masks, moves, advantages, config.games,
                                       num_planes=self.player.encoder.num_planes, halves=halves)
@@ -480,7 +605,8 @@ class Reinforce:
             eval_win_rate = evaluation.win_rate
         record = {
             "iteration": iteration,
-            "opponent": member.iteration,
+            "opponent": None if member is None else member.iteration,
+            "partner": None if partner is None else partner.source,
             "win_rate": played.win_rate,
             "eval_win_rate": eval_win_rate,
             "pool_size": len(self.pool),
@@ -587,6 +713,7 @@ class Reinforce:
             "iteration": self.iteration,
             "learner": learner,
             "pool": [{"iteration": m.iteration, "file": m.file} for m in self.pool.members],
+            "partners": [{"source": p.source, "file": p.file} for p in self.partners],
             "rng": self.rng.bit_generator.state,
             "history": self.history,
         }
@@ -595,14 +722,22 @@ class Reinforce:
             if old.name != Path(learner).name:
                 old.unlink(missing_ok=True)
 
-    def _record_games(self, iteration, opponent, games):
-        """The iteration's games as SGF in ``games/`` (module docstring)."""
+    def _record_games(self, iteration, member, partner, games):
+        """The iteration's games as SGF in ``games/`` (module docstring),
+        against the pool's ``member`` or the sparring ``partner``."""
         folder = self.folder / "games"
         folder.mkdir(exist_ok=True)
         for stale in folder.glob(f"iter{iteration:05d}-*.sgf"):  # an interrupted earlier try
             stale.unlink()
         # Each named by its weights: after iteration - 1 updates, and the pool member's.
-        learner, pool = f"rl{iteration - 1}", "sl" if opponent == 0 else f"pool{opponent}"
+        learner = f"rl{iteration - 1}"
+        if partner is not None:
+            pool = partner.player.name
+            against = f"the sparring partner {partner.source}"
+        else:
+            pool = "sl" if member.iteration == 0 else f"pool{member.iteration}"
+            against = (f"the pool's member of iteration {member.iteration}"
+                       f"{' (the SL policy)' if member.iteration == 0 else ''}")
         date = datetime.date.today().isoformat()
         for i, game in enumerate(games):
             black, white = (learner, pool) if i % 2 == 0 else (pool, learner)
@@ -610,9 +745,8 @@ class Reinforce:
             record.game_comment = (
                 f"mockgo REINFORCE, iteration {iteration}, game {i + 1} of {len(games)}: the "
                 f"learner ({learner}: its weights after {iteration - 1} updates) as "
-                f"{'black' if i % 2 == 0 else 'white'} against the pool's member of iteration "
-                f"{opponent}"
-                f"{' (the SL policy)' if opponent == 0 else ''} ({pool}); {game.result}.")
+                f"{'black' if i % 2 == 0 else 'white'} against {against} ({pool}); "
+                f"{game.result}.")
             save_sgf(record, folder / f"iter{iteration:05d}-game{i:03d}-{black}-vs-{white}-"
                                       f"{game.result}-{date}.sgf")
 
@@ -633,3 +767,54 @@ class Reinforce:
             paths.append(path)
         return paths
 
+
+
+# ------------------------------------------------- what a partner changes
+
+
+def partner_effect(history, reference):
+    """What sparring partners changed in a run, from the histories of two
+    runs alike in every setting and seed but the partners: ``history``
+    (with them) and ``reference`` (without). Returns a dict: the iterations
+    against a partner and in all (``partner_iterations``, ``iterations``);
+    the learner's mean win rate and game length against the partners and
+    against its pool in the same run (``win_partner``, ``win_pool``,
+    ``length_partner``, ``length_pool``: None where there were no such
+    iterations); and the mean win rate against the SL policy over the
+    evaluations, with and without partners (``eval_with``,
+    ``eval_without``: None without evaluations)."""
+    def mean(values):
+        values = [v for v in values if v is not None]
+        return float(np.mean(values)) if values else None
+
+    met = [h for h in history if h.get("partner") is not None]
+    pool = [h for h in history if h.get("partner") is None]
+    return {
+        "iterations": len(history),
+        "partner_iterations": len(met),
+        "win_partner": mean(h["win_rate"] for h in met),
+        "win_pool": mean(h["win_rate"] for h in pool),
+        "length_partner": mean(h["mean_length"] for h in met),
+        "length_pool": mean(h["mean_length"] for h in pool),
+        "eval_with": mean(h["eval_win_rate"] for h in history),
+        "eval_without": mean(h["eval_win_rate"] for h in reference),
+    }
+
+
+def describe_partner_effect(effect):
+    """:func:`partner_effect`'s figures in sentences, for a notebook."""
+    def rate(value):
+        return "-" if value is None else f"{value:.0%}"
+
+    def moves(value):
+        return "-" if value is None else f"{value:.0f}"
+
+    return [
+        f"the learner met a sparring partner in {effect['partner_iterations']} of "
+        f"{effect['iterations']} iterations, its pool in the others",
+        f"it won {rate(effect['win_partner'])} of its games against the partner and "
+        f"{rate(effect['win_pool'])} against its pool; the games lasted "
+        f"{moves(effect['length_partner'])} and {moves(effect['length_pool'])} moves",
+        f"against the SL policy it won {rate(effect['eval_with'])} of the evaluation games on "
+        f"average, {rate(effect['eval_without'])} in the same run without the partner",
+    ]
