@@ -76,7 +76,7 @@ def test_the_readme_imports_still_work():
 def test_a_gtp_game_with_the_random_player_does_not_import_tensorflow():
     code = """
 import sys
-from mockgo.arena.gtp import GTPServer
+from mockgo.gtp.server import GTPServer
 from mockgo.play.players import make_player
 server = GTPServer(make_player("random"), size=9)
 for line in ("boardsize 9", "clear_board", "genmove b", "play w D4", "genmove b"):

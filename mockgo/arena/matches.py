@@ -93,7 +93,7 @@ from mockgo.data.files import atomic_write_text, check_same_settings, check_sche
 from mockgo.data.records import SGFError, final_board, load_sgf, save_sgf
 from mockgo.go import coords
 from mockgo.go.board import BLACK, EMPTY, WHITE
-from mockgo.play.gtp_client import GTPEngine, find_gnugo, gnugo_command
+from mockgo.gtp.client import GTPEngine, find_gnugo, gnugo_command
 from mockgo.play.players import Player, make_player, parse_spec, spec_help
 from mockgo.play.runner import PlayedGame, game_seed, play_games
 

@@ -33,7 +33,7 @@ import numpy as np
 from mockgo import pretrained
 from mockgo.arena.matches import match
 from mockgo.data.records import load_sgf, replay
-from mockgo.play.gtp_client import find_gnugo
+from mockgo.gtp.client import find_gnugo
 from mockgo.play.players import Player, UCTPlayer, make_player
 
 __all__ = ["Lineup", "SearchRecord", "SearchRecorder", "ShowcaseGame", "arena_lineup",

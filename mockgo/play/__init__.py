@@ -3,4 +3,4 @@ gathers them: the protocol in :mod:`~mockgo.play.player`, one module a kind
 of player, player specs in :mod:`~mockgo.play.specs`), move sampling with a
 temperature (:mod:`~mockgo.play.sampling`), many games in lockstep
 (:mod:`~mockgo.play.runner`) and external GTP engines such as GnuGo
-(:mod:`~mockgo.play.gtp_client`)."""
+(:mod:`mockgo.gtp.client`)."""

@@ -96,7 +96,7 @@ from mockgo.data.files import (atomic_write_text, check_same_settings, discard_w
                                read_json, read_npz, refuse_unrecorded_work)
 from mockgo.nets.device import set_random_seed
 from mockgo.nets.io import load_model, model_info, save_model
-from mockgo.play.gtp_client import find_gnugo
+from mockgo.gtp.client import find_gnugo
 from mockgo.play.players import RandomPlayer, gnugo_player
 from mockgo.search.evaluators import NetworkEvaluator
 from mockgo.search.mcts import MCTSPlayer
