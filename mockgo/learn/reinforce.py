@@ -61,7 +61,7 @@ from pathlib import Path
 import numpy as np
 from tqdm.auto import tqdm
 
-from mockgo.arena.matches import match
+from mockgo.cluster import make_executor
 from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, list_work,
                                read_json, refuse_unrecorded_work)
 from mockgo.data.records import save_sgf
@@ -69,7 +69,8 @@ from mockgo.go.board import BLACK, WHITE
 from mockgo.go.features import ALPHAGO48, ALPHAGO49, get_encoder
 from mockgo.learn.value import add_colour_plane
 from mockgo.nets.io import load_model, save_model
-from mockgo.play.players import PolicyPlayer
+from mockgo.play.match import match
+from mockgo.play.players import PolicyPlayer, portable_player
 
 __all__ = ["OpponentPool", "PolicyGradient", "Reinforce", "ReinforceConfig", "Update"]
 
@@ -501,8 +502,6 @@ class Reinforce:
         if self.cluster is None:
             return match(a, b, games, config.size, komi=config.komi, seed=seed,
                          max_moves=config.max_moves)
-        from mockgo.cluster import make_executor, portable_player
-
         if self._executor is None:
             self._executor = make_executor(self.cluster)
         return match(portable_player(a), portable_player(b), games, config.size,

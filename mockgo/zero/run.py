@@ -89,13 +89,13 @@ from pathlib import Path
 
 import numpy as np
 
-from mockgo.arena.matches import match
-from mockgo.cluster import Recipe
+from mockgo.cluster import Recipe, ShippedModel, make_executor
 from mockgo.data import records
 from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, folder_lock,
                                read_json, read_npz, refuse_unrecorded_work)
 from mockgo.nets.device import set_random_seed
 from mockgo.nets.io import load_model, model_info, save_model
+from mockgo.play.match import match
 from mockgo.gtp.client import find_gnugo
 from mockgo.play.players import RandomPlayer, gnugo_player
 from mockgo.search.evaluators import NetworkEvaluator
@@ -175,8 +175,6 @@ def play_match(first, second, games, config, readouts=None, seed=0, sgf_dir=None
 
 def _shipped(side):
     """A side of a match as it travels to workers: ``"random"``, or a model's bytes."""
-    from mockgo.cluster import ShippedModel
-
     if isinstance(side, str) and side == "random":
         return side
     if isinstance(side, (str, Path)):
@@ -290,7 +288,6 @@ class ZeroRun:
               else contextlib.nullcontext()):
             self._open(config, restart)
         if cluster is not None:  # last: a run refused above starts no workers
-            from mockgo.cluster import make_executor
             self.executor = make_executor(cluster)
 
     def _open(self, config, restart):
