@@ -50,6 +50,8 @@ import tempfile
 import warnings
 from pathlib import Path
 
+from mockgo.nets.io import load_model, save_model
+
 __all__ = ["CLUSTERS", "Executor", "InProcess", "Processes", "RayExecutor", "Recipe",
            "ShippedModel", "add_cluster_options", "executor_from_args", "make_executor"]
 
@@ -81,16 +83,12 @@ class ShippedModel:
     @classmethod
     def from_model(cls, model, encoder=None):
         """A model in memory (saved with its encoder, as :func:`mockgo.nets.io.save_model`)."""
-        from mockgo.nets.io import save_model  # TensorFlow: imported only when a network is used
-
         with tempfile.TemporaryDirectory() as folder:
             path = save_model(model, Path(folder) / f"{model.name}.keras", encoder=encoder)
             return cls(path.read_bytes(), model.name)
 
     def load(self):
         """The Keras model (uncompiled), loaded in this process at most once."""
-        from mockgo.nets.io import load_model  # TensorFlow: imported only when a network is used
-
         model = self._loaded.pop(self.digest, None)
         if model is None:
             with tempfile.TemporaryDirectory() as folder:

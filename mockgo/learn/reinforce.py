@@ -154,7 +154,7 @@ class PolicyGradient:
     def __init__(self, model, learning_rate, temperature=1.0, chunk=512):
         import keras  # the backend: imported only when a network is used
 
-        from mockgo.nets.models import logits_model
+        from mockgo.nets.models import logits_model  # Keras: imported only when a network is used
 
         if temperature <= 0:
             raise ValueError("REINFORCE needs a sampling temperature > 0")
@@ -360,7 +360,7 @@ class Reinforce:
     def __init__(self, folder, sl_policy, config, restart=False, record_every=0, cluster=None):
         import keras  # TensorFlow: imported only when a network is used
 
-        import mockgo.nets.models  # noqa: F401
+        import mockgo.nets.models  # noqa: F401  (registers the custom layers before loading)
 
         self.cluster = cluster
         self._executor = None

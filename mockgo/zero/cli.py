@@ -7,11 +7,13 @@ import os
 import sys
 from pathlib import Path
 
+from mockgo import pretrained
 from mockgo.cluster import add_cluster_options, executor_from_args, make_executor
 from mockgo.data.files import FolderBusyError
+from mockgo.nets.io import load_model
 from mockgo.zero.config import ZeroConfig
 from mockgo.zero.layout import RunLayout, is_loop_job, model_name, read_config
-from mockgo.zero.run import bootstrap, generation_line
+from mockgo.zero.run import bootstrap, generation_line, tower_of
 from mockgo.zero.selfplay import selfplay_job
 
 __all__ = ["config_from_args", "configure_parser", "main", "run_cli"]
@@ -130,10 +132,6 @@ def config_from_args(args):
         args.init = _init_model(args.init)
         changes["init_model"] = str(args.init.resolve())
         if args.blocks is None or args.filters is None:
-            from mockgo.nets.io import \
-                load_model  # TensorFlow: imported only when a network is used
-            from mockgo.zero.run import tower_of
-
             blocks, filters = tower_of(load_model(args.init))
             changes.setdefault("blocks", blocks)
             changes.setdefault("filters", filters)
@@ -163,8 +161,6 @@ def _init_model(path):
     """``--init``'s network: the file, or where the shipped network of that
     name lies (:mod:`mockgo.pretrained`, the file checked against its card),
     so a run goes on from a committed network on a fresh machine."""
-    from mockgo import pretrained
-
     if path.exists() or str(path) not in pretrained.names():
         return path
     return pretrained.checked_path(str(path))

@@ -36,6 +36,7 @@ import re
 from pathlib import Path
 
 from mockgo.data.files import CorruptFileError, atomic_write_text, list_work, read_json
+from mockgo.zero.config import ZeroConfig
 
 __all__ = ["RunLayout", "is_holdout", "is_loop_job", "job_name", "model_name", "read_config",
            "read_job_progress", "read_state", "write_json"]
@@ -87,8 +88,6 @@ def read_state(path, missing_ok=False, remedy=None):
 def read_config(path, missing_ok=False, remedy=None):
     """The run's ``config.json`` as a ZeroConfig (None if missing and
     ``missing_ok``); CorruptFileError naming it when it is not a config."""
-    from mockgo.zero.config import ZeroConfig
-
     values = read_json(path, "the run's ZeroConfig", missing_ok=missing_ok, remedy=remedy,
                        schema=dict)
     if values is None:

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 from tqdm.auto import tqdm
 
+from mockgo.cluster import Recipe, ShippedModel
 from mockgo.data import records
 from mockgo.data.files import CorruptFileError, atomic_open, read_npz
 from mockgo.data.gametree import SearchSummary
@@ -335,8 +336,6 @@ def selfplay_job(base_dir, model_path, games, config, job="selfplay", progress=T
                 finish(b, *_selfplay_batch(evaluator, config, model, job, b, numbers, bar,
                                            callback))
         else:
-            from mockgo.cluster import Recipe, ShippedModel
-
             recipe = Recipe(SelfPlayWorker, (config, ShippedModel.from_path(model_path)))
             tasks = {(model, job, b): {"model": model, "job": job, "batch": b, "numbers": numbers}
                      for b, numbers in todo}

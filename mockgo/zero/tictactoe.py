@@ -37,6 +37,8 @@ import numpy as np
 from mockgo.nets.device import set_random_seed
 from mockgo.search.games import TicTacToe
 from mockgo.search.mcts import MCTSPlayer, search_many
+from mockgo.zero.config import ZeroConfig
+from mockgo.zero.train import augment, compile_dual
 
 __all__ = ["TicTacToeEvaluator", "WarmUp", "encode", "network_player", "search_player",
            "selfplay", "tictactoe_network", "train_tictactoe"]
@@ -60,7 +62,7 @@ def tictactoe_network(blocks=2, filters=32, seed=0):
     10 policy outputs (the 9 cells and Go's pass, never legal here)."""
     import keras  # TensorFlow: imported only when a network is used
 
-    from mockgo.nets.models import dual_network
+    from mockgo.nets.models import dual_network  # Keras: imported only when a network is used
 
     set_random_seed(seed)
     return dual_network(SIZE, planes=2, blocks=blocks, filters=filters, value_hidden=32,
@@ -73,7 +75,7 @@ class TicTacToeEvaluator:
     the priors masked to the empty cells and renormalised."""
 
     def __init__(self, model, batch_size=512):
-        from mockgo.nets.inference import Predictor, masked_policy
+        from mockgo.nets.inference import Predictor, masked_policy  # Keras: imported only when a network is used
 
         self.predictor = Predictor(model, batch_size=batch_size)
         self._masked = masked_policy
@@ -153,9 +155,6 @@ def train_tictactoe(settings=None, progress=None, **changes):
     :class:`WarmUp` (with ``changes`` applied); ``progress(record)``: called
     after each generation."""
     import keras  # TensorFlow: imported only when a network is used
-
-    from mockgo.zero.config import ZeroConfig
-    from mockgo.zero.train import augment, compile_dual
 
     settings = dataclasses.replace(settings or WarmUp(), **changes)
     rng = np.random.default_rng(settings.seed)

@@ -8,6 +8,8 @@ from pathlib import Path
 import numpy as np
 
 from mockgo.go import symmetries
+from mockgo.go.features import get_encoder
+from mockgo.zero.config import ENCODER
 from mockgo.zero.selfplay import load_targets, progress_bar, save_npz
 
 __all__ = ["augment", "compile_dual", "epoch_bar", "fit_epoch", "gather_examples", "new_network",
@@ -96,7 +98,7 @@ def compile_dual(model, config):
     :func:`targets`)."""
     import keras  # TensorFlow: imported only when a network is used
 
-    from mockgo.nets.models import ownership_loss
+    from mockgo.nets.models import ownership_loss  # Keras: imported only when a network is used
 
     losses = {"policy": keras.losses.CategoricalCrossentropy(),
               "value": keras.losses.MeanSquaredError(),
@@ -114,9 +116,7 @@ def new_network(config, name):
     """A randomly initialised dual network of ``config``'s architecture
     (board, tower, heads, global pooling, L2) with the run's input planes,
     named ``name`` (seed Keras first for a reproducible one)."""
-    from mockgo.go.features import get_encoder
-    from mockgo.nets.models import dual_network
-    from mockgo.zero.config import ENCODER
+    from mockgo.nets.models import dual_network  # Keras: imported only when a network is used
 
     return dual_network(config.board_size,
                         planes=get_encoder(ENCODER, config.board_size).num_planes,
