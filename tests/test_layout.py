@@ -254,11 +254,13 @@ def test_imports_inside_functions_say_why():
 def test_an_unexplained_import_is_caught(tmp_path):
     modules, _ = all_imports()
     path = tmp_path / "probe.py"
-    path.write_text("from mockgo.go import coords\n\n\ndef f():\n    from mockgo.go import coords\n"
+    path.write_text("from mockgo.go import coords\n\n\ndef f():\n"
+                    "    from mockgo.go import coords\n"
                     "    from mockgo.go.board import Board\n"
                     "    from mockgo.go.board import BLACK  # noqa: F401\n"
                     "    # a reason for the two below\n"
-                    "    from mockgo.go.board import WHITE\n    from mockgo.go.board import EMPTY\n")
+                    "    from mockgo.go.board import WHITE\n"
+                    "    from mockgo.go.board import EMPTY\n")
     found = unexplained_imports({"probe": path}, {"probe": mockgo_imports(path, modules)})
     assert [f.split(": ", 1)[1] for f in found] == [
         "an import inside a function with no comment saying why",

@@ -65,7 +65,7 @@ class Analyst:
         """From a policy or dual network and/or a value network (Keras
         models, paths, names of shipped networks, or Predictors)."""
         def load(model):
-            from mockgo.nets.inference import network_input  # Keras: imported only when a network is used
+            from mockgo.nets.inference import network_input  # lazy: it imports Keras
 
             if isinstance(model, str) and model in pretrained.names():
                 model = pretrained.load(model)
@@ -108,7 +108,7 @@ class Analyst:
         moves, or None without a policy network."""
         if self.policy_net is None:
             return None
-        from mockgo.nets.inference import masked_policy  # Keras: imported only when a network is used
+        from mockgo.nets.inference import masked_policy  # lazy: it imports Keras
 
         predictor, encoder = self.policy_net
         out = predictor.predict(encoder.encode(board)[None])

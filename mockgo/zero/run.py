@@ -93,10 +93,10 @@ from mockgo.cluster import Recipe, ShippedModel, make_executor
 from mockgo.data import records
 from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, folder_lock,
                                read_json, read_npz, refuse_unrecorded_work)
+from mockgo.gtp.client import find_gnugo
 from mockgo.nets.device import set_random_seed
 from mockgo.nets.io import load_model, model_info, save_model
 from mockgo.play.match import match
-from mockgo.gtp.client import find_gnugo
 from mockgo.play.players import RandomPlayer, gnugo_player
 from mockgo.search.evaluators import NetworkEvaluator
 from mockgo.search.mcts import MCTSPlayer
