@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 
 # Every reader's module imported here, before any clock starts.
-from mockgo.arena.gtp import GTPServer
+from mockgo.gtp.server import GTPServer
 from mockgo.data.records import MAX_MOVES, MAX_SGF_BYTES
 from mockgo.data.sgf_syntax import MAX_NODES
 from mockgo.play.players import RandomPlayer

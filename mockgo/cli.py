@@ -34,7 +34,7 @@ import mockgo
 __all__ = ["InputError", "SUBCOMMANDS", "build_parser", "main"]
 
 SUBCOMMANDS = {
-    "gtp": ("mockgo.arena.gtp", "play over GTP (for Sabaki, GoGui, gogui-twogtp...)"),
+    "gtp": ("mockgo.gtp.cli", "play over GTP (for Sabaki, GoGui, gogui-twogtp...)"),
     "match": ("mockgo.arena.matches", "play N games between two players; win rate and Elo"),
     "ladder": ("mockgo.arena.ladder", "rate players in Elo against random and GnuGo"),
     "zero": ("mockgo.zero.cli", "AlphaGo Zero's self-play loop, resumable"),

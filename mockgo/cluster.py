@@ -50,9 +50,10 @@ import tempfile
 import warnings
 from pathlib import Path
 
+from mockgo.nets.io import load_model, save_model
+
 __all__ = ["CLUSTERS", "Executor", "InProcess", "Processes", "RayExecutor", "Recipe",
-           "ShippedModel", "add_cluster_options", "executor_from_args", "make_executor",
-           "portable_player"]
+           "ShippedModel", "add_cluster_options", "executor_from_args", "make_executor"]
 
 CLUSTERS = ("ray",)
 # The sessions a worker keeps (a Zero evaluation needs two models' at once).
@@ -82,16 +83,12 @@ class ShippedModel:
     @classmethod
     def from_model(cls, model, encoder=None):
         """A model in memory (saved with its encoder, as :func:`mockgo.nets.io.save_model`)."""
-        from mockgo.nets.io import save_model  # TensorFlow: imported only when a network is used
-
         with tempfile.TemporaryDirectory() as folder:
             path = save_model(model, Path(folder) / f"{model.name}.keras", encoder=encoder)
             return cls(path.read_bytes(), model.name)
 
     def load(self):
         """The Keras model (uncompiled), loaded in this process at most once."""
-        from mockgo.nets.io import load_model  # TensorFlow: imported only when a network is used
-
         model = self._loaded.pop(self.digest, None)
         if model is None:
             with tempfile.TemporaryDirectory() as folder:
@@ -148,28 +145,6 @@ class Recipe:
 
     def __repr__(self):
         return f"Recipe({self.factory.__qualname__}, {self.key[:12]})"
-
-
-def portable_player(player, temperature=1.0):
-    """A player as it travels to workers: a spec string or a :class:`Recipe`
-    as it is; a :class:`~mockgo.play.players.PolicyPlayer` (or a Keras policy
-    model, played at ``temperature``) as a recipe that makes the same player
-    from its network's bytes. Other Player objects cannot travel: give a
-    spec."""
-    from mockgo.play.players import Player, PolicyPlayer
-
-    if isinstance(player, (str, Recipe)):
-        return player
-    if not isinstance(player, Player):  # a Keras model
-        player = PolicyPlayer(player, temperature=temperature)
-    if not isinstance(player, PolicyPlayer):
-        raise ValueError(f"{player.name} ({type(player).__name__}) cannot be sent to workers: "
-                         f"give it as a spec (mockgo.play.players.make_player)")
-    model = ShippedModel.from_model(player.model, encoder=player.encoder.name)
-    return Recipe(PolicyPlayer, (model,), dict(
-        encoder=player.encoder.name, temperature=player.temperature, seed=player.seed,
-        name=player.name, keep_planes=player.keep_planes, answer_passes=player.answer_passes),
-        name=player.name)
 
 
 class _Sessions:

@@ -11,6 +11,7 @@ import numpy as np
 from mockgo.go import coords
 from mockgo.go.board import BLACK, WHITE
 from mockgo.go.handicap import hoshi_points
+from mockgo.play.results import elo_from_rate
 
 _WOOD = "#dcb35c"
 
@@ -185,7 +186,6 @@ def strength_elo(point, clip=800.0):
     win and half a loss more, (wins + 0.5) / (games + 1), so that a match
     all lost or all won still gets a point on the plot; the interval is the
     Wilson interval's, clipped to +-``clip`` (and the estimate into it)."""
-    from mockgo.arena.matches import elo_from_rate
 
     rate = (point["wins"] + 0.5) / (point["games"] + 1)
     low, high = (min(max(elo_from_rate(p), -clip), clip) for p in point["wilson_95"])

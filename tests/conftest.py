@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from mockgo.play.gtp_client import find_gnugo
+from mockgo.gtp.client import find_gnugo
 
 
 @pytest.fixture(scope="session")

@@ -7,15 +7,17 @@ import numpy as np
 import pytest
 
 from mockgo.arena.ladder import fit_ratings, ladder
-from mockgo.arena.matches import (MatchResult, TrompTaylorScorer, elo_from_rate, elo_interval,
-                                  match, rate_from_elo, score_and_save, wilson_interval)
 from mockgo.cli import SUBCOMMANDS, main
 from mockgo.data.records import load_sgf, replay
 from mockgo.go import coords
 from mockgo.go.board import BLACK, EMPTY, WHITE
+from mockgo.play.match import match
 from mockgo.play.players import (RESIGN, Choices, GTPPlayer, Player, RandomPlayer, make_player,
                                  parse_spec)
+from mockgo.play.results import (MatchResult, elo_from_rate, elo_interval, rate_from_elo,
+                                 wilson_interval)
 from mockgo.play.runner import play_games
+from mockgo.play.scoring import TrompTaylorScorer, score_and_save
 
 # ------------------------------------------------------------- statistics
 

@@ -19,9 +19,9 @@ import tempfile
 import numpy as np
 import pytest
 
-from mockgo.arena.matches import match
 from mockgo.cluster import InProcess, Processes, Recipe
 from mockgo.data.files import read_npz
+from mockgo.play.match import match
 from mockgo.zero.config import ZeroConfig
 from mockgo.zero.layout import RunLayout
 from mockgo.zero.run import bootstrap

@@ -9,14 +9,16 @@ import numpy as np
 import pytest
 
 import mockgo
-from mockgo.arena.gtp import GTPServer, configure_parser, free_handicap_points, preprocess
+from mockgo.gtp.cli import configure_parser
+from mockgo.gtp.protocol import preprocess
+from mockgo.gtp.server import GTPServer, free_handicap_points
 from mockgo.go import coords
 from mockgo.go.board import BLACK, WHITE, Board
 from mockgo.go.ownership import estimate_dead
-from mockgo.play.gtp_client import GTPEngine, GTPError, gnugo_command
+from mockgo.gtp.client import GTPEngine, GTPError, gnugo_command
 from mockgo.play.players import RESIGN, Choices, Player, RandomPlayer
 
-ENGINE = [sys.executable, "-m", "mockgo.arena.gtp", "--player", "random"]
+ENGINE = [sys.executable, "-m", "mockgo.gtp", "--player", "random"]
 ALL_COMMANDS = [
     "protocol_version", "name", "version", "known_command", "list_commands", "quit",
     "boardsize", "clear_board", "komi", "play", "genmove", "undo", "showboard",
@@ -412,7 +414,7 @@ class Timed(Fixed):
 
 
 def test_the_clock_follows_gtp_conventions_and_shares_out_its_time():
-    from mockgo.arena.gtp import CLOCK_MARGIN, GameClock
+    from mockgo.gtp.clock import CLOCK_MARGIN, GameClock
 
     assert GameClock((0, 1, 0)).budget(0, 361) is None  # GTP's "no time limits"
     # Main time: 600 s over (0.75 * 361 - 0) / 2 = 135.4 own moves to come;
@@ -600,3 +602,25 @@ def test_a_whole_game_against_gnugo_through_two_pipes(gnugo_path):
         assert gnugo_score.startswith("W+") and ours_score.startswith("W+")
         assert abs(float(ours_score[2:]) - float(gnugo_score[2:])) <= 10, (ours_score,
                                                                            gnugo_score)
+
+
+def test_the_old_module_path_still_starts_the_engine():
+    """Controllers set up with ``python -m mockgo.arena.gtp`` keep working."""
+    old = [sys.executable, "-m", "mockgo.arena.gtp", "--player", "random"]
+    done = subprocess.run(old, input=b"name\nlist_commands\nquit\n", capture_output=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert done.stdout.decode().startswith("= mockgo\n\n= protocol_version\n")
+
+
+def test_extra_commands_are_answered_listed_and_known():
+    def echo(server, args):
+        return f"{server.size} {' '.join(args)}"
+
+    server = GTPServer(RandomPlayer(seed=0), size=9, commands={"mockgo-echo": echo})
+    assert server.handle("7 mockgo-echo a b") == "=7 9 a b\n\n"
+    assert server.handle("known_command mockgo-echo") == "= true\n\n"
+    assert server.handle("list_commands").rstrip("\n").split("\n")[-1] == "mockgo-echo"
+    assert server.handle("genmove b").startswith("= ")  # the standard table is still there
+    plain = GTPServer(RandomPlayer(seed=0), size=9)
+    assert plain.handle("mockgo-echo") == "? unknown command\n\n"

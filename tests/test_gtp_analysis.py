@@ -13,7 +13,7 @@ import time
 import numpy as np
 import pytest
 
-from mockgo.arena import analysis
+from mockgo.gtp import analysis
 from mockgo.arena.gtp import GTPServer
 from mockgo.go import coords
 from mockgo.play.players import Choices, Player, RandomPlayer, SearchPlayer, make_player

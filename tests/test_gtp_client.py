@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from mockgo.play.gtp_client import GTPEngine, GTPEngineDied, GTPError, gnugo_command
+from mockgo.gtp.client import GTPEngine, GTPEngineDied, GTPError, gnugo_command
 
 
 @pytest.fixture

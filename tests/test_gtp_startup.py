@@ -11,7 +11,7 @@ import zipfile
 
 import pytest
 
-from mockgo.arena.gtp import GTPServer
+from mockgo.gtp.server import GTPServer
 from mockgo.cli import main as mockgo_main
 from mockgo.go.board import Board
 from mockgo.native_log import native_lines_dropped
@@ -25,7 +25,7 @@ FIRST_COMMANDS = ["name", "version", "protocol_version", "list_commands", "known
 # record, after each command, whether TensorFlow and Keras were imported.
 RECORDING_ENGINE = """
 import json, sys
-from mockgo.arena import gtp
+from mockgo.gtp import server as gtp
 from mockgo.cli import main
 
 record_path, argv = sys.argv[1], sys.argv[2:]

@@ -51,7 +51,7 @@ def board_from(diagram, komi=7.5):
 
 def gnugo_statuses(gnugo_path, board=None, sgf_path=None):
     """GnuGo's (Chinese rules) final_status_list of each kind and its final_score."""
-    from mockgo.play.gtp_client import GTPEngine, gnugo_command
+    from mockgo.gtp.client import GTPEngine, gnugo_command
 
     with GTPEngine(gnugo_command(level=10, binary=gnugo_path)) as engine:
         if sgf_path is not None:
@@ -412,7 +412,7 @@ def test_strength_curve_plot(tmp_path):
     from mockgo.plotting import plot_strength_curve, strength_elo
 
     points = [{"level": 1, "wins": w, "games": 10, "cpu_hours": h,
-               "wilson_95": list(__import__("mockgo.arena.matches", fromlist=["x"])
+               "wilson_95": list(__import__("mockgo.play.results", fromlist=["x"])
                                  .wilson_interval(w, 10))} for w, h in ((0, 1), (5, 2), (10, 3))]
     elo, low, high = strength_elo(points[1])
     assert elo == pytest.approx(0) and low < 0 < high
@@ -425,7 +425,7 @@ def test_equal_cost_plot_draws_each_match_at_the_other_runs_cpu_hours():
     import matplotlib
 
     matplotlib.use("Agg")
-    from mockgo.arena.matches import wilson_interval
+    from mockgo.play.results import wilson_interval
     from mockgo.plotting import plot_equal_cost
 
     matches = ((35, 0.37), (20, 0.7), (4, 1.0))  # wins of 40, CPU-hours

@@ -9,16 +9,16 @@ import numpy as np
 import pytest
 
 from mockgo import Board
-from mockgo.arena.matches import match as play_match
 from mockgo.data import records
 from mockgo.go.board import BLACK, WHITE
 from mockgo.go.features import get_encoder
 from mockgo.nets.inference import masked_policy
 from mockgo.nets.models import policy_network
+from mockgo.play.match import match as play_match
 from mockgo.play.players import PolicyPlayer, RandomPlayer, SearchPlayer, as_player
-from mockgo.search.evaluators import uniform_evaluator
 from mockgo.play.runner import RANDOM_MOVE, mixture, play_games
 from mockgo.play.sampling import temper
+from mockgo.search.evaluators import uniform_evaluator
 
 N = 5
 

@@ -12,7 +12,7 @@ and what is refused, and with which message.
 
 import pytest
 
-from mockgo.arena.gtp import GTPServer
+from mockgo.gtp.server import GTPServer
 from mockgo.data import gametree
 from mockgo.data.records import MAX_MOVES, SETUP_BOARDS, SGFError, load_sgf, read_sgf
 from mockgo.data.sgf_syntax import MAX_NODES

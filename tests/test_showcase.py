@@ -1,5 +1,6 @@
-"""Notebook 05's helpers (mockgo.arena.showcase): who takes part in the
-ladders, the recorded searches of the showcase game, and the key moves."""
+"""Notebook 05's helpers: who takes part in the ladders (mockgo.notebook's
+line-ups), the recorded searches of the showcase game, and the key moves
+(mockgo.arena.showcase)."""
 
 import json
 
@@ -8,9 +9,9 @@ import pytest
 
 from mockgo import notebook
 from mockgo.arena.ladder import Rating, draw_ratings
-from mockgo.arena.showcase import (SearchRecord, SearchRecorder, arena_lineup, big_board_lineup,
-                                   key_moves, showcase_game, zero_network)
+from mockgo.arena.showcase import SearchRecord, SearchRecorder, key_moves, showcase_game
 from mockgo.go.board import Board
+from mockgo.notebook import arena_lineup, big_board_lineup, zero_network
 from mockgo.play.players import RandomPlayer, make_player
 
 QUICK = notebook.preset("05_arena", True)

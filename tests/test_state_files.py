@@ -190,14 +190,14 @@ def test_zero_run_files(tmp_path):
 
 
 def test_match_folder(tmp_path):
-    from mockgo.arena.matches import _open_folder
+    from mockgo.play.match_folder import open_folder
 
     settings = {"spec_a": "random", "spec_b": "random", "size": 5, "komi": 7.5,
                 "max_moves": 50, "seed": 0, "scorer": "tromp-taylor"}
     path = tmp_path / "match.json"
     for text in ("[]", "2"):
         path.write_text(text)
-        expect_damaged(path, lambda: _open_folder(tmp_path, settings),
+        expect_damaged(path, lambda: open_folder(tmp_path, settings),
                        "the file should be an object")
     path.write_text(json.dumps(settings))
     log = tmp_path / "games.jsonl"
@@ -210,9 +210,9 @@ def test_match_folder(tmp_path):
         log.write_text(json.dumps(dict(entry, **change)) + "\n" + json.dumps(entry) + "\n")
         with pytest.raises(ValueError, match=rf"^{re.escape(str(log))}: line 1 is not a "
                                              rf"finished game's entry: {re.escape(problem)}"):
-            _open_folder(tmp_path, settings)
+            open_folder(tmp_path, settings)
     log.write_text("[1, 2]\n")
     with pytest.raises(ValueError, match="line 1 is not a finished game's entry: the entry "
                                          "should be an object"):
-        _open_folder(tmp_path, settings)
+        open_folder(tmp_path, settings)
     assert sorted(os.listdir(tmp_path)) == ["games.jsonl", "match.json"]  # nothing deleted

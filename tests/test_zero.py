@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 
 from mockgo import BLACK, WHITE
-from mockgo.arena.matches import MatchResult
 from mockgo.data import records
 from mockgo.go.features import get_encoder
 from mockgo.nets.inference import fastest_precision
+from mockgo.play.results import MatchResult
 from mockgo.zero import run as zero_run
 from mockgo.zero.cli import _parser as zero_parser
 from mockgo.zero.cli import generations_wanted

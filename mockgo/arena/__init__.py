@@ -1,5 +1,6 @@
-"""Stage 8, the arena: matches between any two players with their statistics
-(:mod:`~mockgo.arena.matches`: win rate, Wilson interval, Elo), Elo ratings
-against fixed anchors (:mod:`~mockgo.arena.ladder`), move-prediction scores of a
-policy (:mod:`~mockgo.arena.evaluation`) and mockgo as a GTP engine for Sabaki
-and GoGui (:mod:`~mockgo.arena.gtp`)."""
+"""Stage 8, the arena: ``mockgo match`` (:mod:`~mockgo.arena.matches`, the
+command line of :func:`mockgo.play.match.match`), Elo ratings against fixed
+anchors (:mod:`~mockgo.arena.ladder`), move-prediction scores of a policy
+(:mod:`~mockgo.arena.evaluation`) and notebook 05's showcase game
+(:mod:`~mockgo.arena.showcase`). The GTP engine for Sabaki and GoGui is
+:mod:`mockgo.gtp`."""

@@ -5,7 +5,7 @@
     mockgo ladder --player policy:path=models/sl.keras --player random:seed=1 \\
         --games 10 --size 9 --plot ladder.png
 
-Every player plays a match (:func:`mockgo.arena.matches.match`, ``games`` games,
+Every player plays a match (:func:`mockgo.play.match.match`, ``games`` games,
 colours alternating) against each anchor, and the anchors play each other
 (``anchor_games`` games a pair, default ``games``) so that their own
 ratings are measured too. The anchors are, by default, the random player,
@@ -40,8 +40,9 @@ from pathlib import Path
 
 import numpy as np
 
-from mockgo.arena.matches import format_elo, match
+from mockgo.play.match import match
 from mockgo.play.players import spec_help
+from mockgo.play.results import format_elo
 
 ANCHORS = ("random", "gnugo:level=1", "gnugo:level=10")
 ELO_PER_NATURAL = 400 / math.log(10)  # Elo points per unit of log-odds

@@ -32,12 +32,14 @@ from pathlib import Path
 
 import numpy as np
 
+from mockgo import pretrained
 from mockgo.data import records
 from mockgo.data.gametree import Cursor, GameTree, SearchSummary, load_tree, read_tree, save_tree
 from mockgo.go import coords
 from mockgo.go.board import (BLACK, COLOR_NAMES, ILLEGAL_REASONS, WHITE, IllegalMove,
                              fixed_handicap_points)
 from mockgo.go.ownership import estimate_dead
+from mockgo.nets.io import kind_of
 from mockgo.play.players import RESIGN, Player, make_player
 
 __all__ = ["Analyst", "GameSession"]
@@ -62,11 +64,8 @@ class Analyst:
     def from_networks(cls, network=None, value_network=None):
         """From a policy or dual network and/or a value network (Keras
         models, paths, names of shipped networks, or Predictors)."""
-        from mockgo.nets.io import kind_of
-
         def load(model):
-            from mockgo import pretrained
-            from mockgo.nets.inference import network_input
+            from mockgo.nets.inference import network_input  # lazy: it imports Keras
 
             if isinstance(model, str) and model in pretrained.names():
                 model = pretrained.load(model)
@@ -109,7 +108,7 @@ class Analyst:
         moves, or None without a policy network."""
         if self.policy_net is None:
             return None
-        from mockgo.nets.inference import masked_policy
+        from mockgo.nets.inference import masked_policy  # lazy: it imports Keras
 
         predictor, encoder = self.policy_net
         out = predictor.predict(encoder.encode(board)[None])

@@ -47,9 +47,13 @@ from pathlib import Path
 
 import numpy as np
 
+from mockgo.cluster import Processes
 from mockgo.data.dataset import DatasetSpec, build_dataset, read_manifest
 from mockgo.data.files import atomic_write_text, read_json
 from mockgo.go.features import ALPHAGO48, get_encoder
+from mockgo.learn.value import fit_value_network, mse_by_phase, predict_values, value_dataset
+from mockgo.nets.device import compute_device, resolve_precision, set_random_seed
+from mockgo.nets.io import load_model, save_for_play
 
 __all__ = ["PRESETS", "RecipeConfig", "STAGES", "run_recipe", "step_rate", "timed_plan",
            "wait_for"]
@@ -106,8 +110,8 @@ def step_rate(net, batch_size, steps=30, warmup=5, seed=0):
     precision, its own weights): ``net`` is left as it was."""
     import keras
 
-    from mockgo.data.pipeline import HeldBatches
-    from mockgo.nets.packed import packed_input_model
+    from mockgo.data.pipeline import HeldBatches  # Keras: imported only when a network is used
+    from mockgo.nets.packed import packed_input_model  # Keras: imported only when a network is used
 
     copy = keras.models.clone_model(net)
     trainer = packed_input_model(copy)
@@ -165,8 +169,6 @@ def run_recipe(sources, folder, config=PRESETS["gpu"], stages=STAGES, workers=No
     the SGF archives (or folders) ``sources``, with ``config``; ``workers``
     dataset processes (default: one per core). Returns the record of
     ``recipe.json``: per stage, its results, ``seconds`` and ``device``."""
-    from mockgo.nets.device import compute_device
-
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     unknown = [stage for stage in stages if stage not in STAGES]
@@ -207,9 +209,9 @@ def _dataset_stage(sources, folder, config, workers, log):
 
 
 def _sl_stage(sources, folder, config, workers, log):
+    # Keras: imported only when a network is trained (the dataset stage and
+    # `mockgo recipe --help` need none of it).
     from mockgo.learn.supervised import build_policy, played_positions, split_scores, train_policy
-    from mockgo.nets.device import resolve_precision
-    from mockgo.nets.io import save_for_play
 
     dataset = folder / "dataset"
     manifest = read_manifest(dataset)
@@ -260,10 +262,7 @@ def _value_stage(sources, folder, config, workers, log):
     played out), split 80/10/10 as notebook 02 splits it, trained with
     early stopping, and scored by phase of the game on its test tenth
     against always guessing 0 (notebook 02's table)."""
-    from mockgo.learn.value import fit_value_network, mse_by_phase, predict_values, value_dataset
-    from mockgo.nets.device import resolve_precision, set_random_seed
-    from mockgo.nets.io import load_model, save_for_play
-    from mockgo.nets.models import value_network
+    from mockgo.nets.models import value_network  # Keras: imported only when a network is used
 
     policy_file = folder / "sl-policy.keras"
     if not policy_file.is_file():
@@ -272,8 +271,6 @@ def _value_stage(sources, folder, config, workers, log):
     cluster = None
     workers = workers or os.cpu_count() or 1
     if workers > 1:
-        from mockgo.cluster import Processes
-
         cluster = Processes(workers)
     started = time.perf_counter()
     data = value_dataset(policy, config.value_games, config.board_size, batch=config.value_batch,

@@ -78,7 +78,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from mockgo import pretrained
-from mockgo.arena.matches import match
+from mockgo.cluster import make_executor
 from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, job_folder,
                                list_work, read_json, refuse_unrecorded_work)
 from mockgo.data.records import save_sgf
@@ -87,7 +87,8 @@ from mockgo.go.features import ALPHAGO48, ALPHAGO49, get_encoder
 from mockgo.learn.policy_gradient import PolicyGradient, Update
 from mockgo.learn.value import add_colour_plane
 from mockgo.nets.io import load_model, mark_trained_here, read_info, save_model
-from mockgo.play.players import PolicyPlayer
+from mockgo.play.match import match
+from mockgo.play.players import PolicyPlayer, portable_player
 
 __all__ = ["OpponentPool", "Partner", "PolicyGradient", "Reinforce", "ReinforceConfig", "Update",
            "describe_partner_effect", "partner_effect", "partner_file"]
@@ -271,7 +272,7 @@ class Reinforce:
     def __init__(self, folder, sl_policy, config, restart=False, record_every=0, cluster=None):
         import keras  # TensorFlow: imported only when a network is used
 
-        import mockgo.nets.models  # noqa: F401
+        import mockgo.nets.models  # noqa: F401  (registers the custom layers before loading)
 
         self.cluster = cluster
         self._executor = None
@@ -446,8 +447,6 @@ class Reinforce:
         if self.cluster is None:
             return match(a, b, games, config.size, komi=config.komi, seed=seed,
                          max_moves=config.max_moves)
-        from mockgo.cluster import make_executor, portable_player
-
         if self._executor is None:
             self._executor = make_executor(self.cluster)
         return match(portable_player(a), portable_player(b), games, config.size,

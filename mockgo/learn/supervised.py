@@ -480,7 +480,7 @@ def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
     """
     import keras  # the backend: imported only when a network is used
 
-    from mockgo.nets.packed import packed_input_model
+    from mockgo.nets.packed import packed_input_model  # Keras: imported only when a network is used
 
     run_dir, dataset_dir = Path(run_dir), Path(dataset_dir)
     manifest = read_manifest(dataset_dir)

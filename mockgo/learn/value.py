@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 from tqdm.auto import tqdm
 
+from mockgo.cluster import Executor, Recipe, make_executor
 from mockgo.data import records
 from mockgo.data.files import (CorruptFileError, atomic_path, atomic_write_text,
                                check_same_settings, discard_work, job_folder, list_work, read_json,
@@ -36,7 +37,7 @@ from mockgo.data.files import (CorruptFileError, atomic_path, atomic_write_text,
 from mockgo.go import symmetries
 from mockgo.go.board import BLACK, WHITE, Board
 from mockgo.go.features import ALPHAGO49, get_encoder
-from mockgo.play.players import as_player
+from mockgo.play.players import as_player, portable_player
 from mockgo.play.runner import play_games
 from mockgo.search.uct import score_value
 
@@ -159,8 +160,6 @@ def _value_batches_on(cluster, policy, rl_policy, games, size, komi, max_step, m
     k + the sizes of the others) is at least ``batch``, batch k is surely
     played, and in full: it goes out at once. Otherwise it waits for the
     batches before it. So the same batches are played, none in vain."""
-    from mockgo.cluster import Executor, Recipe, make_executor, portable_player
-
     executor = make_executor(cluster)
     recipe = Recipe(_ValueGames, (portable_player(policy),
                                   None if rl_policy is None else portable_player(rl_policy),

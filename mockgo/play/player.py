@@ -2,7 +2,7 @@
 that plays one game or many in lockstep.
 
 The lockstep runner (:mod:`mockgo.play.runner`), matches
-(:mod:`mockgo.arena.matches`), the GTP engine (:mod:`mockgo.arena.gtp`),
+(:mod:`mockgo.play.match`), the GTP engine (:mod:`mockgo.gtp.server`),
 REINFORCE and AlphaGo Zero all drive players the same way::
 
     player.start_game(game, board, rng)   # game: a number; rng: this game's generator

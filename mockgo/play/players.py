@@ -19,7 +19,7 @@ here as it always was:
   greedy at temperature 0, else sampled from ``p ** (1 / T)``.
 - :mod:`mockgo.play.gtp_player`: :class:`GTPPlayer`, an external engine
   (GnuGo, or any GTP program) run through
-  :class:`mockgo.play.gtp_client.GTPEngine`; :func:`gnugo_player`.
+  :class:`mockgo.gtp.client.GTPEngine`; :func:`gnugo_player`.
 - :mod:`mockgo.play.search_player`: the tree searches, one tree per game,
   kept from move to move: :class:`SearchPlayer`, Monte Carlo tree search
   (:mod:`mockgo.search.mcts`) with any evaluator
@@ -40,7 +40,7 @@ here as it always was:
 from mockgo.play.gtp_player import GTPPlayer, gnugo_player
 from mockgo.play.lazy_player import LazyPlayer, PlayerLoadError, PlayerPlan
 from mockgo.play.player import RESIGN, THINKING, Choices, Player, Turn, passes_now  # noqa: F401
-from mockgo.play.policy_player import PolicyPlayer
+from mockgo.play.policy_player import PolicyPlayer, portable_player
 from mockgo.play.random_player import RandomPlayer
 from mockgo.play.search_player import (SearchPlayer, UCTPlayer, budget_label,  # noqa: F401
                                        check_seconds)
@@ -50,4 +50,4 @@ from mockgo.play.specs import (PLAYER_KINDS, as_player, lazy_player, make_player
 __all__ = ["RESIGN", "THINKING", "Choices", "GTPPlayer", "LazyPlayer", "Player", "PlayerLoadError",
            "PlayerPlan", "PolicyPlayer", "RandomPlayer", "SearchPlayer", "Turn", "UCTPlayer",
            "as_player", "gnugo_player", "lazy_player", "make_player", "parse_spec", "plan_player",
-           "register_player_kind", "spec_help"]
+           "portable_player", "register_player_kind", "spec_help"]

@@ -4,17 +4,22 @@ masked to the sensible moves; greedy at temperature 0, else sampled from
 ``p ** (1 / T)``. Many positions, one network call (spec ``policy:...``).
 
 TensorFlow is imported when the first :class:`PolicyPlayer` is made, not
-when this module is: a GTP game with the random player stays light."""
+when this module is: a GTP game with the random player stays light.
+
+:func:`portable_player` is how a policy player held in memory travels to
+worker processes (:mod:`mockgo.cluster`): as a recipe carrying its
+network's bytes."""
 
 import os
 import time
 
 import numpy as np
 
+from mockgo.cluster import Recipe, ShippedModel
 from mockgo.play.player import Choices, Player, passes_now
 from mockgo.play.sampling import check_temperature, sample_moves, temper
 
-__all__ = ["PolicyPlayer"]
+__all__ = ["PolicyPlayer", "portable_player"]
 
 
 class PolicyPlayer(Player):
@@ -117,3 +122,23 @@ class PolicyPlayer(Player):
         evaluated[rows] = True
         return Choices(moves, log_probs, evaluated, batch, calls=1, encode_s=middle - began,
                        network_s=ended - middle)
+
+
+def portable_player(player, temperature=1.0):
+    """A player as it travels to workers: a spec string or a :class:`Recipe`
+    as it is; a :class:`~mockgo.play.players.PolicyPlayer` (or a Keras policy
+    model, played at ``temperature``) as a recipe that makes the same player
+    from its network's bytes. Other Player objects cannot travel: give a
+    spec."""
+    if isinstance(player, (str, Recipe)):
+        return player
+    if not isinstance(player, Player):  # a Keras model
+        player = PolicyPlayer(player, temperature=temperature)
+    if not isinstance(player, PolicyPlayer):
+        raise ValueError(f"{player.name} ({type(player).__name__}) cannot be sent to workers: "
+                         f"give it as a spec (mockgo.play.players.make_player)")
+    model = ShippedModel.from_model(player.model, encoder=player.encoder.name)
+    return Recipe(PolicyPlayer, (model,), dict(
+        encoder=player.encoder.name, temperature=player.temperature, seed=player.seed,
+        name=player.name, keep_planes=player.keep_planes, answer_passes=player.answer_passes),
+        name=player.name)

@@ -23,7 +23,7 @@ games one after another::
     games[0].save_sgf("runs/game.sgf")
 
 Matches (colours alternating, win rates with their intervals) are
-:func:`mockgo.arena.matches.match`, on top of this.
+:func:`mockgo.play.match.match`, on top of this.
 
 Games
 -----

@@ -63,7 +63,7 @@ class _TreePerGame(Player):
         """Game ``game``'s tree if its root is the position ``board``; if it
         is not, with ``rng`` (the game's generator) a new tree from ``board``,
         the game's tree from now on (as a move's search starts one), without
-        it None. Live analysis (:mod:`mockgo.arena.analysis`) reads and grows
+        it None. Live analysis (:mod:`mockgo.gtp.analysis`) reads and grows
         the tree it gives."""
         tree = self._tree_at(game, board)
         if tree is None and rng is not None:
@@ -205,7 +205,7 @@ class SearchPlayer(_TreePerGame):
         self.name = name
         self.seed = seed
         # Called after every step of a move's search, between steps (live
-        # analysis prints there: mockgo.arena.analysis); None: nothing.
+        # analysis prints there: mockgo.gtp.analysis); None: nothing.
         self.after_step = None
         self._warmed_up = False
         super().__init__()  # game -> its MCTSPlayer

@@ -175,7 +175,7 @@ class AlphaGoEvaluator:
         return planes
 
     def __call__(self, states):
-        from mockgo.nets.inference import masked_policy
+        from mockgo.nets.inference import masked_policy  # lazy: it imports Keras
 
         legal = np.stack([np.asarray(state.legal_actions(), bool) for state in states])
         start = time.perf_counter()

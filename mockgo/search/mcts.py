@@ -583,7 +583,7 @@ def search_many(players, evaluate=None, seconds=None, after_step=None):
 
     ``after_step()``: called after every step, when no readout is in
     flight (no virtual loss in the trees): live analysis reads the trees
-    there (:mod:`mockgo.arena.analysis`)."""
+    there (:mod:`mockgo.gtp.analysis`)."""
     players = [p for p in players if not p.root.terminal]
     if not players:
         return

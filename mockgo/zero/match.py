@@ -17,8 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from mockgo.arena.matches import match
 from mockgo.cluster import Recipe, ShippedModel
+from mockgo.play.match import match
 from mockgo.play.players import RandomPlayer
 from mockgo.search.evaluators import NetworkEvaluator
 from mockgo.search.mcts import MCTSPlayer

@@ -88,13 +88,13 @@ from pathlib import Path
 
 import numpy as np
 
-from mockgo.arena.matches import match
 from mockgo.cluster import make_executor
 from mockgo.data import records
 from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, folder_lock,
                                job_folder, read_json, read_npz, refuse_unrecorded_work)
 from mockgo.nets.io import load_model, mark_trained_here, save_model
-from mockgo.play.gtp_client import find_gnugo
+from mockgo.play.match import match
+from mockgo.gtp.client import find_gnugo
 from mockgo.play.players import gnugo_player
 from mockgo.search.evaluators import NetworkEvaluator
 from mockgo.zero.config import ENCODER, seed_of

@@ -62,7 +62,7 @@ def tictactoe_network(blocks=2, filters=32, seed=0):
     10 policy outputs (the 9 cells and Go's pass, never legal here)."""
     import keras  # TensorFlow: imported only when a network is used
 
-    from mockgo.nets.models import dual_network  # imports Keras, as the line above
+    from mockgo.nets.models import dual_network  # lazy: it imports Keras
 
     set_random_seed(seed)
     return dual_network(SIZE, planes=2, blocks=blocks, filters=filters, value_hidden=32,
@@ -75,8 +75,7 @@ class TicTacToeEvaluator:
     the priors masked to the empty cells and renormalised."""
 
     def __init__(self, model, batch_size=512):
-        # imports TensorFlow: only when a network is used
-        from mockgo.nets.inference import Predictor, masked_policy
+        from mockgo.nets.inference import Predictor, masked_policy  # lazy: it imports Keras
 
         self.predictor = Predictor(model, batch_size=batch_size)
         self._masked = masked_policy

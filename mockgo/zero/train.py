@@ -102,7 +102,7 @@ def compile_dual(model, config):
     :func:`targets`)."""
     import keras  # TensorFlow: imported only when a network is used
 
-    from mockgo.nets.models import ownership_loss  # imports Keras, as the line above
+    from mockgo.nets.models import ownership_loss  # Keras: imported only when a network is used
 
     losses = {"policy": keras.losses.CategoricalCrossentropy(),
               "value": keras.losses.MeanSquaredError(),
@@ -120,7 +120,7 @@ def new_network(config, name):
     """A randomly initialised dual network of ``config``'s architecture
     (board, tower, heads, global pooling, L2) with the run's input planes,
     named ``name`` (seed Keras first for a reproducible one)."""
-    from mockgo.nets.models import dual_network  # imports Keras: only when a network is made
+    from mockgo.nets.models import dual_network  # Keras: imported only when a network is used
 
     return dual_network(config.board_size,
                         planes=get_encoder(ENCODER, config.board_size).num_planes,

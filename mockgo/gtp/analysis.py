@@ -64,6 +64,7 @@ so an analysis sees the next command arrive without blocking on it.
 import codecs
 import collections
 import dataclasses
+import logging
 import math
 import os
 import threading
@@ -72,10 +73,14 @@ import time
 import numpy as np
 
 from mockgo.go import coords
+from mockgo.gtp.protocol import STREAMED, GTPFailure
+from mockgo.play.players import PlayerLoadError
+
+log = logging.getLogger("mockgo.gtp")
 
 __all__ = ["AnalyzeRequest", "InputLines", "MoveInfo", "POLICY_VISITS", "PONDER_VISITS",
-           "analyst_for", "format_line", "lower_bound", "parse_analyze_args", "ponder",
-           "printing"]
+           "COMMANDS", "analyst_for", "engine_analyst", "format_line", "lower_bound",
+           "parse_analyze_args", "ponder", "printing"]
 
 # A policy's prior is shown as so many visits (module docstring).
 POLICY_VISITS = 1000
@@ -554,3 +559,65 @@ def _descriptor_lines(fd):
                 yield pending  # a last line without its LF
             yield ""
             return
+
+
+# ------------------------------------------------- the engine's commands
+#
+# Each is function(server, args), as mockgo.gtp.server's command table has
+# them. An analysis answer goes out line by line while the search runs
+# (server.stream); the handler then returns STREAMED.
+
+
+def _request(server, args):
+    try:
+        return parse_analyze_args(args, server.board.to_play, server._color, server._int)
+    except (ValueError, GTPFailure) as error:
+        log.warning("%s", error)
+        raise GTPFailure("cannot parse analyze tags") from None
+
+
+def engine_analyst(server, view):
+    """The analyst of ``server``'s player on ``view``; a player that cannot
+    give one (or a network that will not load) is a GTP failure."""
+    try:
+        return analyst_for(server.player, view, server.game_rng, server.ponder_visits)
+    except PlayerLoadError as error:
+        log.error("%s", error)
+        raise GTPFailure(str(error)) from None
+    except ValueError as error:
+        raise GTPFailure(str(error)) from None
+
+
+def analyze_command(dialect):
+    """``lz-analyze`` / ``kata-analyze``: lines until the next command."""
+
+    def analyze(server, args):
+        request = _request(server, args)
+        analyst = engine_analyst(server, server.view(request.color))
+        server.stream(f"={server.ident}\n")
+        ponder(analyst, request, server.size, server._stream, server.input_waiting, dialect,
+               clock=server.timer)
+        return STREAMED
+
+    return analyze
+
+
+def genmove_analyze_command(dialect):
+    """``genmove_analyze``: lines while the player thinks, then ``play MOVE``."""
+
+    def genmove_analyze(server, args):
+        request = _request(server, args)
+        vertex = server.generate(request.color, request=request, dialect=dialect)
+        server.stream(f"play {vertex}\n")
+        return STREAMED
+
+    return genmove_analyze
+
+
+COMMANDS = {
+    "lz-analyze": analyze_command("lz"),
+    "kata-analyze": analyze_command("kata"),
+    "genmove_analyze": genmove_analyze_command("lz"),
+    "lz-genmove_analyze": genmove_analyze_command("lz"),
+    "kata-genmove_analyze": genmove_analyze_command("kata"),
+}

@@ -1,0 +1,408 @@
+"""Each tutorial notebook's settings in quick and in full mode: the one
+place where both modes are declared, with the measurements behind the full
+ones. Notebooks 01 and 02 have a third, full mode on a GPU: AlphaGo's network
+sizes, those of ``mockgo recipe``'s ``gpu`` preset (:mod:`mockgo.learn.recipe`),
+picked when the device the networks compute on
+(:func:`mockgo.nets.device.compute_device`) is a GPU.
+:func:`mockgo.notebook.start` picks a notebook's preset by its mode::
+
+    from mockgo.presets import preset
+    P = preset("02_value_net", quick=True)
+"""
+
+import dataclasses
+
+from mockgo.learn.recipe import PRESETS as RECIPE_PRESETS
+from mockgo.learn.reinforce import ReinforceConfig
+from mockgo.zero.config import ZeroConfig
+
+__all__ = ["ArenaPreset", "NOTEBOOKS", "ReinforcePreset", "SupervisedPreset", "ValuePreset",
+           "ZeroPreset", "preset", "preset_name"]
+
+# -------------------------------------------------- 01: supervised learning
+
+
+@dataclasses.dataclass(frozen=True)
+class SupervisedPreset:
+    """Notebook 01 in one mode: which data, which network, how long to train."""
+
+    mode: str
+    archives: int | None  # KGS archives to fetch, oldest first (None: all)
+    max_games: int | None  # games read into the dataset (None: all)
+    layers: int
+    filters: int
+    batch_size: int
+    epochs: int
+    steps_per_epoch: int | None  # None: the whole train split each epoch
+    validation_steps: int | None  # None: the whole validation split
+    optimizer: str
+    learning_rate: float
+    schedule: str
+    precision: str = "auto"  # "auto", "float32" or "mixed_bfloat16"
+    workers: int = 2  # processes building the dataset
+    test_games: int | None = None  # held-out games scored (None: the whole test split)
+    match_games: int = 4  # games against the random player
+    # The first networks: Imago's two small 9x9 networks on GnuGo's games.
+    small_games: int | None = None  # games of data/gnugo9's archive (None: all 3,000)
+    small_epochs: int = 4
+    small_steps_per_epoch: int | None = None  # None: the whole train split each epoch
+
+    @property
+    def download_args(self):
+        """The arguments of ``data/download.sh`` that fetch this mode's archives."""
+        return "" if self.archives is None else f"--archives {self.archives}"
+
+
+# Quick: one archive (2,298 games from 2001), 300 of its games (~20 test games),
+# a 3-layer, 16-filter network trained for 3 short epochs of 120 batches of 64
+# with Adam: far from a good player (measured 24% top-1 on its test games), but
+# every cell runs, the whole notebook in about a minute on 2 cores.
+_SUPERVISED_QUICK = SupervisedPreset(mode="quick", archives=1, max_games=300, layers=3, filters=16,
+    batch_size=64, epochs=3, steps_per_epoch=120, validation_steps=20,
+                 optimizer="adam", learning_rate=0.003, schedule="cosine",
+                 small_games=1000, small_epochs=2, small_steps_per_epoch=150)
+
+# Full: all ten archives of the mirror (28,559 games, about 5.5 million
+# positions, 11 GB of shards), the default 6 x 64 network, Adam at 1e-3 with
+# a cosine decay, 10 "epochs" of 2,000 batches of 128 (256,000 positions,
+# about 10 minutes each: a checkpoint and a log row each), 2.56 million
+# positions in all. The reasoning, from measurements on this project's 2-core
+# CPU (avx512_bf16; other jobs were running, load average 3 to 8):
+# - speed: fit of the 6 x 64 network, batch 128, ran at 206 positions/s in
+#   float32 and 426 in mixed bfloat16 (load ~3), so 3 hours are about 4.6
+#   million positions; 10 epochs take about 1.7 hours at 430 positions/s,
+#   which leaves room, inside one 3-hour sitting, for the dataset build (or
+#   its check), scoring the whole test split and the games against random;
+# - accuracy: with Adam at a constant 1e-3 on one archive (388,907 training
+#   positions), validation top-1 after each 25,600 positions was 24.9, 30.1,
+#   33.3, 33.9, 35.5, 36.1, 37.0, 37.8% (5,120 validation positions): about
+#   +4 points per doubling of the positions seen, so 40% comes within the
+#   first half million positions, a wide margin inside the budget (the
+#   paper's 13 x 192 network reached 57%, a larger net would need more time);
+# - SGD with momentum 0.9 at 0.05 diverged on the same data (loss 11.8 in
+#   the first epoch, then stuck at ln 361): Adam is the safer default here;
+# - the dataset build ran at 34 games/s on 2 workers (one archive), about
+#   14 minutes for all 28,559 games (95 games/s, 5 minutes, when quiet).
+# Measured, the whole full-mode run (2026-11-25, docs/notebooks/01_supervised.ipynb;
+# a benchmark shared the first two epochs): 10 epochs in 30 minutes (about
+# 1,450 positions/s; 1.02 hours on 2026-11-23), validation top-1 38.6% after
+# the first epoch, 40.2% after the second, 44.0% after the tenth; on the
+# 1,428 test games (279,843 positions) top-1 44.1%, top-5 75.5%; 20 of 20
+# games won against the random player.
+_SUPERVISED_FULL = SupervisedPreset(mode="full", archives=None, max_games=None, layers=6, filters=64,
+                batch_size=128, epochs=10, steps_per_epoch=2000, validation_steps=100,
+                optimizer="adam", learning_rate=0.001, schedule="cosine",
+                test_games=None, match_games=20)
+
+
+def _supervised_gpu():
+    # Full mode on a GPU: the SL network of `mockgo recipe --preset gpu`
+    # (AlphaGo's 13 x 192, batch 1024, Adam at 1e-3 on a cosine schedule,
+    # mixed bfloat16 where the device computes it) on the same data. The
+    # recipe sizes its epochs from the step rate it measures; a notebook's
+    # preset is fixed: 12 epochs of 1,500 batches, 18.4 million positions
+    # (3.5 passes over the mirror), about 330 s at the 56,600 positions/s
+    # the recipe quotes for this network on an H200; not yet run here. The
+    # dataset is built by one process per core of such a machine (16).
+    gpu = RECIPE_PRESETS["gpu"]
+    return dataclasses.replace(_SUPERVISED_FULL, mode="gpu", layers=gpu.layers,
+                               filters=gpu.filters, batch_size=gpu.batch_size,
+                               learning_rate=gpu.learning_rate, epochs=gpu.epochs,
+                               steps_per_epoch=1500, validation_steps=gpu.validation_steps,
+                               precision=gpu.precision, workers=16)
+
+
+
+# ----------------------------------------------------- 02: value network
+
+
+@dataclasses.dataclass(frozen=True)
+class ValuePreset:
+    """Notebook 02 in one mode. ``kgs_*``: the first experiment, every
+    position of KGS games (games, positions, epochs, the network's
+    ``value_network`` options), and AlphaGo Zero's dual network on the same
+    positions (``dual_net``: ``dual_network`` options); then ``games`` games of the SL policy on a
+    ``size`` board, one position each, for a network of ``net`` trained
+    ``epochs`` epochs at ``learning_rate`` (Adam)."""
+
+    kgs_games: int
+    kgs_positions: int
+    kgs_epochs: int
+    kgs_net: dict
+    dual_net: dict  # AlphaGo Zero's dual network on the same KGS positions (dual_network)
+    size: int
+    games: int
+    epochs: int
+    net: dict
+    learning_rate: float
+
+
+# Quick: a smoke run of about two minutes: small data, tiny nets, a 9x9 board.
+_VALUE_QUICK = ValuePreset(kgs_games=40, kgs_positions=3000, kgs_epochs=5,
+                           kgs_net=dict(layers=2, filters=8, hidden=64),
+                           dual_net=dict(blocks=1, filters=16, value_hidden=64), size=9, games=800,
+                           epochs=15, net=dict(layers=3, filters=16, hidden=64),
+                           learning_rate=1e-3)
+# Full: hours on a 2-core CPU; stopped, it resumes (the games and each training
+# are saved in the run folder as they go). Adam at 1e-3 killed these nets'
+# one-filter 1x1 ReLU layer within an epoch (every output 0, so the prediction
+# was a constant and the loss stuck at 0.96); at 1e-4 they learn. Measured
+# (2026-11-25, docs/notebooks/02_value_net.ipynb): 8,000 games in 24 minutes;
+# test MSE by phase 1.02 / 0.87 / 0.30 against the constant's 1.00 / 1.01 / 0.99.
+_VALUE_FULL = ValuePreset(kgs_games=1000, kgs_positions=100_000, kgs_epochs=10,
+                          kgs_net=dict(layers=6, filters=64, hidden=256),
+                          dual_net=dict(blocks=3, filters=64, value_hidden=256), size=19,
+                          games=8000,
+                          epochs=30, net=dict(layers=6, filters=64, hidden=256),
+                          learning_rate=1e-4)
+
+
+def _value_gpu():
+    # Full mode on a GPU: the value stage of `mockgo recipe --preset gpu`,
+    # AlphaGo's 13 x 192 value network on one position from each of 200,000
+    # games of the SL policy (the recipe's figures; not yet run in this
+    # notebook, which plays the games in its own process unless CLUSTER
+    # spreads them), trained for the recipe's 10 epochs; the KGS experiment
+    # as in full mode.
+    gpu = RECIPE_PRESETS["gpu"]
+    return dataclasses.replace(_VALUE_FULL, games=gpu.value_games, epochs=gpu.value_epochs,
+                               net=dict(layers=gpu.value_layers, filters=gpu.value_filters,
+                                        hidden=256))
+
+
+# ---------------------------------------------------- 03: policy gradient
+
+
+@dataclasses.dataclass(frozen=True)
+class ReinforcePreset:
+    """Notebook 03 in one mode: the REINFORCE runs'
+    :class:`~mockgo.learn.reinforce.ReinforceConfig`, the iterations of each
+    of the two runs from the SL policy (the value network as baseline, then
+    baseline zero, with the same seeds), the games of the final match
+    against the SL policy, and which iterations' training games are
+    recorded (``record_every``); and the third run, baseline zero as the
+    second, but meeting the sparring ``partner`` (a network file or a
+    shipped name) in a share ``partner_share`` of its iterations."""
+
+    config: object
+    iterations: int
+    final_games: int
+    record_every: int = 10  # the training games of every Nth iteration kept as SGF
+    partner: str = "zero-9"
+    partner_share: float = 0.5
+
+    @property
+    def size(self):
+        return self.config.size
+
+    @property
+    def partner_config(self):
+        """The run's config with the sparring partner."""
+        return dataclasses.replace(self.config, partners=(self.partner,),
+                                   partner_share=self.partner_share)
+
+
+def _reinforce_presets():
+    # Quick: a smoke run of about a minute on 9x9 with tiny nets, each run 6
+    # iterations of 16 games. The learning rate is 0.03 so that six updates
+    # from the untrained stand-in make a policy that beats it by a wide
+    # margin in the final check's 64 games, whatever the backend's
+    # initial weights (Keras draws other ones on JAX than on TensorFlow
+    # from the same seed). Measured with the value baseline, the RL policy
+    # against the SL policy in matches of 64 games with seeds 2024, 1 and 2:
+    # at 0.01, 33, 40, 48 wins on TensorFlow and 26, 34, 36 on JAX (the
+    # evaluations during training are draws of the same random generator,
+    # so each result hangs on which 96 games the run happened to learn
+    # from); at 0.03, 48, 45, 52 on TensorFlow and 51, 47, 52 on JAX (32
+    # games an iteration at 0.01: 34, 37, 42 and 39, 45, 42).
+    # The sparring partner: zero-9, notebook 04's Zero network (a residual
+    # tower of 4 blocks of 32 filters on AlphaGo Zero's 17 planes, its
+    # policy head played), the one 9x9 network that ships: another
+    # architecture and encoder than the learner's.
+    quick = ReinforcePreset(ReinforceConfig(size=9, games=16, learning_rate=0.03, pool_every=2,
+                                            eval_games=32, eval_every=1, seed=0),
+                            iterations=6, final_games=64, record_every=1, partner="zero-9")
+    # Full: 19x19 with notebook 01's policy (6 x 64): an iteration of 64 games
+    # (about 430 moves each) took a median of 63 s on the 2-core machine with
+    # little else running (100 s sharing it with notebook 02), and 200
+    # iterations with their evaluations took 4.7 hours; stopped, it resumes.
+    # AlphaGo ran 10,000 iterations of 128 games. Until 2026-11-24 the notebook
+    # ran one run, 100 iterations with baseline zero and then 100 with the
+    # value network (AlphaGo's two passes; the RL policy then won 358 of 400
+    # games against the SL policy, 2026-11-23); now two runs of 100 from the
+    # SL policy measure what the baseline buys: 2.2 h (value
+    # baseline) and 1.0 h (baseline zero) on 2 cores shared with other jobs.
+    # The sparring partner at 19x19: rl-19, the RL policy that ships (notebook
+    # 03's own earlier full run; the same 6 x 64 architecture: no 19x19
+    # network of another shape ships), met in half the iterations.
+    full = ReinforcePreset(ReinforceConfig(size=19, games=64, learning_rate=0.001,
+                                           pool_every=20, eval_games=64, eval_every=10, seed=0),
+                           iterations=100, final_games=400, partner="rl-19")
+    return quick, full
+
+
+# ------------------------------------------------------------ 04: Zero
+
+
+@dataclasses.dataclass(frozen=True)
+class ZeroPreset:
+    """Notebook 04 in one mode: the run's
+    :class:`~mockgo.zero.config.ZeroConfig` (KataGo's changes on), the
+    generations to make, and the games of each strength match; the
+    comparison run with the plain AlphaGo Zero settings (``plain``, its
+    ``plain_generations``), both with a strength curve against GnuGo; and the
+    tic-tac-toe warm-up's settings (changes to
+    :class:`mockgo.zero.tictactoe.WarmUp`), checked by a search of
+    ``warmup_readouts`` a move."""
+
+    config: object
+    generations: int
+    match_games: int
+    plain: object = None
+    plain_generations: int = 0
+    warmup: dict = dataclasses.field(default_factory=dict)
+    warmup_readouts: int = 64
+
+    def without_gnugo(self):
+        """The same preset with no strength curve (for a machine without
+        GnuGo, which plays the curve's matches)."""
+        return dataclasses.replace(
+            self, config=dataclasses.replace(self.config, strength_every=0),
+            plain=dataclasses.replace(self.plain, strength_every=0))
+
+
+def _zero_presets():
+    # Quick: a 2-block, 16-filter network, 16 games a generation, 16 readouts a
+    # move, KataGo's set on; a strength match of 2 games against GnuGo level 1
+    # after every generation; the plain settings beside it, as small.
+    small = ZeroConfig(blocks=2, filters=16, games_per_generation=16, games_in_parallel=16,
+                       readouts=16, parallel_readouts=4, holdout_share=0.125, window=3, epochs=2,
+                       batch_size=64, eval_games=8, strength_every=1, strength_games=2)
+    quick = ZeroPreset(dataclasses.replace(small, evaluate=False).with_katago(),
+                       generations=3, match_games=8, plain=small, plain_generations=2,
+                       # the warm-up: 6 generations of 64 games, a tenth of the full one
+                       warmup=dict(generations=6, games=64))
+    # Full: hours on a 2-core CPU; stop any time, run the notebook again to go
+    # on. ZeroConfig's defaults (those of `mockgo zero`: 4 x 32, 256 games a
+    # generation, 64 readouts) with KataGo's changes (`mockgo zero --katago`)
+    # and without evaluation matches (AlphaZero, as KataGo): every new network
+    # plays the next self-play at once; 10 games against GnuGo level 1 every 5
+    # generations. Beside it, the plain AlphaGo Zero settings, with their
+    # evaluation matches, and the same strength curve. The same runs from a
+    # terminal: mockgo zero --base-dir runs/04_zero/full/katago --board-size 9
+    # --generations 60 --katago --set strength_every=5 --no-evaluate, and
+    # --base-dir runs/04_zero/full/plain --generations 20 --set strength_every=5.
+    # Until 2026-11-24 full mode was one plain run without evaluation: 25
+    # generations in about 2 hours (2026-11-23), lost 20 of 20 to GnuGo level 1.
+    # The warm-up: WarmUp's defaults, 24 generations of 128 games (57 s of CPU
+    # time, 2026-11-24).
+    default = ZeroConfig(strength_every=5)
+    full = ZeroPreset(dataclasses.replace(default, evaluate=False).with_katago(),
+                      generations=60, match_games=40, plain=default, plain_generations=20)
+    return quick, full
+
+
+# ------------------------------------------------------------ 05: arena
+
+
+@dataclasses.dataclass(frozen=True)
+class ArenaPreset:
+    """Notebook 05 in one mode: a ``size`` x ``size`` ladder of ``players``
+    (search players) and, with ``zero_readouts``, notebook 04's Zero agent,
+    each playing ``games`` games against every one of ``anchors`` (the
+    first fixed at 0 Elo), which play ``anchor_games`` games a pair; the
+    showcase game of ``showcase`` (a ``uct:`` spec) against
+    ``showcase_opponent`` with ``key_moves`` visit maps; and, unless
+    ``big_size`` is None, a ladder on that board of the policy networks
+    (with ``big_networks``: notebook 03's RL policy and an AlphaGo search
+    with notebook 02's value network) against ``big_anchors``. ``workers``:
+    processes playing a match's games side by side."""
+
+    size: int
+    anchors: tuple
+    players: tuple
+    games: int
+    anchor_games: int
+    zero_readouts: int | None  # None: no Zero agent
+    showcase: str
+    showcase_opponent: str
+    key_moves: int
+    big_size: int | None  # None: no 19x19 ladder
+    big_anchors: tuple
+    big_networks: bool
+    big_games: int
+    big_anchor_games: int
+    alphago_readouts: int
+    alphago_mix: float
+    workers: int = 2
+
+
+# Quick: 9x9, the random player and GnuGo level 1 as anchors (random
+# alone without GnuGo), three 200-playout UCT players (plain, RAVE,
+# heavy playouts), 8 games a pairing: 7 matches, 56 games of 1 to 3 s
+# each (measured on the 2 shared cores, load ~4: 1.3 s a game of UCT-200
+# against random, 2.5 to 3 s against GnuGo level 1, which won all of
+# them). Then a 19x19 taste: the shipped sl-19 against random, 2 games
+# (TensorFlow's start-up dominates). The whole notebook: a few minutes.
+_ARENA_QUICK = ArenaPreset(size=9, anchors=("random", "gnugo:level=1"),
+                           players=("uct:playouts=200", "uct:playouts=200,rave=1",
+                                    "uct:playouts=200,heavy=1"),
+                           games=8, anchor_games=8, zero_readouts=None,
+                           showcase="uct:playouts=200,rave=1", showcase_opponent="gnugo:level=1",
+                           key_moves=3, big_size=19, big_anchors=("random",), big_networks=False,
+                           big_games=2, big_anchor_games=0, alphago_readouts=0, alphago_mix=0.5,
+                           workers=2)
+# Full: hours on 2 cores; stopped, it resumes (every match keeps its games
+# in the run folder). Estimates from the quick runs' rates, not a measured
+# full run: a 9x9 UCT playout costs about 0.13 ms (0.18 heavy), so
+# UCT-5000 takes about 0.7 s a move, 30 s a game, and its 120 games
+# against the three anchors about 30 minutes on 2 workers; GnuGo level 10
+# adds about 0.3 s a move. The 9x9 ladder: about 1.5 hours (2 with the
+# Zero agent at 200 readouts). 19x19, 40 games a pairing: sl-19 played 40
+# games against GnuGo level 1 in 5.4 minutes on two cores (its card);
+# level 10 takes several times longer; AlphaGo's search at 100 readouts
+# (about 200 network evaluations/s on 19x19: benchmarks/search.py) spends
+# about a minute of its own a game, 2 hours for its 120 games on 2 workers.
+_ARENA_FULL = ArenaPreset(size=9, anchors=("random", "gnugo:level=1", "gnugo:level=10"),
+                          players=("uct:playouts=1000", "uct:playouts=1000,rave=1",
+                                   "uct:playouts=5000,rave=1", "uct:playouts=5000,rave=1,heavy=1"),
+                          games=40, anchor_games=40, zero_readouts=200,
+                          showcase="uct:playouts=5000,rave=1,heavy=1",
+                          showcase_opponent="gnugo:level=1", key_moves=3, big_size=19,
+                          big_anchors=("random", "gnugo:level=1", "gnugo:level=10"),
+                          big_networks=True, big_games=40, big_anchor_games=10,
+                          alphago_readouts=100, alphago_mix=0.5, workers=2)
+
+
+_PRESETS = {
+    "01_supervised": lambda: (_SUPERVISED_QUICK, _SUPERVISED_FULL),
+    "02_value_net": lambda: (_VALUE_QUICK, _VALUE_FULL),
+    "03_policy_gradient": _reinforce_presets,
+    "04_zero_selfplay": _zero_presets,
+    "05_arena": lambda: (_ARENA_QUICK, _ARENA_FULL),
+}
+NOTEBOOKS = tuple(_PRESETS)
+# The notebooks with a preset of their own for full mode on a GPU.
+_GPU_PRESETS = {"01_supervised": _supervised_gpu, "02_value_net": _value_gpu}
+
+
+def preset_name(notebook, quick, device="CPU"):
+    """Which of ``notebook``'s presets runs: ``"quick"``; ``"gpu"`` in full
+    mode when ``device`` (as :func:`~mockgo.nets.device.compute_device`
+    names it: ``"GPU (...)"`` or ``"CPU"``) is a GPU and the notebook has a
+    GPU preset (01 and 02); else ``"full"``."""
+    if notebook not in _PRESETS:
+        raise ValueError(f"unknown notebook {notebook!r}; known: {', '.join(NOTEBOOKS)}")
+    if quick:
+        return "quick"
+    return "gpu" if device.startswith("GPU") and notebook in _GPU_PRESETS else "full"
+
+
+def preset(notebook, quick, device="CPU"):
+    """The preset of ``notebook`` (a name of :data:`NOTEBOOKS`) in quick or
+    full mode, on ``device`` (:func:`preset_name` says which)."""
+    name = preset_name(notebook, quick, device)
+    if name == "gpu":
+        return _GPU_PRESETS[notebook]()
+    quick_preset, full_preset = _PRESETS[notebook]()
+    return quick_preset if quick else full_preset
