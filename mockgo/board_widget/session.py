@@ -33,7 +33,6 @@ from pathlib import Path
 import numpy as np
 
 from mockgo import pretrained
-from mockgo.data import records
 from mockgo.data.gametree import Cursor, GameTree, SearchSummary, load_tree, read_tree, save_tree
 from mockgo.go import coords
 from mockgo.go.board import (BLACK, COLOR_NAMES, ILLEGAL_REASONS, WHITE, IllegalMove,

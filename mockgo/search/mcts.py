@@ -581,9 +581,8 @@ def search_many(players, evaluate=None, seconds=None, after_step=None):
     ``seconds``) in as many steps as the time left holds at the pace of the
     fastest step so far, plus one.
 
-    ``after_step()``: called after every step, when no readout is in
-    flight (no virtual loss in the trees): live analysis reads the trees
-    there (:mod:`mockgo.gtp.analysis`)."""
+    ``after_step()``: called after every step, with no readout in flight (no
+    virtual loss in the trees): live analysis reads them (:mod:`mockgo.gtp.analysis`)."""
     players = [p for p in players if not p.root.terminal]
     if not players:
         return
