@@ -82,6 +82,8 @@ CASES = {
     "nested_empty": lambda: _nested("(;"),
     "moves_in_variations": lambda: _fill("(;SZ[19];B[aa]", "(;W[bb];B[cc])"),
     "escapes": lambda: _fill("(;SZ[19]C[", "\\]", "])"),
+    # The parser's slowest character: white space after a value.
+    "spaces": lambda: _fill("(;SZ[19]C[]", " "),
     "games": lambda: _fill("", "(;SZ[19])", ""),
     # The largest files that are read: as many nodes, moves and set-up
     # points as the limits allow.
