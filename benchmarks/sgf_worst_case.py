@@ -23,8 +23,11 @@ much less.
     python benchmarks/sgf_worst_case.py [--case NAME] [--timeout 120]
 
 Measured on the development machine (2 shared cores), every case and
-reader: at most 0.99 s and 273 MB (GTP loadsgf of ``setup_points``, the
-interpreter and GTP's imports some 130 MB of it); before the limits
+reader: at most 1.46 s (1.56 s of processor time, read_sgf of
+``setup_variations_at_limit``) and 269 MB (GTP loadsgf of
+``setup_nested``, the interpreter and GTP's imports some 130 MB of it),
+with the ``sgf`` package parsing; mockgo's former parser, in the same
+sitting, at most 1.37 s and 267 MB. Before the limits
 (``MAX_NODES``, ``MAX_MOVES``, ``SETUP_BOARDS``) the worst took 31 s and
 5.4 GB (``rectangles_full``), and three read_tree cases were stopped
 after 40 s.
