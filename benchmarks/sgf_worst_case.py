@@ -11,16 +11,23 @@ reviews) in a process of its own, so that its peak memory is its own.
 One JSON line per case and reader::
 
     {"case": "rectangles", "reader": "read_sgf", "bytes": 3500011,
-     "outcome": "refused: bad set-up stones", "seconds": 0.41, "peak_mb": 95}
+     "outcome": "refused: bad set-up stones", "seconds": 0.41, "cpu_seconds": 0.4,
+     "peak_mb": 95}
 
 ``peak_mb`` is the process's peak resident memory (``ru_maxrss``), the
-interpreter and mockgo's imports (some 110 MB) included.
+interpreter and mockgo's imports (some 110 MB) included. ``cpu_seconds``
+is the processor time the read took: on a machine shared with other jobs,
+``seconds`` (the wall clock) grows with their load, and ``cpu_seconds``
+much less.
 
     python benchmarks/sgf_worst_case.py [--case NAME] [--timeout 120]
 
 Measured on the development machine (2 shared cores), every case and
-reader: at most 0.99 s and 273 MB (GTP loadsgf of ``setup_points``, the
-interpreter and GTP's imports some 130 MB of it); before the limits
+reader: at most 1.46 s (1.56 s of processor time, read_sgf of
+``setup_variations_at_limit``) and 269 MB (GTP loadsgf of
+``setup_nested``, the interpreter and GTP's imports some 130 MB of it),
+with the ``sgf`` package parsing; mockgo's former parser, in the same
+sitting, at most 1.37 s and 267 MB. Before the limits
 (``MAX_NODES``, ``MAX_MOVES``, ``SETUP_BOARDS``) the worst took 31 s and
 5.4 GB (``rectangles_full``), and three read_tree cases were stopped
 after 40 s.
@@ -78,6 +85,8 @@ CASES = {
     "nested_empty": lambda: _nested("(;"),
     "moves_in_variations": lambda: _fill("(;SZ[19];B[aa]", "(;W[bb];B[cc])"),
     "escapes": lambda: _fill("(;SZ[19]C[", "\\]", "])"),
+    # The parser's slowest character: white space after a value.
+    "spaces": lambda: _fill("(;SZ[19]C[]", " "),
     "games": lambda: _fill("", "(;SZ[19])", ""),
     # The largest files that are read: as many nodes, moves and set-up
     # points as the limits allow.
@@ -108,7 +117,7 @@ def _run_one(case, reader):
     text = text if isinstance(text, bytes) else text.encode()
     read = {"read_sgf": records.read_sgf, "read_tree": gametree.read_tree,
             "gtp_loadsgf": _loadsgf}[reader]
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     try:
         answer = read(text, source=f"<{case}>")
         outcome = answer if isinstance(answer, str) else "read"
@@ -117,9 +126,11 @@ def _run_one(case, reader):
     except Exception as error:  # what the target forbids, reported as such
         outcome = f"CRASHED: {error!r}"[:160]
     seconds = time.perf_counter() - start
+    cpu_seconds = time.process_time() - cpu_start
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
     print(json.dumps({"case": case, "reader": reader, "bytes": len(text), "outcome": outcome,
-                      "seconds": round(seconds, 3), "peak_mb": round(peak_mb)}))
+                      "seconds": round(seconds, 3),
+                      "cpu_seconds": round(cpu_seconds, 3), "peak_mb": round(peak_mb)}))
 
 
 def _loadsgf(text, source):
@@ -143,7 +154,7 @@ def main(argv=None):
     if args.child:
         _run_one(*args.child)
         return
-    worst = {"seconds": 0.0, "peak_mb": 0}
+    worst = {"seconds": 0.0, "cpu_seconds": 0.0, "peak_mb": 0}
     for case in args.case or CASES:
         for reader in args.reader or READERS:
             try:

@@ -17,28 +17,61 @@ the first child is the main line's next node. A value is kept as written,
 with its escapes undone (``\\]`` is ``]``, ``\\\\`` is ``\\``; a backslash
 before a line break keeps the line break), spaces and line breaks included.
 
-As the ``sgf`` package that mockgo used before: text before the first ``(``
-is ignored; only the ASCII white space `` \\t\\r\\n`` may stand between
-tokens; a property given twice in one node keeps its last values; a file cut
-off right after a variation's ``)`` is read as far as it goes. Errors are
-:class:`SGFSyntaxError` (a ValueError) naming the line and column.
+The grammar is read by the ``sgf`` package (``sgf.Parser``, which builds
+``sgf.GameTree`` s of ``sgf.Node`` s); this module wraps it and turns its
+tree into SyntaxNodes. As in ``sgf``: text before the first ``(`` is
+ignored; only the ASCII white space `` \\t\\r\\n`` may stand between
+tokens; a property given twice in one node keeps its last values. What the
+wrapper adds, where ``sgf`` alone falls short on real files:
 
-There is no recursion: the parser keeps its own stack of open game trees,
-and :func:`write_tree` its own stack of nodes to write, so a game of
-thousands of moves, or of thousands of nested variations, needs no deep
-Python stack.
+- *The first game only.* ``sgf`` reads a whole collection and fails on
+  anything after it (NULs, a ``^Z``, a signature in old files); the text
+  is cut at the ``)`` that closes the first game tree
+  (:func:`first_game_end`). A file cut off right after a variation's ``)``
+  is read as far as it goes.
+- *Errors with a line and column.* ``sgf.ParseException`` gives only the
+  character and the parser's state; the wrapper hands the parser an
+  iterator of the text and asks it how far it got, which gives the
+  position, and tells a character that cannot be there from a text that
+  ran out. Errors are :class:`SGFSyntaxError` (a ValueError) naming the
+  line and column, and every node keeps the position of its ``;``, so that
+  the readers' errors can name a node's line.
+- *Bounds.* A node costs some 200 bytes of memory as a SyntaxNode, more as
+  an ``sgf.Node``, and its share of the time of every reader after the
+  parser, while it can be written in one byte (``;``): unbounded, ``sgf``
+  took 12.5 s and 1.4 GB on a 4 MB file of empty nodes. So a game tree of
+  more than :data:`MAX_NODES` nodes is refused (:class:`SGFTooLargeError`)
+  as soon as the parser meets the node too many, before ``sgf`` builds it:
+  the wrapper counts the nodes through the parser's ``start_node``
+  callback. A long game is a few hundred nodes, a reviewed one with its
+  variations a few thousand.
+- *No recursion.* ``sgf`` parses without recursing, and its tree is turned
+  into SyntaxNodes with a stack, so thousands of moves or of nested
+  variations need no deep Python stack.
 
-A node costs some 200 bytes of memory and its share of the time of every
-reader after the parser, while it can be written in one byte (``;``): a
-4 MB file of empty nodes would be 4 million of them, gigabytes and seconds.
-So a game tree of more than :data:`MAX_NODES` nodes is refused
-(:class:`SGFTooLargeError`) as soon as the parser meets the node too many,
-before it was all read. A long game is a few hundred nodes, a reviewed one
-with its variations a few thousand.
+Writing stays this module's own (:func:`write_tree`): ``sgf``'s writer
+(``GameTree.output``) recurses once per nested variation (a RecursionError
+at 1,000 deep, where mockgo writes and reads back 5,000), sorts each
+node's properties (``GM[1]FF[4]`` after ``AP``, a reviewed file's order
+lost) and writes the whole tree on one line.
+
+Speed: ``sgf`` reads a character at a time in Python, and makes some ten
+objects a node; with the garbage collector paused while it does (see
+:class:`_GCPaused`), a KGS game (1.6 kB) parses in about 0.7 ms of
+processor time, where the regular expressions mockgo used before took
+0.5 ms, and ``read_sgf`` reads some 870 KGS games a second instead of 1,350
+(best of five runs each, on the development machine). The worst files under
+the size limit are read or refused in at most 1.46 s and 269 MB (mockgo's
+former parser, measured right after: 1.37 s and 267 MB; the worst cases
+are the 100,000-node ones, ``benchmarks/sgf_worst_case.py``).
 """
 
-import operator
+import gc
+import itertools
 import re
+import threading
+
+import sgf
 
 __all__ = ["MAX_NODES", "SGFSyntaxError", "SGFTooLargeError", "SyntaxNode", "escape",
            "first_game_end", "line_and_column",
@@ -121,46 +154,13 @@ def first_game_end(text):
     return None
 
 
-_SPACE = r"[ \t\r\n]*+"
-_VALUE_TEXT = r"\[[^\\\]]*+(?:\\.[^\\\]]*+)*+\]"
-_VALUES_TEXT = _VALUE_TEXT + r"(?:" + _SPACE + _VALUE_TEXT + r")*+"
-_PROPERTY_TEXT = _SPACE + r"([A-Z]+)(" + _VALUES_TEXT + r")"
-# One token after optional white space: a node (";" and all its properties),
-# "(", ")", or any other character (an error: a property where none may be,
-# a value never closed...).
-_TOKEN = re.compile(_SPACE + r"(?:(;)((?:" + _SPACE + r"[A-Z]+" + _VALUES_TEXT + r")*+)"
-                    r"|([()])|(.))", re.DOTALL)
-_PROPERTY = re.compile(_PROPERTY_TEXT, re.DOTALL)
-_ONE_PLAIN_PROPERTY = re.compile(r"([A-Z]+)\[([^\\\]\[]*)\]")
-# One value, its text without the brackets.
-_VALUE = re.compile(r"\[([^\\\]]*+(?:\\.[^\\\]]*+)*+)\]", re.DOTALL)
-_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
-# What an escape stands for: the character after the backslash. A function
-# in C, not the template r"\1", which Python expands anew for each match
-# (a value of a million escapes took a second).
-_ESCAPED = operator.itemgetter(1)
-
-# What may come next in each state of the parser, for the error message.
-_AFTER_OPEN, _IN_NODE, _AFTER_CLOSE = 0, 1, 2
-_EXPECTED = {_AFTER_OPEN: "a node (';')", _IN_NODE: "a property, ';', '(' or ')'",
-             _AFTER_CLOSE: "'(' or ')'"}
-
-
-def _properties(text):
-    """A node's properties from the text after its ``;``."""
-    simple = _ONE_PLAIN_PROPERTY.fullmatch(text)
-    if simple is not None:  # most nodes: a move, B[pd]
-        return {simple.group(1): [simple.group(2)]}
-    properties = {}
-    # finditer, not findall: a node of a million properties (XX[]XX[]...)
-    # must not make a list of a million tuples first.
-    for identifier, values in map(re.Match.groups, _PROPERTY.finditer(text)):
-        if "\\" not in values and values.count("[") == 1:
-            properties[identifier] = [values[1:-1]]  # the usual case: one plain value
-        else:  # given twice: the last one counts
-            properties[identifier] = [_ESCAPE.sub(_ESCAPED, value) if "\\" in value else value
-                                      for value in _VALUE.findall(values)]
-    return properties
+# What may come next, for the error message, in each state of sgf's parser
+# that raises ParseException on a character: after "(" (1), in a node (2),
+# in a property's identifier (3), after a game tree's ")" (4), after a
+# property's value (7).
+_EXPECTED = {1: "a node (';')", 2: "a property, ';', '(' or ')'",
+             3: "a property, ';', '(' or ')'", 4: "'(' or ')'",
+             7: "a property, ';', '(' or ')'"}
 
 
 def parse_first_game(text):
@@ -175,86 +175,130 @@ def parse_first_game(text):
     start = text.find("(")
     if start < 0:
         raise SGFSyntaxError("no game tree", 1, 1)
-    try:
-        return _parse(text, start, len(text))
-    except SGFTooLargeError:
-        raise  # reading again up to the last ")" would only meet it again
-    except SGFSyntaxError:
-        if first_game_end(text) is not None:
-            raise  # the first game tree ends: the error is in it
-    # Never closed: read up to the last ")".
-    last = text.rfind(")")
-    return _parse(text, start, last + 1 if last > start else len(text))
-
-
-def _parse(text, start, limit):
-    collection = SyntaxNode()  # holds the root as its only child
-    open_trees = []  # the node each open game tree hangs from
-    node = collection  # the node read last, or the one a closed tree hung from
-    state = _AFTER_CLOSE
-    nodes = 0
-    for token in _TOKEN.finditer(text, start, limit):
-        semicolon, properties, parenthesis, other = token.groups()
-        if semicolon is not None:
-            if state == _AFTER_CLOSE:
-                _unexpected(text, token.start(1), state, limit)
-            nodes += 1
-            if nodes > MAX_NODES:
-                raise SGFTooLargeError(f"more than {MAX_NODES:,} nodes, the most a game tree "
-                                       f"may have", *line_and_column(text, token.start(1)))
-            child = SyntaxNode(_properties(properties) if properties else {}, node,
-                               token.start(1))
-            node.children.append(child)
-            node = child
-            state = _IN_NODE
-        elif parenthesis == "(":
-            if state == _AFTER_OPEN:
-                _unexpected(text, token.start(3), state, limit)
-            open_trees.append(node)
-            state = _AFTER_OPEN
-        elif parenthesis == ")":
-            if state == _AFTER_OPEN:
-                _unexpected(text, token.start(3), state, limit)
-            node = open_trees.pop()
-            state = _AFTER_CLOSE
-            if not open_trees:
-                break
-        else:
-            at = token.start(4)
-            _unexpected(text, _error_at(text, at, limit, state, text[:at].rstrip(" \t\r\n")
-                                        .endswith("]")), state, limit)
+    end = first_game_end(text)
+    if end is None:  # never closed: up to the last ")"
+        last = text.rfind(")")
+        limit = last + 1 if last > start else len(text)
     else:
-        # The text ran out before the first game tree closed: readable only
-        # if it stopped just after a variation's ")".
-        if state != _AFTER_CLOSE or not open_trees:
-            _unexpected(text, limit, state, limit)
-    root = collection.children[0]
-    root.parent = None
+        limit = end + 1
+    piece = text[start:limit]
+    chars, the_end = iter(piece), _End()
+    parser = _BoundedParser(text, start + len(piece), chars)
+    collection = sgf.Collection(parser)
+    with _GC_PAUSED:
+        try:
+            # chain: the parser reads the characters at C speed, and _End
+            # notes that it read them all.
+            parser.parse(itertools.chain(chars, the_end))
+        except sgf.ParseException as error:
+            if the_end.reached:  # in a value, a node... when the text ran out
+                raise SGFSyntaxError("the file ends in the middle of the game",
+                                     *line_and_column(text, limit)) from None
+            char, state = error.args
+            raise SGFSyntaxError(f"unexpected {char!r} where {_EXPECTED[state]} should be",
+                                 *line_and_column(text, parser.offset())) from None
+        root = _syntax_tree(collection[0], parser.offsets)
+        parser.__dict__.clear()  # the callbacks it holds: bound to sgf's nodes
+        return root
+
+
+class _GCPaused:
+    """Python's cyclic garbage collector paused while ``sgf`` builds its
+    tree, then resumed as it was (a lock keeps two threads from crossing
+    their pauses). ``sgf`` makes some ten objects a node, all alive until
+    the parse ends: the collector, started again and again by so many new
+    objects, looked through them for nothing, and took more time than the
+    parse (at 100,000 nodes, 1.58 s of processor time with it, 0.64 s
+    without)."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._was_enabled = False
+
+    def __enter__(self):
+        self._lock.acquire()
+        self._was_enabled = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exception):
+        if self._was_enabled:
+            gc.enable()
+        self._lock.release()
+
+
+_GC_PAUSED = _GCPaused()
+
+
+class _End:
+    """An iterator of nothing that notes when it was reached."""
+
+    reached = False
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        self.reached = True
+        raise StopIteration
+
+
+class _BoundedParser(sgf.Parser):
+    """``sgf.Parser`` that notes where each node begins and refuses the
+    node one more than :data:`MAX_NODES` before sgf builds it.
+
+    sgf's tree builders hand the parser the method to call at each new node
+    (``parser.start_node = ...``); the property below keeps that method and
+    gives the parser a counting one in its place. Where the parser is, is
+    what ``chars``, the iterator of the text it reads, has left."""
+
+    def __init__(self, text, end, chars):
+        self._text, self._end, self._chars = text, end, chars
+        self.offsets = []  # of each node's ";" in ``text``, in the text's order
+
+    def offset(self):
+        """Where in ``text`` the character the parser read last is."""
+        return self._end - self._chars.__length_hint__() - 1
+
+    @property
+    def start_node(self):
+        return self._counted_start_node
+
+    @start_node.setter
+    def start_node(self, method):
+        self._start_node = method
+
+    def _counted_start_node(self):
+        if len(self.offsets) == MAX_NODES:
+            raise SGFTooLargeError(f"more than {MAX_NODES:,} nodes, the most a game tree "
+                                   f"may have", *line_and_column(self._text, self.offset()))
+        self.offsets.append(self.offset())
+        self._start_node()
+
+
+def _syntax_tree(game, offsets):
+    """sgf's game tree as SyntaxNodes (sharing its property dicts). sgf
+    nests a ``GameTree`` per variation; they are walked with a stack, as
+    deep as they go, in the text's order, which is the order of
+    ``offsets``. sgf's objects are taken apart as they are read: their
+    links to each other (parent, previous, next, variations...) are cycles,
+    which only the cyclic collector would free, some time later; without
+    them, each is freed as soon as it is read."""
+    offsets = iter(offsets)
+    root = None
+    stack = [(game, None)]  # a game tree, and the SyntaxNode it hangs from
+    while stack:
+        game, parent = stack.pop()
+        for node in game.nodes:
+            child = SyntaxNode(node.properties, parent, next(offsets))
+            node.__dict__.clear()
+            if parent is None:
+                root = child
+            else:
+                parent.children.append(child)
+            parent = child
+        stack.extend((variation, parent) for variation in reversed(game.children))
+        game.__dict__.clear()
     return root
-
-
-def _error_at(text, at, limit, state, after_property):
-    """Where the character at ``at``, which no token matched, shows the
-    text to be wrong: past ``limit`` if it opens a value that is never
-    closed (the file ends in the middle), else the first character that
-    cannot be there."""
-    if state == _IN_NODE:
-        if text[at] == "[" and after_property:
-            return limit  # a property's next value
-        if "A" <= text[at] <= "Z":  # an identifier: without a value, or one never closed
-            while at < limit and "A" <= text[at] <= "Z":
-                at += 1
-            if at < limit and text[at] == "[":
-                return limit
-    return at
-
-
-def _unexpected(text, at, state, limit):
-    if at >= limit:
-        raise SGFSyntaxError("the file ends in the middle of the game",
-                             *line_and_column(text, min(at, len(text))))
-    raise SGFSyntaxError(f"unexpected {text[at]!r} where {_EXPECTED[state]} should be",
-                         *line_and_column(text, at))
 
 
 def main_line(root):
