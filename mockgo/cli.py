@@ -30,6 +30,7 @@ import importlib
 import sys
 
 import mockgo
+from mockgo.errors import InputError
 
 __all__ = ["InputError", "SUBCOMMANDS", "build_parser", "main"]
 
@@ -43,14 +44,9 @@ SUBCOMMANDS = {
     "recipe": ("mockgo.learn.recipe", "AlphaGo's recipe at scale: dataset, SL policy, value network"),
     "dataset": ("mockgo.data.dataset_cli", "build a training dataset from SGF archives or folders"),
     "train": ("mockgo.learn.train_cli", "train a policy or value network on a dataset"),
-    "play": ("mockgo.play.terminal", "play a game in the terminal against any player"),
+    "play": ("mockgo.board_widget.terminal", "play a game in the terminal against any player"),
     "show": ("mockgo.data.show", "print an SGF record or a Zero examples file, position by position"),
 }
-
-
-class InputError(ValueError):
-    """Bad input named on the command line (a missing file, an unknown
-    name): exit status 2, as argparse's usage errors, with one line naming it."""
 
 
 def build_parser(argv=None):

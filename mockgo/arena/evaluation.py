@@ -56,11 +56,14 @@ from pathlib import Path
 import numpy as np
 from tqdm.auto import tqdm
 
+from mockgo import pretrained
 from mockgo.data import records
 from mockgo.data.dataset import read_manifest, split_of
 from mockgo.data.files import atomic_write_text
+from mockgo.errors import InputError
 from mockgo.go.features import ALPHAGO48, ENCODERS, get_encoder
 from mockgo.nets.io import load_model, model_info
+from mockgo.play.specs import parse_spec
 
 __all__ = [
     "Evaluation", "MoveBucket", "Scores", "by_move_number", "configure_parser",
@@ -449,9 +452,6 @@ def policy_file(network):
     :mod:`mockgo.play.specs`). Only the file is taken from a spec: the
     network is scored on its probabilities, not on the moves a player would
     sample. FileNotFoundError or ValueError naming what was given."""
-    from mockgo import pretrained
-    from mockgo.play.specs import parse_spec
-
     if Path(network).is_file():
         return Path(network)
     if network in pretrained.names():
@@ -498,8 +498,6 @@ def configure_parser(parser):
 
 
 def run_cli(args):
-    from mockgo.cli import InputError
-
     for source in args.sources:
         if not Path(source).exists():
             raise InputError(f"no such SGF file, folder or archive: {source}")

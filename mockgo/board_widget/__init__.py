@@ -28,7 +28,7 @@ def __getattr__(name):
     # when a board is shown: a game in a terminal (mockgo play) uses the
     # session alone.
     if name == "BoardWidget":
-        from mockgo.board_widget.widget import BoardWidget
+        from mockgo.board_widget.widget import BoardWidget  # anywidget: see above
 
         return BoardWidget
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -42,7 +42,7 @@ def play(opponent, size=19, komi=7.5, you="black", handicap=0, network=None,
     engine answers. ``overlays``: which of ``"policy"``, ``"search"`` and
     ``"graph"`` are on at the start (the view has a switch for each). The
     other options are :class:`GameSession`'s."""
-    from mockgo.board_widget.widget import BoardWidget
+    from mockgo.board_widget.widget import BoardWidget  # anywidget, only for a board shown
 
     session = GameSession(opponent, size=size, komi=komi, you=you, handicap=handicap,
                           network=network, value_network=value_network, save_as=save_as,
@@ -57,7 +57,7 @@ def review(game, network=None, value_network=None, move=0, overlays=("search", "
     ``network`` (a policy or dual network: a path, a model, a shipped name)
     its probabilities and its value at every move. Starts at ``move``
     (a move number on the main line). Clicking a point adds a variation."""
-    from mockgo.board_widget.widget import BoardWidget
+    from mockgo.board_widget.widget import BoardWidget  # anywidget, only for a board shown
 
     session = GameSession(tree=game, network=network, value_network=value_network,
                           save_as=save_as)

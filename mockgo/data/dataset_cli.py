@@ -14,7 +14,8 @@ from pathlib import Path
 
 from mockgo.data.archives import ARCHIVE_SUFFIXES
 from mockgo.data.dataset import DatasetSpec, build_dataset, rank_value, summary_line
-from mockgo.go.features import ALPHAGO48
+from mockgo.errors import InputError
+from mockgo.go.features import ALPHAGO48, ENCODERS, encoder_names
 
 __all__ = ["configure_parser", "dataset_sources", "run_cli"]
 
@@ -36,8 +37,6 @@ def dataset_sources(paths):
 
 def configure_parser(parser):
     """The options of ``mockgo dataset``."""
-    from mockgo.go.features import encoder_names
-
     parser.description = (
         "Build a training dataset from SGF files, folders and archives (.tar.gz, .zip): every "
         "position of every kept game encoded as feature planes, in shards of the train, "
@@ -67,9 +66,6 @@ def configure_parser(parser):
 
 
 def run_cli(args):
-    from mockgo.cli import InputError
-    from mockgo.go.features import ENCODERS, encoder_names
-
     if args.encoder not in ENCODERS:
         raise InputError(f"unknown encoder {args.encoder!r}; the encoders are "
                          f"{', '.join(encoder_names())}")

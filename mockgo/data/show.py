@@ -25,6 +25,9 @@ A file of neither kind is an error naming it (exit status 2).
 
 import numpy as np
 
+from mockgo.data.files import CorruptFileError, read_npz
+from mockgo.data.gametree import Cursor, load_tree
+from mockgo.errors import InputError
 from mockgo.go import coords
 from mockgo.go.board import BLACK, COLOR_NAMES, WHITE
 
@@ -75,8 +78,6 @@ def draw_stones(black, white, labels=None):
 def show_sgf(path, move=None, out=print):
     """Each position of the record's main line (or the one after ``move``
     moves), drawn with its move number, its move and its comment."""
-    from mockgo.data.gametree import Cursor, load_tree
-
     tree = load_tree(path)
     cursor = Cursor(tree)
     total = len(tree.record().moves)
@@ -105,8 +106,6 @@ def show_examples(path, move=None, out=print, top=TOP):
     """Each example of a self-play examples file (or those of move number
     ``move``): the position, the search's most visited moves with their
     shares of the visits, and the outcome."""
-    from mockgo.data.files import CorruptFileError, read_npz
-
     data = read_npz(path)
     missing = [key for key in EXAMPLE_KEYS if key not in data]
     if missing:
@@ -160,9 +159,6 @@ def configure_parser(parser):
 
 
 def run_cli(args):
-    from mockgo.cli import InputError
-    from mockgo.data.files import CorruptFileError
-
     try:
         kind = file_kind(args.file)
     except (FileNotFoundError, ValueError) as error:

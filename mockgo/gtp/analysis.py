@@ -74,7 +74,12 @@ import numpy as np
 
 from mockgo.go import coords
 from mockgo.gtp.protocol import STREAMED, GTPFailure
+from mockgo.play.lazy_player import LazyPlayer
 from mockgo.play.players import PlayerLoadError
+from mockgo.play.policy_player import PolicyPlayer
+from mockgo.play.random_player import RandomPlayer
+from mockgo.play.search_player import SearchPlayer, UCTPlayer
+from mockgo.search.mcts import search_step
 
 log = logging.getLogger("mockgo.gtp")
 
@@ -223,8 +228,6 @@ class _MCTSAnalyst(_TreeAnalyst):
         return 0 if n is None else int(n.sum())
 
     def grow(self):
-        from mockgo.search.mcts import search_step
-
         tree = self.tree(start=True)
         left = self.limit - self.visits(tree)
         if tree.root.terminal or left <= 0:
@@ -345,11 +348,6 @@ def analyst_for(player, board, rng, limit=PONDER_VISITS):
     loading context (:class:`~mockgo.play.lazy_player.PlayerLoadError` if it
     cannot be). ValueError for a player that gives no analysis (a GTP
     engine behind mockgo)."""
-    from mockgo.play.lazy_player import LazyPlayer
-    from mockgo.play.policy_player import PolicyPlayer
-    from mockgo.play.random_player import RandomPlayer
-    from mockgo.play.search_player import SearchPlayer, UCTPlayer
-
     if isinstance(player, LazyPlayer):
         if player.loaded:
             player = player.player
@@ -595,7 +593,7 @@ def analyze_command(dialect):
         request = _request(server, args)
         analyst = engine_analyst(server, server.view(request.color))
         server.stream(f"={server.ident}\n")
-        ponder(analyst, request, server.size, server._stream, server.input_waiting, dialect,
+        ponder(analyst, request, server.size, server.stream, server.input_waiting, dialect,
                clock=server.timer)
         return STREAMED
 

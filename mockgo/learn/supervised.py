@@ -415,7 +415,7 @@ def split_scores(model, dataset_dir, split, batch_size):
     a split where the expert played a point, as ``{"top1", "top5"}`` (NaN
     for a split without one). Compiles ``model`` (its metrics are the
     scores), so call it after training."""
-    from mockgo.nets.packed import packed_input_model
+    from mockgo.nets.packed import packed_input_model  # Keras: only when a network is scored
 
     if not played_positions(dataset_dir, split):
         return {"top1": math.nan, "top5": math.nan}

@@ -38,6 +38,7 @@ import math
 from pathlib import Path
 
 from mockgo.data.files import atomic_write_text
+from mockgo.errors import InputError
 
 __all__ = ["card_path", "configure_parser", "run_cli", "train_policy_network",
            "train_value_network"]
@@ -66,6 +67,8 @@ def train_policy_network(dataset, out, layers=6, filters=64, epochs=4, seconds=N
     ``dataset`` for ``epochs`` epochs (each one pass over the train split),
     or, given ``seconds``, for about that long; save it for play to ``out``
     and return its card (written beside it, :func:`card_path`)."""
+    # Only when a network is trained: `mockgo train --help` and the other
+    # commands import this module and must not load Keras.
     from mockgo.data.dataset import read_manifest
     from mockgo.go.features import get_encoder
     from mockgo.learn.recipe import timed_plan
@@ -116,6 +119,7 @@ def train_value_network(dataset, out, layers=6, filters=64, epochs=4, batch_size
     import keras
     import numpy as np
 
+    # Only when a network is trained (as in train_policy_network).
     from mockgo.data.dataset import load_split, read_manifest
     from mockgo.learn.value import fit_value_network, predict_values
     from mockgo.nets.device import resolve_precision, set_random_seed
@@ -168,7 +172,7 @@ def train_value_network(dataset, out, layers=6, filters=64, epochs=4, batch_size
 def _write_card(out, net, builder, architecture, dataset, manifest, training, trained, results,
                 headline):
     """The card of a network trained here, written beside it (atomically)."""
-    from mockgo.nets.io import model_info
+    from mockgo.nets.io import model_info  # only when a network is trained
 
     info = model_info(net)
     card = {"name": Path(out).stem, "file": Path(out).name, "kind": info.kind,
@@ -218,8 +222,7 @@ def configure_parser(parser):
 
 
 def run_cli(args):
-    from mockgo.cli import InputError
-    from mockgo.nets.device import PRECISIONS
+    from mockgo.nets.device import PRECISIONS  # only when the command runs, not for --help
 
     if not (Path(args.dataset) / "dataset.json").is_file():
         raise InputError(f"no dataset in {args.dataset} (its dataset.json is missing; build "

@@ -149,7 +149,7 @@ def trained_by(model):
         return model.mockgo_trained_by
     import keras
 
-    from mockgo.nets.device import compute_device
+    from mockgo.nets.device import compute_device  # with Keras, as the line above
 
     return {"device": compute_device(), "precision": computing_precision(model),
             "backend": keras.backend.backend()}

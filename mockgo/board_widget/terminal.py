@@ -23,8 +23,12 @@ the end of the input.
 
 import sys
 
+from mockgo.board_widget.session import GameSession
+from mockgo.errors import InputError
 from mockgo.go import coords
 from mockgo.go.board import COLOR_NAMES
+from mockgo.play.lazy_player import PlayerPlan
+from mockgo.play.specs import plan_player
 
 __all__ = ["COMMANDS", "configure_parser", "play_in_terminal", "run_cli"]
 
@@ -103,11 +107,6 @@ def configure_parser(parser):
 
 
 def run_cli(args):
-    from mockgo.board_widget.session import GameSession
-    from mockgo.cli import InputError
-    from mockgo.play.lazy_player import PlayerPlan
-    from mockgo.play.specs import plan_player
-
     if not 2 <= args.size <= coords.MAX_GTP_SIZE:
         raise InputError(f"--size {args.size}: a board of 2 to {coords.MAX_GTP_SIZE} lines")
     try:
