@@ -23,15 +23,17 @@ The subpackages, one stage of the series each, in the order a learner meets them
     mockgo.data          SGF reading and writing, KGS downloads, datasets, batches
     mockgo.nets          network architectures, saving and loading, inference
     mockgo.search        MCTS with PUCT, evaluators, UCT and RAVE, minimax
-    mockgo.play          players (one protocol, many kinds), player specs, the game loop
+    mockgo.play          players (one protocol, many kinds), player specs, the game loop,
+                         the match engine (Wilson intervals, Elo)
+    mockgo.gtp           the GTP engine for Sabaki and GoGui (live analysis), its client
     mockgo.learn         supervised learning (01), value (02), REINFORCE (03), the recipe
     mockgo.zero          AlphaGo Zero's loop (04) and its tic-tac-toe warm-up
-    mockgo.arena         matches, Elo, the ladder (05), move prediction, the GTP engine
-    mockgo.board_widget  the Go board for JupyterLab: play and review games
+    mockgo.arena         the match command, the ladder (05), move prediction
+    mockgo.board_widget  the Go board for JupyterLab (play and review games), and in a terminal
     mockgo.pretrained    the networks that ship with mockgo, with their model cards
 
-Beside them: mockgo.notebook (each notebook's quick and full settings),
-mockgo.plotting, mockgo.cluster (worker processes or Ray) and mockgo.cli
+Beside them: mockgo.presets (each notebook's quick and full settings),
+mockgo.notebook (run folders, networks handed on), mockgo.plotting, mockgo.cluster (worker processes or Ray) and mockgo.cli
 (the ``mockgo`` command: ``mockgo --help``).
 """
 

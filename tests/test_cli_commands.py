@@ -197,12 +197,13 @@ def examples(tmp_path_factory):
     with uniform priors, written as self-play writes its batches."""
     from mockgo.search.evaluators import uniform_evaluator
     from mockgo.zero.config import ZeroConfig
-    from mockgo.zero.selfplay import _stack, play_selfplay_games, save_npz
+    from mockgo.zero.examples import save_npz, stack_games
+    from mockgo.zero.selfplay import play_selfplay_games
 
     config = ZeroConfig(board_size=5, readouts=8, parallel_readouts=1, games_in_parallel=1,
                         resign_threshold=None, max_moves=6)
     path = tmp_path_factory.mktemp("zero") / "examples.npz"
-    save_npz(path, _stack(play_selfplay_games(uniform_evaluator, config, [0])))
+    save_npz(path, stack_games(play_selfplay_games(uniform_evaluator, config, [0])))
     return path
 
 
