@@ -462,13 +462,16 @@ def test_the_evaluate_command(games_folder, tmp_path, capsys):
     assert scores["scores"]["model"]["top1"] == pytest.approx(expected.scores["model"].top1)
     assert scores["scores"]["uniform"]["positions"] == 6 * 45
 
-    # Bad input: a clear message naming what is wrong, exit status 1.
-    for bad, message in [
-        (["evaluate", str(tmp_path / "missing.keras"), str(games_folder)], "no model file"),
-        (["evaluate", str(tmp_path / "policy.keras"), str(tmp_path / "nowhere")], "nowhere"),
+    # Bad input: a clear message naming what is wrong; exit status 2 for a
+    # name on the command line that names nothing, 1 for a file that is wrong.
+    for bad, status, message in [
+        (["evaluate", str(tmp_path / "missing.keras"), str(games_folder)], 2,
+         "missing.keras is neither a model file"),
+        (["evaluate", str(tmp_path / "policy.keras"), str(tmp_path / "nowhere")], 2, "nowhere"),
         (["evaluate", str(tmp_path / "policy.keras"), str(games_folder), "--encoder", "simple2"],
-         "trained on alphago48 planes, not simple2"),
-        (["evaluate", str(tmp_path / "scores.json"), str(games_folder)], "is not a Keras model"),
+         1, "trained on alphago48 planes, not simple2"),
+        (["evaluate", str(tmp_path / "scores.json"), str(games_folder)], 1,
+         "is not a Keras model"),
     ]:
-        assert cli.main(bad) == 1
+        assert cli.main(bad) == status
         assert message in capsys.readouterr().err
