@@ -52,7 +52,7 @@ from mockgo.data.dataset import DatasetSpec, build_dataset, read_manifest
 from mockgo.data.files import atomic_write_text, read_json
 from mockgo.go.features import ALPHAGO48, get_encoder
 from mockgo.learn.value import fit_value_network, mse_by_phase, predict_values, value_dataset
-from mockgo.nets.device import compute_device, resolve_precision, set_random_seed
+from mockgo.nets.device import building_in, compute_device, resolve_precision, set_random_seed
 from mockgo.nets.io import load_model, save_for_play
 
 __all__ = ["PRESETS", "RecipeConfig", "STAGES", "run_recipe", "step_rate", "timed_plan",
@@ -281,16 +281,10 @@ def _value_stage(sources, folder, config, workers, log):
     order = np.random.default_rng(config.seed).permutation(len(data))
     train, validation, test = np.split(order, [int(0.8 * len(data)), int(0.9 * len(data))])
     precision = resolve_precision(config.precision)
-    import keras
-
     set_random_seed(config.seed)
-    previous = keras.config.dtype_policy()
-    keras.config.set_dtype_policy(precision)
-    try:
+    with building_in(precision):
         net = value_network(config.board_size, data.planes.shape[-1], layers=config.value_layers,
                             filters=config.value_filters)
-    finally:
-        keras.config.set_dtype_policy(previous)
     history = fit_value_network(net, data.planes[train], data.outcomes[train],
                                 validation=(data.planes[validation], data.outcomes[validation]),
                                 epochs=config.value_epochs, batch_size=config.value_batch_size,

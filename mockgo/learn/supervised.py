@@ -96,7 +96,7 @@ from mockgo.data.pipeline import PackedBatches
 from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, job_folder,
                                list_work, read_json, read_npz, refuse_unrecorded_work)
 from mockgo.go.features import get_encoder
-from mockgo.nets.device import resolve_precision, set_random_seed
+from mockgo.nets.device import building_in, resolve_precision, set_random_seed
 from mockgo.nets.io import NetworkInfo, kind_of, load_model, save_model
 
 __all__ = [
@@ -125,21 +125,14 @@ def build_policy(layers, filters, board_size=19, planes=48, precision="auto", se
     (``"auto"``, ``"float32"`` or ``"mixed_bfloat16"``; module docstring),
     with its weights drawn from ``seed`` (``keras.utils.set_random_seed``,
     which also seeds Python's and NumPy's global generators)."""
-    import keras  # TensorFlow: imported only when a network is used
-
     from mockgo.nets.models import \
         policy_network  # TensorFlow: imported only when a network is used
 
     precision = resolve_precision(precision)
     set_random_seed(seed)
-    previous = keras.config.dtype_policy()
-    keras.config.set_dtype_policy(precision)
-    try:
-        model = policy_network(board_size=board_size, planes=planes, layers=layers,
-                               filters=filters)
-    finally:
-        keras.config.set_dtype_policy(previous)
-    return model
+    with building_in(precision):
+        return policy_network(board_size=board_size, planes=planes, layers=layers,
+                              filters=filters)
 
 
 # -------------------------------------------------------------- compiling

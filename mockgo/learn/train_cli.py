@@ -5,7 +5,7 @@ with its card.
 
     mockgo dataset data/kgs --out runs/kgs                      # the dataset first
     mockgo train policy --dataset runs/kgs --out runs/sl.keras --layers 6 --filters 64
-    mockgo train value --dataset runs/kgs --out runs/value.keras --seconds 600
+    mockgo train value --dataset runs/kgs --out runs/value.keras --epochs 10
 
 writes the network, saved for play (:func:`mockgo.nets.io.save_for_play`),
 and its *card* beside it (``runs/sl.json``, the shape of the cards of the
@@ -116,13 +116,12 @@ def train_value_network(dataset, out, layers=6, filters=64, epochs=4, batch_size
     dataset in ``dataset`` (the first ``max_positions`` of its train split,
     held in memory), with early stopping on its validation split; save it
     for play to ``out`` and return its card (module docstring)."""
-    import keras
     import numpy as np
 
     # Only when a network is trained (as in train_policy_network).
     from mockgo.data.dataset import load_split, read_manifest
     from mockgo.learn.value import fit_value_network, predict_values
-    from mockgo.nets.device import resolve_precision, set_random_seed
+    from mockgo.nets.device import building_in, resolve_precision, set_random_seed
     from mockgo.nets.io import NetworkInfo, save_for_play, trained_by
     from mockgo.nets.models import value_network
 
@@ -135,14 +134,9 @@ def train_value_network(dataset, out, layers=6, filters=64, epochs=4, batch_size
             splits[split] = (planes, outcomes)
     if "train" not in splits:
         raise ValueError(f"the train split of {dataset} is empty: nothing to learn from")
-    precision = resolve_precision(precision)
     set_random_seed(seed)
-    previous = keras.config.dtype_policy()
-    keras.config.set_dtype_policy(precision)
-    try:
+    with building_in(resolve_precision(precision)):
         net = value_network(size, splits["train"][0].shape[-1], layers=layers, filters=filters)
-    finally:
-        keras.config.set_dtype_policy(previous)
     net.mockgo_info = NetworkInfo("value", encoder, size)
     history = fit_value_network(net, *splits["train"], validation=splits.get("validation"),
                                 epochs=epochs, batch_size=batch_size,

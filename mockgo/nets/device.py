@@ -19,14 +19,15 @@ trains the 6 x 64 policy network twice as fast as float32
 times as fast (``benchmarks/precision.py``).
 """
 
+import contextlib
 import functools
 import random
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["PRECISIONS", "auto_precision", "compute_device", "cpu_has_bf16", "resolve_precision",
-           "set_random_seed"]
+__all__ = ["PRECISIONS", "auto_precision", "building_in", "compute_device", "cpu_has_bf16",
+           "resolve_precision", "set_random_seed"]
 
 PRECISIONS = ("float32", "mixed_bfloat16")
 
@@ -94,6 +95,21 @@ def resolve_precision(precision, cpuinfo="/proc/cpuinfo"):
     if precision not in PRECISIONS:
         raise ValueError(f"precision must be auto, float32 or mixed_bfloat16, got {precision!r}")
     return precision
+
+
+@contextlib.contextmanager
+def building_in(precision):
+    """Layers made inside this block compute in ``precision`` (``"float32"``
+    or ``"mixed_bfloat16"``: Keras' dtype policy); the policy before it is
+    put back after, so that only the network built here takes it."""
+    import keras
+
+    previous = keras.config.dtype_policy()
+    keras.config.set_dtype_policy(precision)
+    try:
+        yield
+    finally:
+        keras.config.set_dtype_policy(previous)
 
 
 def set_random_seed(seed):
