@@ -29,7 +29,7 @@ from mockgo.data.files import CorruptFileError, read_npz
 from mockgo.data.gametree import Cursor, load_tree
 from mockgo.errors import InputError
 from mockgo.go import coords
-from mockgo.go.board import BLACK, COLOR_NAMES, WHITE
+from mockgo.go.board import BLACK, COLOR_NAMES, WHITE, board_lines
 
 __all__ = ["configure_parser", "draw_stones", "file_kind", "run_cli", "show_examples",
            "show_sgf"]
@@ -62,17 +62,9 @@ def draw_stones(black, white, labels=None):
     white's stones), columns lettered as GTP letters them; ``labels`` maps
     points to one character drawn there instead of the empty point."""
     size = int(round(len(black) ** 0.5))
-    letters = "   " + " ".join(coords.GTP_COLUMNS[:size])
-    lines = [letters]
-    for row in range(size):
-        cells = []
-        for col in range(size):
-            p = row * size + col
-            cells.append("X" if black[p] else "O" if white[p] else
-                         (labels or {}).get(p, "."))
-        lines.append(f"{size - row:2d} " + " ".join(cells) + f" {size - row}")
-    lines.append(letters)
-    return "\n".join(lines)
+    labels = labels or {}
+    return "\n".join(board_lines(size, lambda p: "X" if black[p] else "O" if white[p] else
+                                  labels.get(p, ".")))
 
 
 def show_sgf(path, move=None, out=print):

@@ -468,28 +468,20 @@ class Board:
         """The board as GnuGo's ``showboard`` draws it, the last move in
         parentheses."""
         size = self.size
-        letters = "   " + " ".join(coords.GTP_COLUMNS[:size])
         hoshi = set(hoshi_points(size))
         notes = {
             min(size - 2, 8): f"     WHITE (O) has captured {self.captures[WHITE]} stones",
             min(size - 2, 8) + 1: f"     BLACK (X) has captured {self.captures[BLACK]} stones",
         }
-        lines = [letters]
-        for row in range(size):
-            cells = []
-            for col in range(size):
-                p = row * size + col
-                stone = self.stones[p]
-                cells.append("+" if stone == EMPTY and p in hoshi else _STONE_CHARS[stone])
-            label = size - row
-            text = f"{label:2d} " + " ".join(cells) + f" {label}"
-            if self.last_move is not None and self.last_move != self.pass_index:
-                last_row, last_col = divmod(self.last_move, size)
-                if last_row == row:
-                    at = 3 + 2 * last_col
-                    text = text[: at - 1] + "(" + text[at] + ")" + text[at + 2:]
-            lines.append(text + notes.get(row, ""))
-        lines.append(letters)
+        lines = board_lines(size, lambda p: "+" if self.stones[p] == EMPTY and p in hoshi
+                            else _STONE_CHARS[self.stones[p]])
+        if self.last_move is not None and self.last_move != self.pass_index:
+            last_row, last_col = divmod(self.last_move, size)
+            text, at = lines[1 + last_row], 3 + 2 * last_col
+            lines[1 + last_row] = text[: at - 1] + "(" + text[at] + ")" + text[at + 2:]
+        for row, note in notes.items():
+            if 0 <= row < size:
+                lines[1 + row] += note
         return "\n".join(lines)
 
     def __repr__(self):
@@ -513,3 +505,13 @@ class Board:
 # Small to start with, because a search copies a board, and with it this
 # table, for every node it makes: mid-game it was half the bytes of a copy.
 SEEN_TABLE_START = 64
+
+
+def board_lines(size, char_at):
+    """A ``size`` x ``size`` board drawn as lines of text, as GnuGo's
+    ``showboard`` draws it: the GTP column letters above and below, the row
+    numbers on both sides, and ``char_at(p)`` at each point ``p``."""
+    letters = "   " + " ".join(coords.GTP_COLUMNS[:size])
+    rows = [f"{size - row:2d} " + " ".join(char_at(row * size + col) for col in range(size))
+            + f" {size - row}" for row in range(size)]
+    return [letters, *rows, letters]
