@@ -249,21 +249,36 @@ class _MCTSAnalyst(_TreeAnalyst):
         for a in np.flatnonzero(root.child_Q > -np.inf):
             n = int(root.child_N[a])
             winrate = (float(root.child_Q[a]) + 1.0) / 2.0 if n > 0 else 0.0
+            pv = [int(a)] + _principal_variation(root, a, _mcts_visits)
             infos.append(MoveInfo(int(a), n, winrate, float(root.child_P[a]),
-                                  lower_bound(winrate, n), [int(a)] + _mcts_pv(root, a)))
+                                  lower_bound(winrate, n), pv))
         return infos
 
 
-def _mcts_pv(root, action):
-    """The most visited line below ``action`` (MCTS nodes)."""
+def _principal_variation(root, action, visits_of):
+    """The most visited line below ``action``: ``visits_of(node)`` is the
+    visit counts of a node's moves, None for a node not searched below."""
     pv, node = [], root.children.get(action)
-    while node is not None and node.child_N is not None and len(pv) < MAX_PV - 1:
-        best = int(np.argmax(node.child_N))
-        if node.child_N[best] <= 0:
+    while node is not None and len(pv) < MAX_PV - 1:
+        visits = visits_of(node)
+        if visits is None:
+            break
+        best = int(np.argmax(visits))
+        if visits[best] <= 0:
             break
         pv.append(best)
         node = node.children.get(best)
     return pv
+
+
+def _mcts_visits(node):
+    return node.child_N  # None until the node is expanded
+
+
+def _uct_visits(node):
+    # A move tried fewer times than the search's expand_after has no node
+    # yet; a finished game's node has no moves.
+    return None if node.terminal else node.N
 
 
 class _UCTAnalyst(_TreeAnalyst):
@@ -290,21 +305,8 @@ class _UCTAnalyst(_TreeAnalyst):
             n = int(root.N[a])
             winrate = float(root.W[a] / n) if n > 0 else 0.0
             infos.append(MoveInfo(int(a), n, winrate, prior, lower_bound(winrate, n),
-                                  [int(a)] + _uct_pv(root, a)))
+                                  [int(a)] + _principal_variation(root, a, _uct_visits)))
         return infos
-
-
-def _uct_pv(root, action):
-    """The most visited line below ``action`` (UCT nodes; a move tried
-    fewer times than the search's ``expand_after`` has no node yet)."""
-    pv, node = [], root.children.get(action)
-    while node is not None and not node.terminal and len(pv) < MAX_PV - 1:
-        best = int(np.argmax(node.N))
-        if node.N[best] <= 0:
-            break
-        pv.append(best)
-        node = node.children.get(best)
-    return pv
 
 
 class _PolicyAnalyst:
