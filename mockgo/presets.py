@@ -42,6 +42,8 @@ class SupervisedPreset:
     workers: int = 2  # processes building the dataset
     test_games: int | None = None  # held-out games scored (None: the whole test split)
     match_games: int = 4  # games against the random player
+    gnugo_games: int = 0  # games against GnuGo (0: none; each 19x19 game takes GnuGo seconds)
+    gnugo_level: int = 1
     # The first networks: Imago's two small 9x9 networks on GnuGo's games.
     small_games: int | None = None  # games of data/gnugo9's archive (None: all 3,000)
     small_epochs: int = 4
@@ -88,11 +90,12 @@ _SUPERVISED_QUICK = SupervisedPreset(mode="quick", archives=1, max_games=300, la
 # 1,450 positions/s; 1.02 hours on 2026-11-23), validation top-1 38.6% after
 # the first epoch, 40.2% after the second, 44.0% after the tenth; on the
 # 1,428 test games (279,843 positions) top-1 44.1%, top-5 75.5%; 20 of 20
-# games won against the random player.
+# games won against the random player. The 40 games against GnuGo level 1:
+# sl-19 played them in 5.4 minutes on 2 cores (its card), so about 6 minutes.
 _SUPERVISED_FULL = SupervisedPreset(mode="full", archives=None, max_games=None, layers=6, filters=64,
                 batch_size=128, epochs=10, steps_per_epoch=2000, validation_steps=100,
                 optimizer="adam", learning_rate=0.001, schedule="cosine",
-                test_games=None, match_games=20)
+                test_games=None, match_games=20, gnugo_games=40)
 
 
 def _supervised_gpu():

@@ -88,6 +88,8 @@ DOCS_DIR = NOTEBOOKS_DIR.parent / "docs" / "notebooks"
 # machine that last executed them). Once regenerated, the test below says to
 # take the name out.
 STALE_DOCS = {
+    # A near-miss position and 40 games against GnuGo: its full run (about an hour) is not done.
+    "01_supervised": "its teaching examples are new; its full run is not yet done",
     # A third REINFORCE run, against a sparring partner: hours more in full mode.
     "03_policy_gradient": "the sparring partner's run is new; its full run is not yet done",
 }

@@ -12,7 +12,7 @@ import pytest
 
 from mockgo import Board
 from mockgo.arena.evaluation import (by_move_number, evaluate_sgf, evaluate_split, expected_hits,
-                                     uniform_accuracy)
+                                     near_miss, uniform_accuracy)
 from mockgo.data import records
 from mockgo.data.dataset import DatasetSpec, build_dataset, load_split
 from mockgo.go.board import BLACK, WHITE
@@ -413,6 +413,23 @@ def test_hand_made_game_scores_exactly(tmp_path):
                                 progress=False).scores["model"]
     assert model_scores.top1 == pytest.approx((0 + 1) / 2)
     assert model_scores.top5 == pytest.approx((4 / 20 + 1) / 2)
+
+
+def test_a_near_miss_is_the_first_move_the_network_ranks_below_first_but_in_its_top():
+    # A network that always prefers A1, then B1, then E5 (the rest tie).
+    # Move 0: black plays its favourite A1 (agreement, skipped); move 1:
+    # A1 is taken, white plays E5, its second choice after B1: the near miss.
+    # Move 2: black's C3 ties with 20 other points below B1, not in the top 5.
+    record = records.GameRecord(size=5, komi=0.5, moves=[(BLACK, 0), (WHITE, 24), (BLACK, 12)],
+                                result="B+R")
+    model = constant_policy(5, 48, {0: 5.0, 1: 4.0, 24: 3.0})
+    board, played, p = near_miss(model, [record], first_move=0)
+    assert (board.move_number, played, int(p.argmax())) == (1, 24, 1)
+    assert p[0] == 0 and p.sum() == pytest.approx(1)  # A1 is occupied: masked out
+    with pytest.raises(ValueError, match="top 1 but not first"):
+        near_miss(model, [record], first_move=0, top=1)
+    with pytest.raises(ValueError, match="from move 2"):
+        near_miss(model, [record], first_move=2)
 
 
 def test_evaluation_of_an_sgf_folder_and_buckets(games_folder, tmp_path):

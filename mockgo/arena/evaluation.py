@@ -406,6 +406,44 @@ def move_probabilities(model, board, encoder=None):
     return masked_policy(probabilities, board.legal_moves())
 
 
+def near_miss(model, games, first_move=30, top=5, encoder=None):
+    """The first position, from move ``first_move`` on, of the first of
+    ``games`` (GameRecords) where the network's most probable legal move is
+    *not* the move the player chose, but that move is among the network's
+    ``top`` most probable: the kind of position that makes top-1 and top-5
+    accuracy differ, and shows what else the network considered.
+
+    Returns ``(board, played, probabilities)`` (the board a copy, the move
+    played as a point index, the masked probabilities as
+    :func:`move_probabilities` gives them). ValueError when no position of
+    the games is such a near miss. Each game's positions are evaluated in
+    one batch."""
+    from mockgo.nets.inference import (  # TensorFlow: imported only when a network is used
+        Predictor, masked_policy)
+
+    encoder = _model_encoder(model, encoder)
+    predictor = Predictor(model)
+    for game in games:
+        boards, played, planes = [], [], []
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", records.SGFWarning)
+            for board, _, move in records.replay(game):
+                if board.move_number >= first_move and move != board.pass_index:
+                    boards.append(board.copy())
+                    played.append(move)
+                    planes.append(encoder.encode(board))
+        if not boards:
+            continue
+        legal = np.stack([board.legal_moves() for board in boards])
+        p = masked_policy(predictor.predict(np.stack(planes)), legal)
+        for board, move, row in zip(boards, played, p):
+            ranked = np.argsort(-row, kind="stable")
+            if ranked[0] != move and move in ranked[:top]:
+                return board, move, row
+    raise ValueError(f"no position from move {first_move} on, in these games, has the move "
+                     f"played among the network's top {top} but not first")
+
+
 def split_games(dataset_dir, split="test"):
     """The GameRecords of one split of a dataset, read from its sources."""
     paths, keep = split_sources(dataset_dir, split)
