@@ -16,6 +16,8 @@ README = ROOT / "README.md"
 PAGES = sorted((ROOT / "docs").rglob("*.md"))
 NOTEBOOKS = sorted((ROOT / "docs" / "notebooks").glob("*.ipynb"))
 CARDS = sorted((ROOT / "mockgo" / "pretrained").glob("*.json"))
+# The committed match records (each folder's match.json, games.jsonl and SGF files).
+MATCHES = sorted(p for p in (ROOT / "docs" / "matches").iterdir() if p.is_dir())
 
 # A path on one machine: a home, a scratch folder, the project's own work tree.
 MACHINE_PATH = re.compile(r"(?<![\w.~-])/(?:work|home|tmp|Users|root|mnt|scratch|var/folders)/")
@@ -60,10 +62,18 @@ def stored_outputs(path):
     return "\n".join(texts).replace("\\u001b", "\x1b")
 
 
-@pytest.mark.parametrize("path", [README, *PAGES, *NOTEBOOKS, *CARDS],
+def readable_text(path):
+    """What a reader sees of ``path``: a notebook's stored outputs and
+    markdown, a match folder's files one after another, else the file."""
+    if path.is_dir():
+        return "\n".join(f.read_text(encoding="utf-8") for f in sorted(path.iterdir()) if f.is_file())
+    return stored_outputs(path) if path.suffix == ".ipynb" else path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("path", [README, *PAGES, *NOTEBOOKS, *CARDS, *MATCHES],
                          ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_machine_paths_ansi_codes_or_issue_numbers(path):
-    text = stored_outputs(path) if path.suffix == ".ipynb" else path.read_text(encoding="utf-8")
+    text = readable_text(path)
     assert problems(text) == [], f"{path.relative_to(ROOT)}: " + "; ".join(problems(text)[:5])
 
 
