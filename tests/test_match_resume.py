@@ -8,6 +8,7 @@ import warnings
 import pytest
 
 from mockgo.arena.matches import FINISHED_GAMES, configure_parser, match, run_cli
+from mockgo.data.files import FolderBusyError, is_temporary
 from mockgo.go.board import BLACK, WHITE
 from mockgo.play.players import RandomPlayer
 
@@ -45,6 +46,21 @@ def test_a_resumed_match_refuses_other_settings_and_lost_files(tmp_path):
     (folder / lost).unlink()
     with pytest.raises(ValueError, match=f"line 1 names game 1's file .*{lost}"):
         match("random", "random:seed=2", games=2, size=5, out_dir=folder)
+
+
+def test_a_match_holds_its_folder_and_clears_what_a_killed_write_left(tmp_path,
+                                                                     another_process_holds):
+    folder = tmp_path / "m"
+    match("random", "random:seed=2", games=1, size=5, out_dir=folder)
+    with another_process_holds(folder, "another match"):
+        with pytest.raises(FolderBusyError, match="another match"):
+            match("random", "random:seed=2", games=2, size=5, out_dir=folder)
+    # An SGF write killed before its rename leaves its temporary behind.
+    left = folder / ".game-001-random-vs-random.sgf.abcd1234.tmp"
+    left.write_text("(;GM[1]")
+    assert is_temporary(left)
+    resumed = match("random", "random:seed=2", games=2, size=5, out_dir=folder)
+    assert resumed.n == 2 and not left.exists()
 
 
 def test_a_line_cut_short_by_a_crash_means_that_game_is_played_again(tmp_path):

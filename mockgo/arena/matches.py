@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 
 from mockgo.cluster import add_cluster_options, executor_from_args
+from mockgo.data.files import LOCK_FILE
 from mockgo.play.match import match
 from mockgo.play.match_folder import FINISHED_GAMES, MATCH_SETTINGS
 from mockgo.play.players import spec_help
@@ -37,11 +38,13 @@ def default_out_dir(spec_a, spec_b):
 
 def _remove_unplayed(folder):
     """Remove ``folder`` if it holds nothing but what a match writes before
-    its first game (``match.json``): a match that never played. A folder
-    with a finished game is kept, to resume."""
-    if not folder.is_dir() or any(p.name != MATCH_SETTINGS for p in folder.iterdir()):
+    its first game (``match.json``, and the lock it held): a match that
+    never played. A folder with a finished game is kept, to resume."""
+    before_first_game = (MATCH_SETTINGS, LOCK_FILE)
+    if not folder.is_dir() or any(p.name not in before_first_game for p in folder.iterdir()):
         return
-    (folder / MATCH_SETTINGS).unlink(missing_ok=True)
+    for name in before_first_game:
+        (folder / name).unlink(missing_ok=True)
     folder.rmdir()
 
 

@@ -55,7 +55,11 @@ same match into the same folder again and the finished games are read back
 (their SGF files replayed), and only the others are played; ``games`` may
 be raised to extend a match. Other settings are refused, naming the folder
 and each difference; a ``games.jsonl`` line whose SGF file is gone or
-unreadable is an error naming it, not a game silently played again.
+unreadable is an error naming it, not a game silently played again. The
+match holds the folder's lock while it plays (:func:`mockgo.data.files.job_folder`):
+a second match into the same folder is refused, naming the process that
+plays there, and the temporary files of an SGF write that a kill cut short
+are deleted when the match resumes.
 
 The statistics are :mod:`mockgo.play.results`'s, the scoring
 :mod:`mockgo.play.scoring`'s, the resumable folder
@@ -70,6 +74,7 @@ import time
 from pathlib import Path
 
 from mockgo.cluster import Executor, Recipe, make_executor
+from mockgo.data.files import job_folder
 from mockgo.gtp.client import find_gnugo
 from mockgo.play.match_folder import log_finished, match_settings, open_folder
 from mockgo.play.players import Player, make_player, parse_spec
@@ -208,74 +213,77 @@ def match(a, b, games=10, size=9, komi=7.5, max_moves=None, workers=1, concurren
     scorer = scorer or "tromp-taylor"
     if scorer == "auto":
         scorer = "gnugo" if find_gnugo() else "tromp-taylor"
-    finished = {}
-    if out_dir:
-        Path(out_dir).mkdir(parents=True, exist_ok=True)
-        out_dir = str(out_dir)
-        finished = open_folder(out_dir, match_settings(specs, size, komi, max_moves, seed,
-                                                         scorer))
-        if any(index >= games for index in finished):
-            raise ValueError(f"{out_dir} holds {max(finished) + 1} games of this match, more "
-                             f"than the {games} asked for: ask for at least as many")
-    todo = [i for i in range(games) if i not in finished]
-    if cluster is None:
-        workers = workers or os.cpu_count() or 1
-        workers = max(1, min(workers, len(todo)))
-    elif workers is not None:
-        workers = max(1, min(workers, len(todo)))
-    if (workers != 1 or cluster is not None) and any(isinstance(p, Player) for p in (a, b)):
-        raise ValueError("worker processes and clusters need both players as specs or "
-                         "mockgo.cluster.Recipe (each worker makes its own)")
-    started = time.perf_counter()
-    results = list(finished.values())
-    if finished and verbose:
-        print(f"{len(finished)} of {games} games already played in {out_dir}: read back",
-              file=out, flush=True)
-
-    def report(game):
+    # The folder's lock: two matches writing one folder would log each other's
+    # games; and the temporaries a killed SGF write left are deleted first.
+    with job_folder(out_dir or None, f"a match, {specs[0]} against {specs[1]}"):
+        finished = {}
         if out_dir:
-            log_finished(out_dir, game)
-        results.append(game)
-        if verbose:
-            black, white = game.names
-            print(f"game {game.index + 1:3d}/{games}: {black} (B) vs {white} (W): "
-                  f"{game.result:>8}  {game.board.move_number:3d} moves  {game.seconds:5.1f} s",
+            Path(out_dir).mkdir(parents=True, exist_ok=True)
+            out_dir = str(out_dir)
+            finished = open_folder(out_dir, match_settings(specs, size, komi, max_moves, seed,
+                                                             scorer))
+            if any(index >= games for index in finished):
+                raise ValueError(f"{out_dir} holds {max(finished) + 1} games of this match, more "
+                                 f"than the {games} asked for: ask for at least as many")
+        todo = [i for i in range(games) if i not in finished]
+        if cluster is None:
+            workers = workers or os.cpu_count() or 1
+            workers = max(1, min(workers, len(todo)))
+        elif workers is not None:
+            workers = max(1, min(workers, len(todo)))
+        if (workers != 1 or cluster is not None) and any(isinstance(p, Player) for p in (a, b)):
+            raise ValueError("worker processes and clusters need both players as specs or "
+                             "mockgo.cluster.Recipe (each worker makes its own)")
+        started = time.perf_counter()
+        results = list(finished.values())
+        if finished and verbose:
+            print(f"{len(finished)} of {games} games already played in {out_dir}: read back",
                   file=out, flush=True)
 
-    if todo and workers == 1 and cluster is None:
-        made = [None if isinstance(p, Player) else _make_side(p) for p in (a, b)]
-        player_a, player_b = (m or p for m, p in zip(made, (a, b)))
-        scoring = make_scorer(scorer)
-        try:
-            blacks = [player_a if i % 2 == 0 else player_b for i in todo]
-            whites = [player_b if i % 2 == 0 else player_a for i in todo]
+        def report(game):
+            if out_dir:
+                log_finished(out_dir, game)
+            results.append(game)
+            if verbose:
+                black, white = game.names
+                print(f"game {game.index + 1:3d}/{games}: {black} (B) vs {white} (W): "
+                      f"{game.result:>8}  {game.board.move_number:3d} moves  {game.seconds:5.1f} s",
+                      file=out, flush=True)
 
-            def on_game(game):
-                game.index = todo[game.index]  # the runner numbers the games it plays
-                report(_finish(game, scoring, out_dir, specs, games))
+        if todo and workers == 1 and cluster is None:
+            made = [None if isinstance(p, Player) else _make_side(p) for p in (a, b)]
+            player_a, player_b = (m or p for m, p in zip(made, (a, b)))
+            scoring = make_scorer(scorer)
+            try:
+                blacks = [player_a if i % 2 == 0 else player_b for i in todo]
+                whites = [player_b if i % 2 == 0 else player_a for i in todo]
 
-            play_games(blacks, whites, len(todo), size, komi=komi,
-                       seeds=[game_seed(seed, i) for i in todo], max_moves=max_moves,
-                       concurrent=concurrent, progress=progress, stats=stats, on_game=on_game)
-        finally:
-            scoring.close()
-            for player in made:
-                if player is not None:
-                    player.close()
-    elif todo:
-        _play_on_workers(a, b, todo, cluster, workers, games_per_task, scorer, specs, out_dir,
-                         report, dict(size=size, komi=komi, max_moves=max_moves, seed=seed,
-                                      games=games), progress)
-    results.sort(key=lambda g: g.index)
-    first = results[0]
-    names = first.names if first.index % 2 == 0 else first.names[::-1]
-    result = MatchResult(names[0], names[1], specs[0], specs[1], size, komi, results,
-                         seconds=time.perf_counter() - started, out_dir=out_dir or None,
-                         scorer=scorer, confidence=confidence)
-    if verbose:
-        print("", file=out)
-        print(result.table(), file=out, flush=True)
-    return result
+                def on_game(game):
+                    game.index = todo[game.index]  # the runner numbers the games it plays
+                    report(_finish(game, scoring, out_dir, specs, games))
+
+                play_games(blacks, whites, len(todo), size, komi=komi,
+                           seeds=[game_seed(seed, i) for i in todo], max_moves=max_moves,
+                           concurrent=concurrent, progress=progress, stats=stats, on_game=on_game)
+            finally:
+                scoring.close()
+                for player in made:
+                    if player is not None:
+                        player.close()
+        elif todo:
+            _play_on_workers(a, b, todo, cluster, workers, games_per_task, scorer, specs, out_dir,
+                             report, dict(size=size, komi=komi, max_moves=max_moves, seed=seed,
+                                          games=games), progress)
+        results.sort(key=lambda g: g.index)
+        first = results[0]
+        names = first.names if first.index % 2 == 0 else first.names[::-1]
+        result = MatchResult(names[0], names[1], specs[0], specs[1], size, komi, results,
+                             seconds=time.perf_counter() - started, out_dir=out_dir or None,
+                             scorer=scorer, confidence=confidence)
+        if verbose:
+            print("", file=out)
+            print(result.table(), file=out, flush=True)
+        return result
 
 
 def _play_on_workers(a, b, todo, cluster, workers, games_per_task, scorer, specs, out_dir,
