@@ -40,6 +40,7 @@ from mockgo.learn.supervised import build_policy
 from mockgo.learn.value import fit_value_network, value_dataset
 from mockgo.nets.device import auto_precision, compute_device, set_random_seed
 from mockgo.nets.io import NetworkInfo, as_float32, load_model
+from mockgo.play.match_folder import read_match
 # The presets are read through this module too, as notebook.preset(...).
 from mockgo.presets import (NOTEBOOKS, ArenaPreset, ReinforcePreset, SupervisedPreset,
                             ValuePreset, ZeroPreset, preset, preset_name)
@@ -425,18 +426,45 @@ def load_value_network(repo_root, quick, policy, size, seed=0, progress=False, s
 @dataclasses.dataclass
 class Lineup:
     """A ladder's anchors (the first fixed at 0 Elo) and players, with a
-    note for each one left out or replaced, saying why."""
+    note for each one left out or replaced, saying why; ``recorded``: the
+    finished matches (:class:`~mockgo.play.results.MatchResult`, read back)
+    whose games join the fit without being played."""
 
     size: int
     anchors: list
     players: list
     notes: list
+    recorded: list = dataclasses.field(default_factory=list)
 
     def describe(self):
         lines = [f"{self.size}x{self.size}: anchors {', '.join(self.anchors)} "
                  f"({self.anchors[0]} = 0 Elo)",
                  f"players: {', '.join(self.players) or 'none'}"]
+        lines += [f"recorded, not played here: {m.name_a} vs {m.name_b}, {m.n} games "
+                  f"({m.out_dir})" for m in self.recorded]
         return "\n".join(lines + [f"  - {note}" for note in self.notes])
+
+
+def _shipped(name, made_by):
+    """How a note names a shipped network that stands in for one of this
+    machine's runs: what it is, and its card's headline."""
+    return f"{name}, the network {made_by} trained ({pretrained.card(name)['headline']})"
+
+
+def recorded_matches(folders, root, notes):
+    """The finished matches in ``folders`` (paths relative to the repository
+    ``root``), read back (:func:`~mockgo.play.match_folder.read_match`) and
+    named by those relative paths, so that tables print no machine's path;
+    a folder this checkout lacks is left out with a note in ``notes``."""
+    matches = []
+    for folder in folders:
+        if not (Path(root) / folder / "match.json").exists():
+            notes.append(f"the recorded match {folder} is not in this checkout: left out")
+            continue
+        match = read_match(Path(root) / folder)
+        match.out_dir = str(folder)
+        matches.append(match)
+    return matches
 
 
 def _shown(path, root):
@@ -506,7 +534,8 @@ def arena_lineup(preset, root, gnugo=None):
             players.append(f"mcts:path={Path(path).resolve()},readouts={preset.zero_readouts},"
                            f"name=zero-{path.stem}-{preset.zero_readouts}")
         elif "zero-9" in pretrained.names():
-            notes.append(why + "; the Zero agent is the shipped zero-9")
+            shipped = _shipped("zero-9", "notebook 04's full run, continued,")
+            notes.append(f"the Zero agent is {shipped}; on this machine, {why}")
             players.append(f"mcts:pretrained=zero-9,readouts={preset.zero_readouts},"
                            f"name=zero-9-{preset.zero_readouts}")
         else:
@@ -521,7 +550,9 @@ def big_board_lineup(preset, root, gnugo=None):
     ``rl-19``) and an AlphaGo search
     (the SL policy's priors, notebook 02's value network, or else the
     shipped ``value-19``, mixed with rollouts at ``preset.alphago_mix``,
-    ``preset.alphago_readouts`` a move), each when its network exists."""
+    ``preset.alphago_readouts`` a move), each when its network exists; and
+    ``preset.big_recorded``, the finished matches that join the fit
+    (:func:`recorded_matches`)."""
     if preset.big_size is None:
         return None
     notes = []
@@ -534,13 +565,15 @@ def big_board_lineup(preset, root, gnugo=None):
     if not preset.big_networks:
         notes.append("notebook 03's RL policy and the AlphaGo search with notebook 02's value "
                      "network are left out in quick mode")
-        return Lineup(preset.big_size, anchors, players, notes)
+        return Lineup(preset.big_size, anchors, players, notes,
+                      recorded_matches(preset.big_recorded, root, notes))
     rl_policy = rl_policy_path(root, quick=False)
     if rl_policy.exists():
         players.append(f"policy:path={rl_policy.resolve()},name=rl-policy")
     elif "rl-19" in pretrained.names():
-        notes.append(f"the RL policy is the shipped rl-19: notebook 03's {_shown(rl_policy, root)} "
-                     f"does not exist")
+        shipped = _shipped("rl-19", "notebook 03's full run")
+        notes.append(f"the RL policy is {shipped}: this machine's {_shown(rl_policy, root)} "
+                     f"does not exist yet")
         players.append("policy:pretrained=rl-19,name=rl-policy")
     else:
         notes.append(f"no RL policy: {_shown(rl_policy, root)} does not exist (run notebook 03 "
@@ -551,10 +584,12 @@ def big_board_lineup(preset, root, gnugo=None):
     if value.exists():
         players.append(f"alphago:policy_pretrained=sl-19,value={value.resolve()},{search}")
     elif "value-19" in pretrained.names():
-        notes.append(f"AlphaGo's search judges with the shipped value-19: notebook 02's value "
-                     f"network {_shown(value, root)} does not exist")
+        shipped = _shipped("value-19", "notebook 02's full run")
+        notes.append(f"AlphaGo's search judges with {shipped}: this machine's "
+                     f"{_shown(value, root)} does not exist yet")
         players.append(f"alphago:policy_pretrained=sl-19,value_pretrained=value-19,{search}")
     else:
         notes.append(f"no AlphaGo search: notebook 02's value network {_shown(value, root)} "
                      f"does not exist (run notebook 02 in full mode)")
-    return Lineup(preset.big_size, anchors, players, notes)
+    return Lineup(preset.big_size, anchors, players, notes,
+                  recorded_matches(preset.big_recorded, root, notes))

@@ -55,7 +55,9 @@ def test_the_zero_agent_joins_last_when_notebook_04_trained_one(tmp_path):
     assert lineup.players[:-1] == list(FULL.players)
     assert lineup.players[-1] == (f"mcts:pretrained=zero-9,readouts={FULL.zero_readouts},"
                                   f"name=zero-9-{FULL.zero_readouts}")
-    assert any("the shipped zero-9" in note for note in lineup.notes)
+    assert any(note.startswith("the Zero agent is zero-9, the network notebook 04's full run, "
+                               "continued, trained (") and "has not started" in note
+               for note in lineup.notes)
 
     folder = _zero_run(tmp_path, best=25)
     lineup = arena_lineup(FULL, tmp_path, gnugo=True)
@@ -77,15 +79,24 @@ def test_big_board_lineup_adds_the_networks_that_exist(tmp_path):
     quick = big_board_lineup(QUICK, tmp_path, gnugo=True)
     assert quick.size == 19 and quick.anchors == ["random"]
     assert quick.players == ["policy:pretrained=sl-19"]
+    # tmp_path is a checkout without docs/matches: the records are left out, and said so.
+    assert quick.recorded == []
+    assert [note for note in quick.notes if "recorded match" in note] == [
+        f"the recorded match {folder} is not in this checkout: left out"
+        for folder in QUICK.big_recorded]
 
     full = big_board_lineup(FULL, tmp_path, gnugo=True)
-    # No runs of one's own: the shipped sl-19, rl-19 and value-19 play.
+    # No runs of one's own: the shipped sl-19, rl-19 and value-19 play, each
+    # named as the network the earlier notebook's full run trained, with its card.
     assert full.players == ["policy:pretrained=sl-19", "policy:pretrained=rl-19,name=rl-policy",
                             f"alphago:policy_pretrained=sl-19,value_pretrained=value-19,"
                             f"readouts={FULL.alphago_readouts},mix={FULL.alphago_mix:g},"
                             f"name=alphago-{FULL.alphago_readouts}"]
-    assert len(full.notes) == 2 and "shipped rl-19" in full.notes[0]
-    assert "shipped value-19" in full.notes[1]
+    assert len(full.notes) == 3
+    assert full.notes[0].startswith("the RL policy is rl-19, the network notebook 03's full "
+                                    "run trained (" + notebook.pretrained.card("rl-19")["headline"])
+    assert "value-19, the network notebook 02's full run trained (" in full.notes[1]
+    assert "missing" not in " ".join(full.notes[:2])
     assert full.anchors == list(FULL.big_anchors)
     rl = notebook.rl_policy_path(tmp_path, False)
     value = notebook.value_path(tmp_path, False)
@@ -93,11 +104,27 @@ def test_big_board_lineup_adds_the_networks_that_exist(tmp_path):
         path.parent.mkdir(parents=True)
         path.write_bytes(b"")
     full = big_board_lineup(FULL, tmp_path, gnugo=False)
-    assert full.anchors == ["random"] and len(full.notes) == 1  # only GnuGo's
+    assert full.anchors == ["random"] and len(full.notes) == 2  # GnuGo's and the record's
     sl, rl_spec, alphago = full.players
     assert rl_spec == f"policy:path={rl.resolve()},name=rl-policy"
     assert alphago.startswith("alphago:policy_pretrained=sl-19,value=")
     assert f"readouts={FULL.alphago_readouts}" in alphago
+
+
+def test_the_big_board_lineup_reads_the_recorded_matches_named_as_the_repository_names_them():
+    root = notebook.repo_root()
+    for preset in (QUICK, FULL):
+        lineup = big_board_lineup(preset, root, gnugo=True)
+        assert [m.out_dir for m in lineup.recorded] == list(preset.big_recorded)
+        assert not any("recorded match" in note for note in lineup.notes)
+        for m in lineup.recorded:  # whole 40-game matches on the ladder's board
+            assert (m.n, m.size, m.komi, m.spec_b) == (40, lineup.size, 7.5, "gnugo:level=10")
+            assert f"({m.out_dir})" in lineup.describe() and str(root) not in lineup.describe()
+    # Full mode plays sl-19 against level 10 itself; quick mode reads that pairing's record.
+    assert [m.spec_a for m in big_board_lineup(QUICK, root, gnugo=True).recorded] == [
+        "alphago:policy_pretrained=sl-19,value_pretrained=value-19,readouts=1600,mix=0.5",
+        "policy:pretrained=sl-19"]
+    assert len(big_board_lineup(FULL, root, gnugo=True).recorded) == 1
 
 
 def _record(visits, win_rate, move=None):
