@@ -41,6 +41,7 @@ from mockgo.learn.value import fit_value_network, value_dataset
 from mockgo.nets.device import auto_precision, compute_device, set_random_seed
 from mockgo.nets.io import NetworkInfo, as_float32, load_model
 from mockgo.play.match_folder import read_match
+from mockgo.play.results import format_elo
 # The presets are read through this module too, as notebook.preset(...).
 from mockgo.presets import (NOTEBOOKS, ArenaPreset, ReinforcePreset, SupervisedPreset,
                             ValuePreset, ZeroPreset, preset, preset_name)
@@ -49,8 +50,9 @@ from mockgo.zero.layout import RunLayout
 __all__ = ["arena_lineup", "ArenaPreset", "big_board_lineup", "check", "gnugo9_archive",
            "kgs_archive", "kgs_archives", "Lineup", "load_sl_policy", "load_value_network",
            "LoadedModel", "Notebook", "NOTEBOOKS", "preset", "preset_name", "quick_mode",
-           "ReinforcePreset", "repo_root", "standin_policy", "standin_value_network", "start",
-           "SupervisedPreset", "ValuePreset", "zero_dir", "zero_network", "ZeroPreset"]
+           "recorded_matches", "ReinforcePreset", "repo_root", "standin_policy", "standin_value_network", "start",
+           "SupervisedPreset", "ValuePreset", "what_search_buys", "zero_dir", "zero_network",
+           "ZeroPreset"]
 
 _TRUE = {"1", "true", "yes"}
 _FALSE = {"0", "false", "no", ""}
@@ -451,11 +453,14 @@ def _shipped(name, made_by):
     return f"{name}, the network {made_by} trained ({pretrained.card(name)['headline']})"
 
 
-def recorded_matches(folders, root, notes):
+def recorded_matches(folders, root, notes, rated):
     """The finished matches in ``folders`` (paths relative to the repository
     ``root``), read back (:func:`~mockgo.play.match_folder.read_match`) and
-    named by those relative paths, so that tables print no machine's path;
-    a folder this checkout lacks is left out with a note in ``notes``."""
+    named by those relative paths, so that tables print no machine's path.
+    Left out, with a note in ``notes``: a folder this checkout lacks, and a
+    match linked by no chain of records to ``rated`` (the specs the ladder
+    plays), which nothing would tie to the ladder's scale (GnuGo's record,
+    when GnuGo is not installed and so not on the ladder)."""
     matches = []
     for folder in folders:
         if not (Path(root) / folder / "match.json").exists():
@@ -464,6 +469,17 @@ def recorded_matches(folders, root, notes):
         match = read_match(Path(root) / folder)
         match.out_dir = str(folder)
         matches.append(match)
+    linked, grew = set(rated), True
+    while grew:  # a record joins when one of its players is linked; it links the other
+        grew = False
+        for match in matches:
+            if linked & {match.spec_a, match.spec_b} and not {match.spec_a, match.spec_b} <= linked:
+                linked |= {match.spec_a, match.spec_b}
+                grew = True
+    for match in [m for m in matches if m.spec_a not in linked]:
+        notes.append(f"the recorded match {match.out_dir} ({match.name_a} vs {match.name_b}) "
+                     f"shares no player with this ladder: left out")
+        matches.remove(match)
     return matches
 
 
@@ -490,6 +506,28 @@ def _anchors(anchors, gnugo, notes):
                      f"out, so {' and '.join(kept) or 'nothing'} is the only anchor and the "
                      f"ratings say only how far each player is from it")
     return kept
+
+
+def what_search_buys(result, policy, opponent):
+    """What AlphaGo's search buys on a ladder ``result``
+    (:class:`~mockgo.arena.ladder.LadderResult`): ``policy`` alone and each
+    ``alphago:`` search that met ``opponent``, each with its score against
+    it and its rating (:meth:`~mockgo.arena.ladder.LadderResult.against`),
+    then the gap between the best-rated search and the policy. Returns
+    ``(text, gap in Elo)``; the gap is None, and the text says why, when the
+    ladder has no such search or the policy never met ``opponent``."""
+    def met(spec):
+        return result.record(spec, opponent)[1] > 0
+
+    searches = [spec for spec in result.ratings if spec.startswith("alphago:") and met(spec)]
+    if opponent not in result.ratings or not met(policy) or not searches:
+        return (f"no AlphaGo search and {policy} both met {opponent} on this ladder: nothing "
+                f"to compare"), None
+    best = searches[0]  # the ratings are best first
+    gap = result.ratings[best].elo - result.ratings[policy].elo
+    return (result.against(opponent, [policy, *searches])
+            + f"\nthe best-rated search, {result.ratings[best].name}, is {format_elo(gap)} Elo "
+              f"from {result.ratings[policy].name} alone"), gap
 
 
 def zero_network(root):
@@ -566,7 +604,7 @@ def big_board_lineup(preset, root, gnugo=None):
         notes.append("notebook 03's RL policy and the AlphaGo search with notebook 02's value "
                      "network are left out in quick mode")
         return Lineup(preset.big_size, anchors, players, notes,
-                      recorded_matches(preset.big_recorded, root, notes))
+                      recorded_matches(preset.big_recorded, root, notes, anchors + players))
     rl_policy = rl_policy_path(root, quick=False)
     if rl_policy.exists():
         players.append(f"policy:path={rl_policy.resolve()},name=rl-policy")
@@ -592,4 +630,4 @@ def big_board_lineup(preset, root, gnugo=None):
         notes.append(f"no AlphaGo search: notebook 02's value network {_shown(value, root)} "
                      f"does not exist (run notebook 02 in full mode)")
     return Lineup(preset.big_size, anchors, players, notes,
-                  recorded_matches(preset.big_recorded, root, notes))
+                  recorded_matches(preset.big_recorded, root, notes, anchors + players))

@@ -337,6 +337,8 @@ def test_a_recorded_match_joins_the_fit_and_rates_a_player_the_ladder_never_play
     assert result.record(other, far) == (6 - record.score_a, 6)
     line = result.against(other, [far]).splitlines()[0]
     assert line.startswith(f"far: {record.score_a:g} of 6 against other (")
+    assert f"recorded in {tmp_path / 'record'}); rated" in line
+    assert "recorded" not in result.against("random", [other])
     with pytest.raises(ValueError, match="played no games against random"):
         result.against("random", [far])
     # A record of another board cannot join.

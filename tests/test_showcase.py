@@ -125,6 +125,34 @@ def test_the_big_board_lineup_reads_the_recorded_matches_named_as_the_repository
         "alphago:policy_pretrained=sl-19,value_pretrained=value-19,readouts=1600,mix=0.5",
         "policy:pretrained=sl-19"]
     assert len(big_board_lineup(FULL, root, gnugo=True).recorded) == 1
+    # Without GnuGo, quick mode's records still link level 10 to sl-19 (which
+    # plays random); full mode's only record would hang in the air: left out.
+    assert len(big_board_lineup(QUICK, root, gnugo=False).recorded) == 2
+    alone = big_board_lineup(FULL, root, gnugo=False)
+    assert alone.recorded == [] and any("shares no player with this ladder" in note
+                                        for note in alone.notes)
+
+
+def test_what_search_buys_compares_the_searches_with_the_policy_against_one_opponent():
+    from mockgo.arena.ladder import LadderResult, fit_ratings
+
+    policy, opponent = "policy:pretrained=sl-19", "gnugo:level=10"
+    weak, strong = "alphago:readouts=100,name=a-100", "alphago:readouts=1600,name=a-1600"
+    results = [(policy, "random", 40, 40), (opponent, "random", 40, 40), (policy, opponent, 14, 40),
+               (weak, opponent, 8, 40), (strong, opponent, 19, 40)]
+    ratings = fit_ratings(results, "random")
+    for spec, name in ((policy, "sl-19"), (weak, "a-100"), (strong, "a-1600")):
+        ratings[spec].name = name
+    text, gap = notebook.what_search_buys(LadderResult(ratings, results, []), policy, opponent)
+    # The gap is the best-rated search's, on the fitted scale: more games won, higher.
+    assert gap == pytest.approx(ratings[strong].elo - ratings[policy].elo) and gap > 0
+    lines = text.splitlines()
+    assert [line.split(":")[0] for line in lines[:3]] == ["sl-19", "a-1600", "a-100"]
+    assert lines[1].startswith("a-1600: 19 of 40 against gnugo:level=10 (47.5%, 95% 32.9% to")
+    assert lines[3] == f"the best-rated search, a-1600, is {gap:+.0f} Elo from sl-19 alone"
+    # Nothing to compare: said, and no gap.
+    text, gap = notebook.what_search_buys(LadderResult(ratings, results[:2], []), policy, opponent)
+    assert gap is None and "nothing to compare" in text
 
 
 def _record(visits, win_rate, move=None):

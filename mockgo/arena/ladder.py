@@ -177,9 +177,12 @@ class LadderResult:
             if not games:
                 raise ValueError(f"{spec} played no games against {opponent} in this ladder")
             low, high = wilson_interval(score, games)
+            where = [m.out_dir for m in self.recorded if {m.spec_a, m.spec_b} == {spec, opponent}]
             lines.append(f"{rating.name}: {score:g} of {games:g} against "
                          f"{self.ratings[opponent].name} ({score / games:.1%}, 95% "
-                         f"{low:.1%} to {high:.1%}); rated {format_elo(rating.elo)} Elo "
+                         f"{low:.1%} to {high:.1%}"
+                         + "".join(f", recorded in {folder}" for folder in where)
+                         + f"); rated {format_elo(rating.elo)} Elo "
                          f"({format_elo(rating.low)} to {format_elo(rating.high)})")
         return "\n".join(lines)
 
