@@ -377,6 +377,22 @@ def test_cli_match(tmp_path, capsys):
     assert main(["match", "--black", "nonsense", "--white", "random"]) == 1
 
 
+def test_cli_ladder_rates_a_player_from_a_recorded_match(tmp_path, capsys):
+    main(["match", "--black", "random:seed=9,name=far", "--white", "random:seed=2",
+          "--games", "2", "--size", "5", "--workers", "1", "--scorer", "tromp-taylor",
+          "--out", str(tmp_path / "record")])
+    capsys.readouterr()
+    status = main(["ladder", "--player", "random:seed=2", "--anchor", "random", "--games", "2",
+                   "--size", "5", "--workers", "1", "--out", str(tmp_path / "games"),
+                   "--plot", str(tmp_path / "ladder.png"), "--quiet",
+                   "--recorded", str(tmp_path / "record")])
+    out = capsys.readouterr().out
+    assert status == 0 and any(line.startswith("far ") for line in out.splitlines()[1:4])
+    assert f"read from {tmp_path / 'record'}, played by:" in out
+    assert main(["ladder", "--player", "random:seed=2", "--anchor", "random",
+                 "--recorded", str(tmp_path / "nothing")]) != 0
+
+
 # ------------------------------------------------------ network and search
 
 

@@ -90,6 +90,8 @@ DOCS_DIR = NOTEBOOKS_DIR.parent / "docs" / "notebooks"
 STALE_DOCS = {
     # A third REINFORCE run, against a sparring partner: hours more in full mode.
     "03_policy_gradient": "the sparring partner's run is new; its full run is not yet done",
+    # The 19x19 ladder reads recorded matches and a new section compares search with the policy.
+    "05_arena": "the recorded matches and the search section are new; its full run is not yet done",
 }
 
 
