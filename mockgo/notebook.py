@@ -50,9 +50,9 @@ from mockgo.zero.layout import RunLayout
 __all__ = ["arena_lineup", "ArenaPreset", "big_board_lineup", "check", "gnugo9_archive",
            "kgs_archive", "kgs_archives", "Lineup", "load_sl_policy", "load_value_network",
            "LoadedModel", "Notebook", "NOTEBOOKS", "preset", "preset_name", "quick_mode",
-           "recorded_matches", "ReinforcePreset", "repo_root", "standin_policy", "standin_value_network", "start",
-           "SupervisedPreset", "ValuePreset", "what_search_buys", "zero_dir", "zero_network",
-           "ZeroPreset"]
+           "recorded_matches", "ReinforcePreset", "repo_root", "standin_policy",
+           "standin_value_network", "start", "SupervisedPreset", "ValuePreset",
+           "what_search_buys", "zero_dir", "zero_network", "ZeroPreset"]
 
 _TRUE = {"1", "true", "yes"}
 _FALSE = {"0", "false", "no", ""}
@@ -526,8 +526,8 @@ def what_search_buys(result, policy, opponent):
     best = searches[0]  # the ratings are best first
     gap = result.ratings[best].elo - result.ratings[policy].elo
     return (result.against(opponent, [policy, *searches])
-            + f"\nthe best-rated search, {result.ratings[best].name}, is {format_elo(gap)} Elo "
-              f"from {result.ratings[policy].name} alone"), gap
+            + f"\nthe best-rated search, {result.ratings[best].name}, against "
+              f"{result.ratings[policy].name} alone: {format_elo(gap)} Elo"), gap
 
 
 def zero_network(root):

@@ -149,7 +149,7 @@ def test_what_search_buys_compares_the_searches_with_the_policy_against_one_oppo
     lines = text.splitlines()
     assert [line.split(":")[0] for line in lines[:3]] == ["sl-19", "a-1600", "a-100"]
     assert lines[1].startswith("a-1600: 19 of 40 against gnugo:level=10 (47.5%, 95% 32.9% to")
-    assert lines[3] == f"the best-rated search, a-1600, is {gap:+.0f} Elo from sl-19 alone"
+    assert lines[3] == f"the best-rated search, a-1600, against sl-19 alone: {gap:+.0f} Elo"
     # Nothing to compare: said, and no gap.
     text, gap = notebook.what_search_buys(LadderResult(ratings, results[:2], []), policy, opponent)
     assert gap is None and "nothing to compare" in text

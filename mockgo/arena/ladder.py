@@ -288,8 +288,7 @@ def ladder(players, anchors=ANCHORS, games=10, anchor_games=None, size=9, komi=7
     anchor_games = games if anchor_games is None else anchor_games
     pairings = [(a, b, anchor_games) for k, a in enumerate(anchors) for b in anchors[k + 1:]]
     pairings += [(p, a, games) for p in players for a in anchors]
-    matches = []
-    results, names = [], {}
+    results, matches, names = [], [], {}
     if verbose:  # one table: a row as each match ends (a match's own report is 20 lines)
         print(MATCH_HEADER, file=out, flush=True)
     for number, m in enumerate(recorded, 1):  # read back, not played: rows r1, r2...
