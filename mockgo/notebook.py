@@ -447,10 +447,13 @@ class Lineup:
         return "\n".join(lines + [f"  - {note}" for note in self.notes])
 
 
-def _shipped(name, made_by):
-    """How a note names a shipped network that stands in for one of this
-    machine's runs: what it is, and its card's headline."""
-    return f"{name}, the network {made_by} trained ({pretrained.card(name)['headline']})"
+def _shipped_player(name, what, notebook):
+    """How a line-up's note names the shipped network ``name`` when it plays
+    for one of this machine's runs, as :func:`_shipped` does for a loaded
+    one: what it is first (notebook ``notebook``'s full run, its card's
+    headline); the note says why it stands in after."""
+    return (f"{name}, the {what} that notebook {notebook}'s full run trained, as it ships with "
+            f"mockgo ({pretrained.card(name)['headline']}; its card: mockgo models {name})")
 
 
 def recorded_matches(folders, root, notes, rated):
@@ -572,8 +575,8 @@ def arena_lineup(preset, root, gnugo=None):
             players.append(f"mcts:path={Path(path).resolve()},readouts={preset.zero_readouts},"
                            f"name=zero-{path.stem}-{preset.zero_readouts}")
         elif "zero-9" in pretrained.names():
-            shipped = _shipped("zero-9", "notebook 04's full run, continued,")
-            notes.append(f"the Zero agent is {shipped}; on this machine, {why}")
+            shipped = _shipped_player("zero-9", "Zero agent", "04")
+            notes.append(f"{shipped}; used because {why}")
             players.append(f"mcts:pretrained=zero-9,readouts={preset.zero_readouts},"
                            f"name=zero-9-{preset.zero_readouts}")
         else:
@@ -609,9 +612,9 @@ def big_board_lineup(preset, root, gnugo=None):
     if rl_policy.exists():
         players.append(f"policy:path={rl_policy.resolve()},name=rl-policy")
     elif "rl-19" in pretrained.names():
-        shipped = _shipped("rl-19", "notebook 03's full run")
-        notes.append(f"the RL policy is {shipped}: this machine's {_shown(rl_policy, root)} "
-                     f"does not exist yet")
+        shipped = _shipped_player("rl-19", "RL policy", "03")
+        notes.append(f"{shipped}; used because this machine's "
+                     f"{_shown(rl_policy, root)} does not exist yet")
         players.append("policy:pretrained=rl-19,name=rl-policy")
     else:
         notes.append(f"no RL policy: {_shown(rl_policy, root)} does not exist (run notebook 03 "
@@ -622,8 +625,8 @@ def big_board_lineup(preset, root, gnugo=None):
     if value.exists():
         players.append(f"alphago:policy_pretrained=sl-19,value={value.resolve()},{search}")
     elif "value-19" in pretrained.names():
-        shipped = _shipped("value-19", "notebook 02's full run")
-        notes.append(f"AlphaGo's search judges with {shipped}: this machine's "
+        shipped = _shipped_player("value-19", "value network", "02")
+        notes.append(f"AlphaGo's search judges with {shipped}; used because this machine's "
                      f"{_shown(value, root)} does not exist yet")
         players.append(f"alphago:policy_pretrained=sl-19,value_pretrained=value-19,{search}")
     else:

@@ -55,9 +55,9 @@ def test_the_zero_agent_joins_last_when_notebook_04_trained_one(tmp_path):
     assert lineup.players[:-1] == list(FULL.players)
     assert lineup.players[-1] == (f"mcts:pretrained=zero-9,readouts={FULL.zero_readouts},"
                                   f"name=zero-9-{FULL.zero_readouts}")
-    assert any(note.startswith("the Zero agent is zero-9, the network notebook 04's full run, "
-                               "continued, trained (") and "has not started" in note
-               for note in lineup.notes)
+    assert any(note.startswith("zero-9, the Zero agent that notebook 04's full run trained, "
+                               "as it ships with mockgo (")
+               and "used because no 9x9 Zero network" in note for note in lineup.notes)
 
     folder = _zero_run(tmp_path, best=25)
     lineup = arena_lineup(FULL, tmp_path, gnugo=True)
@@ -93,9 +93,10 @@ def test_big_board_lineup_adds_the_networks_that_exist(tmp_path):
                             f"readouts={FULL.alphago_readouts},mix={FULL.alphago_mix:g},"
                             f"name=alphago-{FULL.alphago_readouts}"]
     assert len(full.notes) == 3
-    assert full.notes[0].startswith("the RL policy is rl-19, the network notebook 03's full "
-                                    "run trained (" + notebook.pretrained.card("rl-19")["headline"])
-    assert "value-19, the network notebook 02's full run trained (" in full.notes[1]
+    assert full.notes[0].startswith("rl-19, the RL policy that notebook 03's full run trained, "
+                                    "as it ships with mockgo ("
+                                    + notebook.pretrained.card("rl-19")["headline"])
+    assert "value-19, the value network that notebook 02's full run trained" in full.notes[1]
     assert "missing" not in " ".join(full.notes[:2])
     assert full.anchors == list(FULL.big_anchors)
     rl = notebook.rl_policy_path(tmp_path, False)
