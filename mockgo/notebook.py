@@ -40,6 +40,8 @@ from mockgo.learn.supervised import build_policy
 from mockgo.learn.value import fit_value_network, value_dataset
 from mockgo.nets.device import auto_precision, compute_device, set_random_seed
 from mockgo.nets.io import NetworkInfo, as_float32, load_model
+from mockgo.play.match_folder import read_match
+from mockgo.play.results import format_elo
 # The presets are read through this module too, as notebook.preset(...).
 from mockgo.presets import (NOTEBOOKS, ArenaPreset, ReinforcePreset, SupervisedPreset,
                             ValuePreset, ZeroPreset, preset, preset_name)
@@ -48,8 +50,9 @@ from mockgo.zero.layout import RunLayout
 __all__ = ["arena_lineup", "ArenaPreset", "big_board_lineup", "check", "gnugo9_archive",
            "kgs_archive", "kgs_archives", "Lineup", "load_sl_policy", "load_value_network",
            "LoadedModel", "Notebook", "NOTEBOOKS", "preset", "preset_name", "quick_mode",
-           "ReinforcePreset", "repo_root", "standin_policy", "standin_value_network", "start",
-           "SupervisedPreset", "ValuePreset", "zero_dir", "zero_network", "ZeroPreset"]
+           "recorded_matches", "ReinforcePreset", "repo_root", "standin_policy",
+           "standin_value_network", "start", "SupervisedPreset", "ValuePreset",
+           "what_search_buys", "zero_dir", "zero_network", "ZeroPreset"]
 
 _TRUE = {"1", "true", "yes"}
 _FALSE = {"0", "false", "no", ""}
@@ -425,18 +428,62 @@ def load_value_network(repo_root, quick, policy, size, seed=0, progress=False, s
 @dataclasses.dataclass
 class Lineup:
     """A ladder's anchors (the first fixed at 0 Elo) and players, with a
-    note for each one left out or replaced, saying why."""
+    note for each one left out or replaced, saying why; ``recorded``: the
+    finished matches (:class:`~mockgo.play.results.MatchResult`, read back)
+    whose games join the fit without being played."""
 
     size: int
     anchors: list
     players: list
     notes: list
+    recorded: list = dataclasses.field(default_factory=list)
 
     def describe(self):
         lines = [f"{self.size}x{self.size}: anchors {', '.join(self.anchors)} "
                  f"({self.anchors[0]} = 0 Elo)",
                  f"players: {', '.join(self.players) or 'none'}"]
+        lines += [f"recorded, not played here: {m.name_a} vs {m.name_b}, {m.n} games "
+                  f"({m.out_dir})" for m in self.recorded]
         return "\n".join(lines + [f"  - {note}" for note in self.notes])
+
+
+def _shipped_player(name, what, notebook):
+    """How a line-up's note names the shipped network ``name`` when it plays
+    for one of this machine's runs, as :func:`_shipped` does for a loaded
+    one: what it is first (notebook ``notebook``'s full run, its card's
+    headline); the note says why it stands in after."""
+    return (f"{name}, the {what} that notebook {notebook}'s full run trained, as it ships with "
+            f"mockgo ({pretrained.card(name)['headline']}; its card: mockgo models {name})")
+
+
+def recorded_matches(folders, root, notes, rated):
+    """The finished matches in ``folders`` (paths relative to the repository
+    ``root``), read back (:func:`~mockgo.play.match_folder.read_match`) and
+    named by those relative paths, so that tables print no machine's path.
+    Left out, with a note in ``notes``: a folder this checkout lacks, and a
+    match linked by no chain of records to ``rated`` (the specs the ladder
+    plays), which nothing would tie to the ladder's scale (GnuGo's record,
+    when GnuGo is not installed and so not on the ladder)."""
+    matches = []
+    for folder in folders:
+        if not (Path(root) / folder / "match.json").exists():
+            notes.append(f"the recorded match {folder} is not in this checkout: left out")
+            continue
+        match = read_match(Path(root) / folder)
+        match.out_dir = str(folder)
+        matches.append(match)
+    linked, grew = set(rated), True
+    while grew:  # a record joins when one of its players is linked; it links the other
+        grew = False
+        for match in matches:
+            if linked & {match.spec_a, match.spec_b} and not {match.spec_a, match.spec_b} <= linked:
+                linked |= {match.spec_a, match.spec_b}
+                grew = True
+    for match in [m for m in matches if m.spec_a not in linked]:
+        notes.append(f"the recorded match {match.out_dir} ({match.name_a} vs {match.name_b}) "
+                     f"shares no player with this ladder: left out")
+        matches.remove(match)
+    return matches
 
 
 def _shown(path, root):
@@ -462,6 +509,28 @@ def _anchors(anchors, gnugo, notes):
                      f"out, so {' and '.join(kept) or 'nothing'} is the only anchor and the "
                      f"ratings say only how far each player is from it")
     return kept
+
+
+def what_search_buys(result, policy, opponent):
+    """What AlphaGo's search buys on a ladder ``result``
+    (:class:`~mockgo.arena.ladder.LadderResult`): ``policy`` alone and each
+    ``alphago:`` search that met ``opponent``, each with its score against
+    it and its rating (:meth:`~mockgo.arena.ladder.LadderResult.against`),
+    then the gap between the best-rated search and the policy. Returns
+    ``(text, gap in Elo)``; the gap is None, and the text says why, when the
+    ladder has no such search or the policy never met ``opponent``."""
+    def met(spec):
+        return result.record(spec, opponent)[1] > 0
+
+    searches = [spec for spec in result.ratings if spec.startswith("alphago:") and met(spec)]
+    if opponent not in result.ratings or not met(policy) or not searches:
+        return (f"no AlphaGo search and {policy} both met {opponent} on this ladder: nothing "
+                f"to compare"), None
+    best = searches[0]  # the ratings are best first
+    gap = result.ratings[best].elo - result.ratings[policy].elo
+    return (result.against(opponent, [policy, *searches])
+            + f"\nthe best-rated search, {result.ratings[best].name}, against "
+              f"{result.ratings[policy].name} alone: {format_elo(gap)} Elo"), gap
 
 
 def zero_network(root):
@@ -506,7 +575,8 @@ def arena_lineup(preset, root, gnugo=None):
             players.append(f"mcts:path={Path(path).resolve()},readouts={preset.zero_readouts},"
                            f"name=zero-{path.stem}-{preset.zero_readouts}")
         elif "zero-9" in pretrained.names():
-            notes.append(why + "; the Zero agent is the shipped zero-9")
+            shipped = _shipped_player("zero-9", "Zero agent", "04")
+            notes.append(f"{shipped}; used because {why}")
             players.append(f"mcts:pretrained=zero-9,readouts={preset.zero_readouts},"
                            f"name=zero-9-{preset.zero_readouts}")
         else:
@@ -521,7 +591,9 @@ def big_board_lineup(preset, root, gnugo=None):
     ``rl-19``) and an AlphaGo search
     (the SL policy's priors, notebook 02's value network, or else the
     shipped ``value-19``, mixed with rollouts at ``preset.alphago_mix``,
-    ``preset.alphago_readouts`` a move), each when its network exists."""
+    ``preset.alphago_readouts`` a move), each when its network exists; and
+    ``preset.big_recorded``, the finished matches that join the fit
+    (:func:`recorded_matches`)."""
     if preset.big_size is None:
         return None
     notes = []
@@ -534,13 +606,15 @@ def big_board_lineup(preset, root, gnugo=None):
     if not preset.big_networks:
         notes.append("notebook 03's RL policy and the AlphaGo search with notebook 02's value "
                      "network are left out in quick mode")
-        return Lineup(preset.big_size, anchors, players, notes)
+        return Lineup(preset.big_size, anchors, players, notes,
+                      recorded_matches(preset.big_recorded, root, notes, anchors + players))
     rl_policy = rl_policy_path(root, quick=False)
     if rl_policy.exists():
         players.append(f"policy:path={rl_policy.resolve()},name=rl-policy")
     elif "rl-19" in pretrained.names():
-        notes.append(f"the RL policy is the shipped rl-19: notebook 03's {_shown(rl_policy, root)} "
-                     f"does not exist")
+        shipped = _shipped_player("rl-19", "RL policy", "03")
+        notes.append(f"{shipped}; used because this machine's "
+                     f"{_shown(rl_policy, root)} does not exist yet")
         players.append("policy:pretrained=rl-19,name=rl-policy")
     else:
         notes.append(f"no RL policy: {_shown(rl_policy, root)} does not exist (run notebook 03 "
@@ -551,10 +625,12 @@ def big_board_lineup(preset, root, gnugo=None):
     if value.exists():
         players.append(f"alphago:policy_pretrained=sl-19,value={value.resolve()},{search}")
     elif "value-19" in pretrained.names():
-        notes.append(f"AlphaGo's search judges with the shipped value-19: notebook 02's value "
-                     f"network {_shown(value, root)} does not exist")
+        shipped = _shipped_player("value-19", "value network", "02")
+        notes.append(f"AlphaGo's search judges with {shipped}; used because this machine's "
+                     f"{_shown(value, root)} does not exist yet")
         players.append(f"alphago:policy_pretrained=sl-19,value_pretrained=value-19,{search}")
     else:
         notes.append(f"no AlphaGo search: notebook 02's value network {_shown(value, root)} "
                      f"does not exist (run notebook 02 in full mode)")
-    return Lineup(preset.big_size, anchors, players, notes)
+    return Lineup(preset.big_size, anchors, players, notes,
+                  recorded_matches(preset.big_recorded, root, notes, anchors + players))

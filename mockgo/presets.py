@@ -318,7 +318,9 @@ class ArenaPreset:
     ``showcase_opponent`` with ``key_moves`` visit maps; and, unless
     ``big_size`` is None, a ladder on that board of the policy networks
     (with ``big_networks``: notebook 03's RL policy and an AlphaGo search
-    with notebook 02's value network) against ``big_anchors``. ``workers``:
+    with notebook 02's value network) against ``big_anchors``, with the
+    finished matches in ``big_recorded`` (folders relative to the
+    repository) joining its fit without being played. ``workers``:
     processes playing a match's games side by side."""
 
     size: int
@@ -337,6 +339,7 @@ class ArenaPreset:
     big_anchor_games: int
     alphago_readouts: int
     alphago_mix: float
+    big_recorded: tuple = ()
     workers: int = 2
 
 
@@ -346,7 +349,10 @@ class ArenaPreset:
 # each (measured on the 2 shared cores, load ~4: 1.3 s a game of UCT-200
 # against random, 2.5 to 3 s against GnuGo level 1, which won all of
 # them). Then a 19x19 taste: the shipped sl-19 against random, 2 games
-# (TensorFlow's start-up dominates). The whole notebook: a few minutes.
+# (TensorFlow's start-up dominates), with two recorded 40-game matches
+# against GnuGo level 10, read from docs/matches in about a second: AlphaGo's
+# search at 1,600 readouts a move, and sl-19 alone (the full ladder's
+# pairing 6, the same seed). The whole notebook: a few minutes.
 _ARENA_QUICK = ArenaPreset(size=9, anchors=("random", "gnugo:level=1"),
                            players=("uct:playouts=200", "uct:playouts=200,rave=1",
                                     "uct:playouts=200,heavy=1"),
@@ -354,6 +360,8 @@ _ARENA_QUICK = ArenaPreset(size=9, anchors=("random", "gnugo:level=1"),
                            showcase="uct:playouts=200,rave=1", showcase_opponent="gnugo:level=1",
                            key_moves=3, big_size=19, big_anchors=("random",), big_networks=False,
                            big_games=2, big_anchor_games=0, alphago_readouts=0, alphago_mix=0.5,
+                           big_recorded=("docs/matches/alphago1600-vs-gnugo10",
+                                         "docs/matches/sl19-vs-gnugo10-ladder"),
                            workers=2)
 # Full: hours on 2 cores; stopped, it resumes (every match keeps its games
 # in the run folder). Estimates from the quick runs' rates, not a measured
@@ -366,6 +374,10 @@ _ARENA_QUICK = ArenaPreset(size=9, anchors=("random", "gnugo:level=1"),
 # level 10 takes several times longer; AlphaGo's search at 100 readouts
 # (about 200 network evaluations/s on 19x19: benchmarks/search.py) spends
 # about a minute of its own a game, 2 hours for its 120 games on 2 workers.
+# A hundred readouts are too few to improve on the policy; 1,600 did better
+# against GnuGo level 10 but cost 1.66 s a move on two cores (docs/results.md:
+# about four hours for its 40 games), so that match joins the fit from its
+# recorded folder instead of being played again.
 _ARENA_FULL = ArenaPreset(size=9, anchors=("random", "gnugo:level=1", "gnugo:level=10"),
                           players=("uct:playouts=1000", "uct:playouts=1000,rave=1",
                                    "uct:playouts=5000,rave=1", "uct:playouts=5000,rave=1,heavy=1"),
@@ -374,7 +386,8 @@ _ARENA_FULL = ArenaPreset(size=9, anchors=("random", "gnugo:level=1", "gnugo:lev
                           showcase_opponent="gnugo:level=1", key_moves=3, big_size=19,
                           big_anchors=("random", "gnugo:level=1", "gnugo:level=10"),
                           big_networks=True, big_games=40, big_anchor_games=10,
-                          alphago_readouts=100, alphago_mix=0.5, workers=2)
+                          alphago_readouts=100, alphago_mix=0.5,
+                          big_recorded=("docs/matches/alphago1600-vs-gnugo10",), workers=2)
 
 
 _PRESETS = {

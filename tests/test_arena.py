@@ -246,13 +246,14 @@ def test_ladder_fit_with_sweeps_and_a_consistent_table():
 def check_ladder_ratings(result, anchor, prior_games=1.0):
     """The ratings of a ladder agree with its games: the anchor is fixed at
     0; each player's games and score are the sums of its matches' (each
-    match's games played in full); and the ratings solve the
+    match's games played in full, or read back in full); and the ratings solve the
     Bradley-Terry likelihood equations (module docstring of
     mockgo.arena.ladder): against the opponents it met, each rated
     player's expected score, with one virtual draw per pair, equals its
     actual score."""
-    assert [m.n for m in result.matches] == [games for _, _, _, games in result.results]
-    assert [m.score_a for m in result.matches] == [score for _, _, score, _ in result.results]
+    matches = result.recorded + result.matches  # the recorded ones' rows come first
+    assert [m.n for m in matches] == [games for _, _, _, games in result.results]
+    assert [m.score_a for m in matches] == [score for _, _, score, _ in result.results]
     ratings = result.ratings
     assert ratings[anchor].anchor and ratings[anchor].elo == 0
     assert ratings[anchor].low == ratings[anchor].high == 0
@@ -304,6 +305,49 @@ def test_ladder_reports_its_matches_as_one_table(tmp_path, capsys):
     assert "random (random:seed=7)" in table and "random *" in table
 
 
+def test_a_recorded_match_joins_the_fit_and_rates_a_player_the_ladder_never_played(tmp_path,
+                                                                                   capsys):
+    from mockgo.play.match_folder import read_match
+
+    # "far" met only "other", in a match played before (and elsewhere)...
+    match("random:seed=9,name=far", "random:seed=5,name=other", games=6, size=5, seed=2,
+          out_dir=tmp_path / "record")
+    record = read_match(tmp_path / "record")
+    result = ladder(["random:seed=5,name=other"], anchors=["random"], games=4, size=5,
+                    workers=1, out_dir=tmp_path / "games", plot=None, verbose=True,
+                    recorded=[record])
+    printed = capsys.readouterr().out
+    # ...and is rated through "other", on its real record, exactly as if played here.
+    far, other = "random:seed=9,name=far", "random:seed=5,name=other"
+    assert set(result.ratings) == {"random", other, far}
+    assert result.ratings[far].name == "far"
+    assert result.ratings[far].games == 6 and result.ratings[far].score == record.score_a
+    assert (record.spec_a, record.spec_b, record.score_a, 6) in result.results
+    expected = fit_ratings([(record.spec_a, record.spec_b, record.score_a, 6),
+                            *[row for row in result.results if far not in row[:2]]], "random")
+    assert result.ratings[far].elo == pytest.approx(expected[far].elo)
+    check_ladder_ratings(result, "random")
+    assert len(result.matches) == 1  # only other vs random was played
+    # The record is a row of the match table, and the ratings table names its folder and command.
+    assert [line.split()[:3] for line in printed.splitlines()[1:3]] == [
+        ["r1", "far", "other"], ["1", "other", "random"]]
+    table = result.table()
+    assert f"read from {tmp_path / 'record'}" in table and record.command() in table
+    # A player's record against an opponent adds its matches up, from either side.
+    assert result.record(other, far) == (6 - record.score_a, 6)
+    line = result.against(other, [far]).splitlines()[0]
+    assert line.startswith(f"far: {record.score_a:g} of 6 against other (")
+    assert f"recorded in {tmp_path / 'record'}); rated" in line
+    assert "recorded" not in result.against("random", [other])
+    with pytest.raises(ValueError, match="played no games against random"):
+        result.against("random", [far])
+    # A record of another board cannot join.
+    with pytest.raises(ValueError, match=r"in .*record was played on 5x5 with komi 7.5: it "
+                                         r"cannot join a 7x7 ladder"):
+        ladder(["random:seed=5,name=other"], anchors=["random"], games=2, size=7, workers=1,
+               out_dir=None, plot=None, verbose=False, recorded=[record])
+
+
 def test_ladder_rates_a_much_stronger_player_far_above(gnugo_path, tmp_path):
     strong = f"gnugo:level=1,binary={gnugo_path}"
     result = ladder([strong], anchors=["random", "random:seed=5,name=other"], games=4, size=5,
@@ -331,6 +375,22 @@ def test_cli_match(tmp_path, capsys):
     assert status == 0 and "A as white" in out and "Elo A - B" in out
     assert len(list(tmp_path.glob("*.sgf"))) == 2
     assert main(["match", "--black", "nonsense", "--white", "random"]) == 1
+
+
+def test_cli_ladder_rates_a_player_from_a_recorded_match(tmp_path, capsys):
+    main(["match", "--black", "random:seed=9,name=far", "--white", "random:seed=2",
+          "--games", "2", "--size", "5", "--workers", "1", "--scorer", "tromp-taylor",
+          "--out", str(tmp_path / "record")])
+    capsys.readouterr()
+    status = main(["ladder", "--player", "random:seed=2", "--anchor", "random", "--games", "2",
+                   "--size", "5", "--workers", "1", "--out", str(tmp_path / "games"),
+                   "--plot", str(tmp_path / "ladder.png"), "--quiet",
+                   "--recorded", str(tmp_path / "record")])
+    out = capsys.readouterr().out
+    assert status == 0 and any(line.startswith("far ") for line in out.splitlines()[1:4])
+    assert f"read from {tmp_path / 'record'}, played by:" in out
+    assert main(["ladder", "--player", "random:seed=2", "--anchor", "random",
+                 "--recorded", str(tmp_path / "nothing")]) != 0
 
 
 # ------------------------------------------------------ network and search

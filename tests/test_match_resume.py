@@ -145,3 +145,37 @@ def test_a_match_that_played_keeps_its_folder(tmp_path, monkeypatch):
                                "--size", "5", "--scorer", "tromp-taylor", "--quiet"]))
     [folder] = (tmp_path / "matches").glob("*")
     assert (folder / FINISHED_GAMES).exists()
+
+
+def test_a_finished_match_reads_back_as_a_record_with_the_command_that_played_it(tmp_path,
+                                                                                   capsys):
+    from mockgo.play.match_folder import read_match
+
+    folder = tmp_path / "m"
+    played = match("random:seed=1", "random:seed=2", games=4, size=5, seed=3, out_dir=folder)
+    log_before = (folder / FINISHED_GAMES).read_text()
+    record = read_match(folder)
+    assert (record.spec_a, record.spec_b, record.size, record.komi, record.seed) == (
+        "random:seed=1", "random:seed=2", 5, 7.5, 3)
+    assert _results(record) == _results(played)
+    assert (record.score_a, record.n) == (played.score_a, 4)
+    assert (folder / FINISHED_GAMES).read_text() == log_before  # nothing written
+    # The command plays the same match: run, it finds every game done and plays none.
+    command = record.command()
+    assert f"--out {folder}" in command and "--seed 3" in command
+    args = configure_parser(argparse.ArgumentParser()).parse_args(command.split()[2:])
+    assert run_cli(args) == 0
+    assert "4 of 4 games already played" in capsys.readouterr().out
+    assert (folder / FINISHED_GAMES).read_text() == log_before
+
+
+def test_reading_a_match_names_a_folder_that_holds_none(tmp_path):
+    from mockgo.play.match_folder import read_match
+
+    with pytest.raises(FileNotFoundError, match=r"empty is not a match's folder: it has no "
+                                                r"match\.json"):
+        read_match(tmp_path / "empty")
+    match("random", "random:seed=2", games=1, size=5, out_dir=tmp_path / "m")
+    (tmp_path / "m" / FINISHED_GAMES).unlink()
+    with pytest.raises(ValueError, match="m holds no finished game"):
+        read_match(tmp_path / "m")

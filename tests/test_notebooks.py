@@ -92,6 +92,8 @@ STALE_DOCS = {
     "01_supervised": "its teaching examples are new; its full run is not yet done",
     # A third REINFORCE run, against a sparring partner: hours more in full mode.
     "03_policy_gradient": "the sparring partner's run is new; its full run is not yet done",
+    # The 19x19 ladder reads recorded matches and a new section compares search with the policy.
+    "05_arena": "the recorded matches and the search section are new; its full run is not yet done",
 }
 
 

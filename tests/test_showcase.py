@@ -55,7 +55,9 @@ def test_the_zero_agent_joins_last_when_notebook_04_trained_one(tmp_path):
     assert lineup.players[:-1] == list(FULL.players)
     assert lineup.players[-1] == (f"mcts:pretrained=zero-9,readouts={FULL.zero_readouts},"
                                   f"name=zero-9-{FULL.zero_readouts}")
-    assert any("the shipped zero-9" in note for note in lineup.notes)
+    assert any(note.startswith("zero-9, the Zero agent that notebook 04's full run trained, "
+                               "as it ships with mockgo (")
+               and "used because no 9x9 Zero network" in note for note in lineup.notes)
 
     folder = _zero_run(tmp_path, best=25)
     lineup = arena_lineup(FULL, tmp_path, gnugo=True)
@@ -77,15 +79,25 @@ def test_big_board_lineup_adds_the_networks_that_exist(tmp_path):
     quick = big_board_lineup(QUICK, tmp_path, gnugo=True)
     assert quick.size == 19 and quick.anchors == ["random"]
     assert quick.players == ["policy:pretrained=sl-19"]
+    # tmp_path is a checkout without docs/matches: the records are left out, and said so.
+    assert quick.recorded == []
+    assert [note for note in quick.notes if "recorded match" in note] == [
+        f"the recorded match {folder} is not in this checkout: left out"
+        for folder in QUICK.big_recorded]
 
     full = big_board_lineup(FULL, tmp_path, gnugo=True)
-    # No runs of one's own: the shipped sl-19, rl-19 and value-19 play.
+    # No runs of one's own: the shipped sl-19, rl-19 and value-19 play, each
+    # named as the network the earlier notebook's full run trained, with its card.
     assert full.players == ["policy:pretrained=sl-19", "policy:pretrained=rl-19,name=rl-policy",
                             f"alphago:policy_pretrained=sl-19,value_pretrained=value-19,"
                             f"readouts={FULL.alphago_readouts},mix={FULL.alphago_mix:g},"
                             f"name=alphago-{FULL.alphago_readouts}"]
-    assert len(full.notes) == 2 and "shipped rl-19" in full.notes[0]
-    assert "shipped value-19" in full.notes[1]
+    assert len(full.notes) == 3
+    assert full.notes[0].startswith("rl-19, the RL policy that notebook 03's full run trained, "
+                                    "as it ships with mockgo ("
+                                    + notebook.pretrained.card("rl-19")["headline"])
+    assert "value-19, the value network that notebook 02's full run trained" in full.notes[1]
+    assert "missing" not in " ".join(full.notes[:2])
     assert full.anchors == list(FULL.big_anchors)
     rl = notebook.rl_policy_path(tmp_path, False)
     value = notebook.value_path(tmp_path, False)
@@ -93,11 +105,55 @@ def test_big_board_lineup_adds_the_networks_that_exist(tmp_path):
         path.parent.mkdir(parents=True)
         path.write_bytes(b"")
     full = big_board_lineup(FULL, tmp_path, gnugo=False)
-    assert full.anchors == ["random"] and len(full.notes) == 1  # only GnuGo's
+    assert full.anchors == ["random"] and len(full.notes) == 2  # GnuGo's and the record's
     sl, rl_spec, alphago = full.players
     assert rl_spec == f"policy:path={rl.resolve()},name=rl-policy"
     assert alphago.startswith("alphago:policy_pretrained=sl-19,value=")
     assert f"readouts={FULL.alphago_readouts}" in alphago
+
+
+def test_the_big_board_lineup_reads_the_recorded_matches_named_as_the_repository_names_them():
+    root = notebook.repo_root()
+    for preset in (QUICK, FULL):
+        lineup = big_board_lineup(preset, root, gnugo=True)
+        assert [m.out_dir for m in lineup.recorded] == list(preset.big_recorded)
+        assert not any("recorded match" in note for note in lineup.notes)
+        for m in lineup.recorded:  # whole 40-game matches on the ladder's board
+            assert (m.n, m.size, m.komi, m.spec_b) == (40, lineup.size, 7.5, "gnugo:level=10")
+            assert f"({m.out_dir})" in lineup.describe() and str(root) not in lineup.describe()
+    # Full mode plays sl-19 against level 10 itself; quick mode reads that pairing's record.
+    assert [m.spec_a for m in big_board_lineup(QUICK, root, gnugo=True).recorded] == [
+        "alphago:policy_pretrained=sl-19,value_pretrained=value-19,readouts=1600,mix=0.5",
+        "policy:pretrained=sl-19"]
+    assert len(big_board_lineup(FULL, root, gnugo=True).recorded) == 1
+    # Without GnuGo, quick mode's records still link level 10 to sl-19 (which
+    # plays random); full mode's only record would hang in the air: left out.
+    assert len(big_board_lineup(QUICK, root, gnugo=False).recorded) == 2
+    alone = big_board_lineup(FULL, root, gnugo=False)
+    assert alone.recorded == [] and any("shares no player with this ladder" in note
+                                        for note in alone.notes)
+
+
+def test_what_search_buys_compares_the_searches_with_the_policy_against_one_opponent():
+    from mockgo.arena.ladder import LadderResult, fit_ratings
+
+    policy, opponent = "policy:pretrained=sl-19", "gnugo:level=10"
+    weak, strong = "alphago:readouts=100,name=a-100", "alphago:readouts=1600,name=a-1600"
+    results = [(policy, "random", 40, 40), (opponent, "random", 40, 40), (policy, opponent, 14, 40),
+               (weak, opponent, 8, 40), (strong, opponent, 19, 40)]
+    ratings = fit_ratings(results, "random")
+    for spec, name in ((policy, "sl-19"), (weak, "a-100"), (strong, "a-1600")):
+        ratings[spec].name = name
+    text, gap = notebook.what_search_buys(LadderResult(ratings, results, []), policy, opponent)
+    # The gap is the best-rated search's, on the fitted scale: more games won, higher.
+    assert gap == pytest.approx(ratings[strong].elo - ratings[policy].elo) and gap > 0
+    lines = text.splitlines()
+    assert [line.split(":")[0] for line in lines[:3]] == ["sl-19", "a-1600", "a-100"]
+    assert lines[1].startswith("a-1600: 19 of 40 against gnugo:level=10 (47.5%, 95% 32.9% to")
+    assert lines[3] == f"the best-rated search, a-1600, against sl-19 alone: {gap:+.0f} Elo"
+    # Nothing to compare: said, and no gap.
+    text, gap = notebook.what_search_buys(LadderResult(ratings, results[:2], []), policy, opponent)
+    assert gap is None and "nothing to compare" in text
 
 
 def _record(visits, win_rate, move=None):

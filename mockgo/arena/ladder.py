@@ -12,6 +12,16 @@ ratings are measured too. The anchors are, by default, the random player,
 GnuGo at level 1 and GnuGo at level 10. Then the ratings are fitted, a table
 printed, and a plot of the ratings with their intervals saved.
 
+Recorded matches
+----------------
+A match too long to play again (AlphaGo's search at 1,600 readouts a move
+takes hours for 40 games on two cores) can join the fit from its folder
+(``--recorded docs/matches/NAME``, read by
+:func:`mockgo.play.match_folder.read_match`): its games count exactly as if
+the ladder had played them, so a player of such a match is rated on its
+real record, as long as a chain of games links it to the first anchor. The
+table names every recorded match, its folder and the command that played it.
+
 Rating method
 -------------
 Bradley-Terry (the Elo model) fitted by maximum likelihood over all the
@@ -41,8 +51,9 @@ from pathlib import Path
 import numpy as np
 
 from mockgo.play.match import match
+from mockgo.play.match_folder import read_match
 from mockgo.play.players import spec_help
-from mockgo.play.results import format_elo
+from mockgo.play.results import format_elo, wilson_interval
 
 ANCHORS = ("random", "gnugo:level=1", "gnugo:level=10")
 ELO_PER_NATURAL = 400 / math.log(10)  # Elo points per unit of log-odds
@@ -138,9 +149,42 @@ def fit_ratings(results, anchor, prior_games=1.0, confidence=0.95, max_iteration
 @dataclasses.dataclass
 class LadderResult:
     ratings: dict  # spec: Rating (name = the player's display name)
-    results: list  # (spec i, spec j, score_i, games)
-    matches: list  # MatchResult
+    results: list  # (spec i, spec j, score_i, games), the recorded matches' too
+    matches: list  # MatchResult, the ones played here
     plot: str | None = None
+    recorded: list = dataclasses.field(default_factory=list)  # MatchResult, read back
+
+    def record(self, spec, opponent):
+        """``(score, games)`` of ``spec`` against ``opponent`` over every
+        match between them (played or recorded), a draw counting half."""
+        score = games = 0.0
+        for i, j, s, n in self.results:
+            if (i, j) == (spec, opponent):
+                score, games = score + s, games + n
+            elif (j, i) == (spec, opponent):
+                score, games = score + n - s, games + n
+        return score, games
+
+    def against(self, opponent, specs):
+        """A line for each of ``specs`` (rated players): its score against
+        ``opponent`` with the 95% Wilson interval of its win rate, and its
+        rating on the ladder: how players that met the same opponent
+        compare, on the games themselves and on the fitted scale."""
+        lines = []
+        for spec in specs:
+            rating = self.ratings[spec]
+            score, games = self.record(spec, opponent)
+            if not games:
+                raise ValueError(f"{spec} played no games against {opponent} in this ladder")
+            low, high = wilson_interval(score, games)
+            where = [m.out_dir for m in self.recorded if {m.spec_a, m.spec_b} == {spec, opponent}]
+            lines.append(f"{rating.name}: {score:g} of {games:g} against "
+                         f"{self.ratings[opponent].name} ({score / games:.1%}, 95% "
+                         f"{low:.1%} to {high:.1%}"
+                         + "".join(f", recorded in {folder}" for folder in where)
+                         + f"); rated {format_elo(rating.elo)} Elo "
+                         f"({format_elo(rating.low)} to {format_elo(rating.high)})")
+        return "\n".join(lines)
 
     def table(self):
         """The ratings, best first: each player by the name its matches gave
@@ -160,6 +204,10 @@ class LadderResult:
         lines.append("* the anchor, fixed at 0 Elo. Bradley-Terry maximum likelihood with one "
                      "virtual draw per pair;")
         lines.append("  intervals from the likelihood's curvature (see mockgo.arena.ladder).")
+        for m in self.recorded:
+            lines.append(f"recorded, not played here: {m.name_a} vs {m.name_b}, {m.score_a:g} of "
+                         f"{m.n}, read from {m.out_dir}, played by:")
+            lines.append(f"  {m.command()}")
         return "\n".join(lines)
 
 
@@ -219,13 +267,22 @@ def match_row(number, m):
 
 def ladder(players, anchors=ANCHORS, games=10, anchor_games=None, size=9, komi=7.5,
            workers=None, out_dir="matches/ladder", plot="ladder.png", prior_games=1.0,
-           seed=0, verbose=True, file=None):
+           seed=0, verbose=True, file=None, recorded=()):
     """Rate ``players`` (specs) against ``anchors`` (specs; the first is
     fixed at 0 Elo): every player plays each anchor, and the anchors play
-    each other. Returns a :class:`LadderResult` (and prints its table)."""
-
-
+    each other. ``recorded``: finished matches read back
+    (:class:`~mockgo.play.results.MatchResult`, e.g. from
+    :func:`~mockgo.play.match_folder.read_match`) whose games join the fit
+    without being played (module docstring); they must be of the ladder's
+    board size and komi. Returns a :class:`LadderResult` (and prints its
+    table)."""
     out = file or sys.stdout
+    recorded = list(recorded)
+    for m in recorded:
+        if (m.size, m.komi) != (size, komi):
+            raise ValueError(f"the recorded match in {m.out_dir} was played on {m.size}x{m.size} "
+                             f"with komi {m.komi:g}: it cannot join a {size}x{size} ladder with "
+                             f"komi {komi:g}")
     anchors = list(dict.fromkeys(anchors))
     players = [p for p in dict.fromkeys(players) if p not in anchors]
     anchor_games = games if anchor_games is None else anchor_games
@@ -234,6 +291,11 @@ def ladder(players, anchors=ANCHORS, games=10, anchor_games=None, size=9, komi=7
     results, matches, names = [], [], {}
     if verbose:  # one table: a row as each match ends (a match's own report is 20 lines)
         print(MATCH_HEADER, file=out, flush=True)
+    for number, m in enumerate(recorded, 1):  # read back, not played: rows r1, r2...
+        if verbose:
+            print(match_row(f"r{number}", m), file=out, flush=True)
+        names[m.spec_a], names[m.spec_b] = m.name_a, m.name_b
+        results.append((m.spec_a, m.spec_b, m.score_a, m.n))
     for number, (a, b, n) in enumerate(pairings):
         if n <= 0:
             continue
@@ -248,7 +310,7 @@ def ladder(players, anchors=ANCHORS, games=10, anchor_games=None, size=9, komi=7
     ratings = fit_ratings(results, anchors[0], prior_games=prior_games)
     for spec, rating in ratings.items():
         rating.name = names.get(spec, spec)
-    result = LadderResult(ratings, results, matches)
+    result = LadderResult(ratings, results, matches, recorded=recorded)
     if plot:
         result.plot = plot_ratings(ratings, plot,
                                    title=f"mockgo ladder, {size}x{size}, komi {komi:g}")
@@ -284,6 +346,9 @@ def configure_parser(parser):
     parser.add_argument("--workers", type=int, help="processes (default: one per core)")
     parser.add_argument("--out", default="matches/ladder", help="folder for the SGF files")
     parser.add_argument("--plot", default="ladder.png", help="where to save the plot (PNG)")
+    parser.add_argument("--recorded", action="append", default=[], metavar="FOLDER",
+                        help="a finished match's folder (mockgo match --out) whose games join "
+                             "the fit without being played (repeat for several)")
     parser.add_argument("--prior-games", type=float, default=1.0,
                         help="virtual drawn games per pair (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first match")
@@ -295,7 +360,8 @@ def run_cli(args):
     result = ladder(args.player, anchors=args.anchor or ANCHORS, games=args.games,
                     anchor_games=args.anchor_games, size=args.size, komi=args.komi,
                     workers=args.workers, out_dir=args.out, plot=args.plot,
-                    prior_games=args.prior_games, seed=args.seed, verbose=not args.quiet)
+                    prior_games=args.prior_games, seed=args.seed, verbose=not args.quiet,
+                    recorded=[read_match(folder) for folder in args.recorded])
     if args.quiet:
         print(result.table())
     return 0

@@ -279,7 +279,8 @@ def match(a, b, games=10, size=9, komi=7.5, max_moves=None, workers=1, concurren
         names = first.names if first.index % 2 == 0 else first.names[::-1]
         result = MatchResult(names[0], names[1], specs[0], specs[1], size, komi, results,
                              seconds=time.perf_counter() - started, out_dir=out_dir or None,
-                             scorer=scorer, confidence=confidence)
+                             scorer=scorer, confidence=confidence, seed=seed,
+                             max_moves=max_moves)
         if verbose:
             print("", file=out)
             print(result.table(), file=out, flush=True)

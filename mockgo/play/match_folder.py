@@ -10,6 +10,11 @@ Other settings are refused, naming the folder and each difference; a
 ``games.jsonl`` line whose SGF file is gone or unreadable is an error
 naming it, not a game silently played again; a last line cut short by a
 crash is dropped with a warning (that game is played again).
+
+A finished match is also a record: :func:`read_match` reads a folder back
+as a :class:`~mockgo.play.results.MatchResult` without playing anything
+(how a ladder rates a player from a match played elsewhere, with its
+command, :meth:`~mockgo.play.results.MatchResult.command`).
 """
 
 import json
@@ -21,6 +26,7 @@ import numpy as np
 
 from mockgo.data.files import atomic_write_text, check_same_settings, check_schema, read_json
 from mockgo.data.records import SGFError, final_board, load_sgf
+from mockgo.play.results import MatchResult
 from mockgo.play.runner import PlayedGame
 
 
@@ -48,6 +54,44 @@ def open_folder(out_dir, settings):
         check_same_settings(folder, "a match", stored, settings)
     else:
         atomic_write_text(path, json.dumps(settings, indent=1))
+    return _finished_games(folder, repair=True)
+
+
+# The fields of match.json that read_match needs (match_settings writes them).
+SETTINGS_SCHEMA = {"spec_a": str, "spec_b": str, "size": int, "komi": float,
+                   "max_moves": (int, None), "seed": int, "scorer": str}
+
+
+def read_match(folder, confidence=0.95):
+    """The match in ``folder`` (``match.json`` and ``games.jsonl``, as
+    :func:`mockgo.play.match.match` writes them), read back without playing
+    or changing anything: a :class:`~mockgo.play.results.MatchResult` of its
+    finished games, which knows the settings it was played with (its
+    :meth:`~mockgo.play.results.MatchResult.command` plays it again, or
+    resumes it). A folder that is not a match's, or holds no finished game,
+    is an error naming it."""
+    folder = Path(folder)
+    if not (folder / MATCH_SETTINGS).exists():
+        raise FileNotFoundError(f"{folder} is not a match's folder: it has no {MATCH_SETTINGS} "
+                                f"(mockgo match --out FOLDER writes one)")
+    settings = read_json(folder / MATCH_SETTINGS, "the match's settings", schema=SETTINGS_SCHEMA)
+    finished = _finished_games(folder, repair=False)
+    if not finished:
+        raise ValueError(f"{folder} holds no finished game ({FINISHED_GAMES} is missing or empty)")
+    games = [finished[index] for index in sorted(finished)]
+    first = games[0]
+    names = first.names if first.index % 2 == 0 else first.names[::-1]  # A is black when even
+    return MatchResult(names[0], names[1], settings["spec_a"], settings["spec_b"],
+                       settings["size"], float(settings["komi"]), games,
+                       seconds=sum(game.seconds for game in games), out_dir=str(folder),
+                       scorer=settings["scorer"], confidence=confidence, seed=settings["seed"],
+                       max_moves=settings["max_moves"])
+
+
+def _finished_games(folder, repair):
+    """``{index: PlayedGame}`` from ``folder/games.jsonl``. A last line cut
+    short by a crash is dropped with a warning, and with ``repair`` removed
+    from the file (that game is played again)."""
     finished = {}
     log = folder / FINISHED_GAMES
     if not log.exists():
@@ -57,6 +101,10 @@ def open_folder(out_dir, settings):
         try:
             entry = json.loads(line)
         except json.JSONDecodeError:
+            if number == len(lines) and not repair:
+                warnings.warn(f"{log}: line {number} is incomplete (the match stopped while "
+                              f"writing it); that game is left out")
+                break
             if number == len(lines):  # a line cut short by a crash: that game is played again
                 warnings.warn(f"{log}: line {number} is incomplete (the match stopped while "
                               f"writing it); that game is played again")

@@ -92,6 +92,8 @@ class MatchResult:
     out_dir: str | None = None
     scorer: str = "tromp-taylor"
     confidence: float = 0.95
+    seed: int = 0  # the match's seed (each game's comes from it and its number)
+    max_moves: int | None = None  # the move cap asked for (None: the default)
 
     @staticmethod
     def a_is_black(game):
@@ -209,6 +211,19 @@ class MatchResult:
         if self.out_dir:
             lines.append(f"SGF files in {self.out_dir}")
         return "\n".join(lines)
+
+    def command(self):
+        """The ``mockgo match`` command that plays this match: run from
+        where ``out_dir`` is named, it resumes from the games in that folder
+        (all of them finished: it plays nothing and prints the table)."""
+        parts = ["mockgo match", f"--black {self.spec_a}", f"--white {self.spec_b}",
+                 f"--games {self.n}", f"--size {self.size}", f"--komi {self.komi:g}"]
+        if self.max_moves is not None:
+            parts.append(f"--max-moves {self.max_moves}")
+        parts += [f"--scorer {self.scorer}", f"--seed {self.seed}"]
+        if self.out_dir:
+            parts.append(f"--out {self.out_dir}")
+        return " ".join(parts)
 
     def __str__(self):
         return self.table()
