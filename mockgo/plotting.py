@@ -131,6 +131,18 @@ def plot_curves(history, keys=None, ax=None, title=None, xlabel="epoch"):
     return ax
 
 
+def reference_line(ax, y, label):
+    """A dotted grey line across ``ax`` at height ``y``, ``label`` written
+    on it at the left: the score of a guess to read a curve against (an MSE
+    of 1 for always guessing 0 on results of +1 and -1). The y-axis is
+    widened to show it. Returns ``ax``."""
+    ax.axhline(y, color="grey", lw=0.8, ls=":")
+    ax.text(0.02, y, label, va="bottom", fontsize=8, transform=ax.get_yaxis_transform())
+    low, high = ax.get_ylim()
+    ax.set_ylim(min(low, y - 0.05 * (high - low)), max(high, y + 0.1 * (high - low)))
+    return ax
+
+
 def bars_by_phase(names, series, ax=None, ylabel="test MSE"):
     """Grouped bars: for each of ``names`` (the groups, e.g. phases of the
     game), one bar per entry of ``series`` (a dict label -> one value per

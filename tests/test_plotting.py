@@ -11,7 +11,7 @@ from matplotlib.patches import Circle
 from mockgo.go import coords
 from mockgo.go.board import BLACK, EMPTY, WHITE, Board, hoshi_points
 from mockgo.plotting import (bars_by_phase, color_name, draw_board, draw_game, draw_planes,
-                             plot_curves, plot_reinforce_runs)
+                             plot_curves, plot_reinforce_runs, reference_line)
 
 plt.switch_backend("Agg")
 
@@ -157,6 +157,19 @@ def test_plot_curves_draws_each_key_and_its_validation_twin_dashed():
     ax = plot_curves(history, keys=["top1"])
     assert [line.get_label() for line in ax.lines] == ["top1"]
     assert ax.get_xlabel() == "epoch"
+
+
+def test_a_reference_line_is_drawn_labelled_and_kept_in_view():
+    ax = plot_curves({"loss": [0.9, 0.7, 0.6], "val_loss": [0.85, 0.75, 0.74]})
+    assert ax.get_ylim()[1] < 1.0  # the curves alone leave a guess's MSE of 1 out of view
+    reference_line(ax, 1.0, "always guessing 0")
+    line = ax.lines[-1]
+    np.testing.assert_array_equal(line.get_ydata(), [1.0, 1.0])
+    assert line.get_linestyle() == ":" and ax.get_ylim()[1] > 1.0
+    assert [t.get_text() for t in ax.texts] == ["always guessing 0"]
+    # Below the curves, the axis widens downwards.
+    reference_line(ax, 0.2, "a better guess")
+    assert ax.get_ylim()[0] < 0.2
 
 
 def test_bars_by_phase_puts_each_series_side_by_side_in_every_group():
