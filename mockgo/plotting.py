@@ -131,6 +131,29 @@ def plot_curves(history, keys=None, ax=None, title=None, xlabel="epoch"):
     return ax
 
 
+def plot_value_curve(curve, winner=None, ax=None, title=None):
+    """A value network's view of one game
+    (:func:`mockgo.learn.value.value_curve`): the probability that black
+    wins, position by position, against a grey line at 0.5; and, when
+    ``winner`` (BLACK or WHITE) is known, the result as a dot after the
+    last position, at 1 when black won and 0 when white did, so that a
+    reader sees whether and when the curve heads for it."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 3))
+    ax.plot(np.arange(len(curve)), curve, label="value network: P(black wins)")
+    ax.axhline(0.5, color="grey", lw=0.8)
+    if winner in (BLACK, WHITE):
+        ax.plot([len(curve) - 1], [1.0 if winner == BLACK else 0.0], "o", color="black",
+                label=f"result: {color_name(winner)} won")
+    ax.set_ylim(-0.05, 1.05)
+    ax.set_xlabel("moves played")
+    ax.set_ylabel("P(black wins)")
+    ax.legend(fontsize=8, loc="best")
+    if title:
+        ax.set_title(title, fontsize=10)
+    return ax
+
+
 def reference_line(ax, y, label):
     """A dotted grey line across ``ax`` at height ``y``, ``label`` written
     on it at the left: the score of a guess to read a curve against (an MSE

@@ -11,7 +11,8 @@ from matplotlib.patches import Circle
 from mockgo.go import coords
 from mockgo.go.board import BLACK, EMPTY, WHITE, Board, hoshi_points
 from mockgo.plotting import (bars_by_phase, color_name, draw_board, draw_game, draw_planes,
-                             plot_curves, plot_reinforce_runs, reference_line)
+                             plot_curves, plot_reinforce_runs, plot_value_curve,
+                             reference_line)
 
 plt.switch_backend("Agg")
 
@@ -170,6 +171,22 @@ def test_a_reference_line_is_drawn_labelled_and_kept_in_view():
     # Below the curves, the axis widens downwards.
     reference_line(ax, 0.2, "a better guess")
     assert ax.get_ylim()[0] < 0.2
+
+
+def test_a_value_curve_ends_at_the_result():
+    curve = np.array([0.5, 0.55, 0.45, 0.7, 0.8])
+    ax = plot_value_curve(curve, WHITE, title="a game")
+    lines = {line.get_label(): line for line in ax.lines}
+    network, result = lines["value network: P(black wins)"], lines["result: white won"]
+    np.testing.assert_array_equal(network.get_ydata(), curve)
+    assert list(result.get_xdata()) == [4] and list(result.get_ydata()) == [0.0]
+    assert ax.get_title() == "a game"
+    ax = plot_value_curve(curve, BLACK)
+    assert list(ax.lines[-1].get_ydata()) == [1.0]
+    # No known winner (a game without a result): no dot.
+    ax = plot_value_curve(curve, None)
+    assert [line.get_label() for line in ax.lines][0] == "value network: P(black wins)"
+    assert not any(line.get_label().startswith("result") for line in ax.lines)
 
 
 def test_bars_by_phase_puts_each_series_side_by_side_in_every_group():
