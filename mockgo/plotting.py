@@ -131,19 +131,29 @@ def plot_curves(history, keys=None, ax=None, title=None, xlabel="epoch"):
     return ax
 
 
-def plot_value_curve(curve, winner=None, ax=None, title=None):
+def plot_value_curve(curve, winner=None, first=BLACK, ax=None, title=None):
     """A value network's view of one game
     (:func:`mockgo.learn.value.value_curve`): the probability that black
-    wins, position by position, against a grey line at 0.5; and, when
-    ``winner`` (BLACK or WHITE) is known, the result as a dot after the
-    last position, at 1 when black won and 0 when white did, so that a
-    reader sees whether and when the curve heads for it."""
+    wins, position by position, against a grey line at 0.5, drawn as two
+    lines, the positions with black to move and those with white to move
+    (``first``: who moves in the first position; the turn alternates, passes
+    included). A network that reads the stones draws two lines close
+    together; the gap between them is how far its estimate swings with whose
+    turn it is. When ``winner`` (BLACK or WHITE) is known, the result is a
+    dot after the last position, at 1 when black won and 0 when white did,
+    so that a reader sees whether and when the lines head for it."""
     if ax is None:
         _, ax = plt.subplots(figsize=(8, 3))
-    ax.plot(np.arange(len(curve)), curve, label="value network: P(black wins)")
+    curve = np.asarray(curve, float)
+    moves = np.arange(len(curve))
+    second = WHITE if first == BLACK else BLACK
+    for start, colour in ((0, first), (1, second)):
+        ax.plot(moves[start::2], curve[start::2], lw=1.2,
+                color="black" if colour == BLACK else "tab:orange",
+                label=f"{color_name(colour)} to move")
     ax.axhline(0.5, color="grey", lw=0.8)
     if winner in (BLACK, WHITE):
-        ax.plot([len(curve) - 1], [1.0 if winner == BLACK else 0.0], "o", color="black",
+        ax.plot([len(curve) - 1], [1.0 if winner == BLACK else 0.0], "o", color="tab:red",
                 label=f"result: {color_name(winner)} won")
     ax.set_ylim(-0.05, 1.05)
     ax.set_xlabel("moves played")

@@ -173,19 +173,23 @@ def test_a_reference_line_is_drawn_labelled_and_kept_in_view():
     assert ax.get_ylim()[0] < 0.2
 
 
-def test_a_value_curve_ends_at_the_result():
+def test_a_value_curve_shows_each_colour_to_move_and_ends_at_the_result():
     curve = np.array([0.5, 0.55, 0.45, 0.7, 0.8])
     ax = plot_value_curve(curve, WHITE, title="a game")
     lines = {line.get_label(): line for line in ax.lines}
-    network, result = lines["value network: P(black wins)"], lines["result: white won"]
-    np.testing.assert_array_equal(network.get_ydata(), curve)
+    black, white = lines["black to move"], lines["white to move"]
+    assert list(black.get_xdata()) == [0, 2, 4] and list(black.get_ydata()) == [0.5, 0.45, 0.8]
+    assert list(white.get_xdata()) == [1, 3] and list(white.get_ydata()) == [0.55, 0.7]
+    result = lines["result: white won"]
     assert list(result.get_xdata()) == [4] and list(result.get_ydata()) == [0.0]
     assert ax.get_title() == "a game"
-    ax = plot_value_curve(curve, BLACK)
-    assert list(ax.lines[-1].get_ydata()) == [1.0]
+    # White first (a handicap game): the even positions are white's to move.
+    ax = plot_value_curve(curve, BLACK, first=WHITE)
+    lines = {line.get_label(): line for line in ax.lines}
+    assert list(lines["white to move"].get_xdata()) == [0, 2, 4]
+    assert list(lines["result: black won"].get_ydata()) == [1.0]
     # No known winner (a game without a result): no dot.
     ax = plot_value_curve(curve, None)
-    assert [line.get_label() for line in ax.lines][0] == "value network: P(black wins)"
     assert not any(line.get_label().startswith("result") for line in ax.lines)
 
 
