@@ -24,6 +24,7 @@ mode stops (hours of work must not start from an untrained network).
 
 import dataclasses
 import datetime
+import numbers
 import os
 import platform
 import shutil
@@ -51,7 +52,7 @@ __all__ = ["arena_lineup", "ArenaPreset", "big_board_lineup", "check", "gnugo9_a
            "kgs_archive", "kgs_archives", "Lineup", "load_sl_policy", "load_value_network",
            "LoadedModel", "Notebook", "NOTEBOOKS", "preset", "preset_name", "quick_mode",
            "recorded_matches", "ReinforcePreset", "repo_root", "standin_policy",
-           "standin_value_network", "start", "SupervisedPreset", "ValuePreset",
+           "standin_value_network", "start", "SupervisedPreset", "table", "ValuePreset",
            "what_search_buys", "zero_dir", "zero_network", "ZeroPreset"]
 
 _TRUE = {"1", "true", "yes"}
@@ -94,6 +95,38 @@ def check(condition, message):
     if not condition:
         raise AssertionError(f"notebook check failed: {message}")
     print(f"check passed: {message}")
+
+
+def table(header, rows, digits=3):
+    """A small text table for a notebook to print what it measured, so that
+    the prose beside it need not repeat the figures. ``header``: the column
+    names; ``rows``: lists as long as it, a label first. A number is written
+    with ``digits`` decimals, an integer with thousands separators, None as a
+    blank, anything else with ``str``; the first column is aligned left, the
+    others right::
+
+        >>> print(table(["", "top-1", "MSE"], [["dual", "38.3%", 1.4263], ["zero", None, 1]]))
+              top-1    MSE
+        dual  38.3%  1.426
+        zero             1
+    """
+    if any(len(row) != len(header) for row in rows):
+        raise ValueError(f"every row needs {len(header)} cells, one per column of {header}")
+
+    def cell(value):
+        if value is None:
+            return ""
+        if isinstance(value, numbers.Integral):  # NumPy's integers too
+            return f"{value:,}"
+        if isinstance(value, numbers.Real):
+            return f"{value:.{digits}f}"
+        return str(value)
+
+    lines = [[str(name) for name in header]] + [[cell(value) for value in row] for row in rows]
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    return "\n".join("  ".join([line[0].ljust(widths[0])] +
+                               [text.rjust(width) for text, width in zip(line[1:], widths[1:])])
+                     .rstrip() for line in lines)
 
 
 def _mode(quick):

@@ -131,6 +131,51 @@ def plot_curves(history, keys=None, ax=None, title=None, xlabel="epoch"):
     return ax
 
 
+def plot_value_curve(curve, winner=None, first=BLACK, ax=None, title=None):
+    """A value network's view of one game
+    (:func:`mockgo.learn.value.value_curve`): the probability that black
+    wins, position by position, against a grey line at 0.5, drawn as two
+    lines, the positions with black to move and those with white to move
+    (``first``: who moves in the first position; the turn alternates, passes
+    included). A network that reads the stones draws two lines close
+    together; the gap between them is how far its estimate swings with whose
+    turn it is. When ``winner`` (BLACK or WHITE) is known, the result is a
+    dot after the last position, at 1 when black won and 0 when white did,
+    so that a reader sees whether and when the lines head for it."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 3))
+    curve = np.asarray(curve, float)
+    moves = np.arange(len(curve))
+    second = WHITE if first == BLACK else BLACK
+    for start, colour in ((0, first), (1, second)):
+        ax.plot(moves[start::2], curve[start::2], lw=1.2,
+                color="black" if colour == BLACK else "tab:orange",
+                label=f"{color_name(colour)} to move")
+    ax.axhline(0.5, color="grey", lw=0.8)
+    if winner in (BLACK, WHITE):
+        ax.plot([len(curve) - 1], [1.0 if winner == BLACK else 0.0], "o", color="tab:red",
+                label=f"result: {color_name(winner)} won")
+    ax.set_ylim(-0.05, 1.05)
+    ax.set_xlabel("moves played")
+    ax.set_ylabel("P(black wins)")
+    ax.legend(fontsize=8, loc="best")
+    if title:
+        ax.set_title(title, fontsize=10)
+    return ax
+
+
+def reference_line(ax, y, label):
+    """A dotted grey line across ``ax`` at height ``y``, ``label`` written
+    on it at the left: the score of a guess to read a curve against (an MSE
+    of 1 for always guessing 0 on results of +1 and -1). The y-axis is
+    widened to show it. Returns ``ax``."""
+    ax.axhline(y, color="grey", lw=0.8, ls=":")
+    ax.text(0.02, y, label, va="bottom", fontsize=8, transform=ax.get_yaxis_transform())
+    low, high = ax.get_ylim()
+    ax.set_ylim(min(low, y - 0.05 * (high - low)), max(high, y + 0.1 * (high - low)))
+    return ax
+
+
 def bars_by_phase(names, series, ax=None, ylabel="test MSE"):
     """Grouped bars: for each of ``names`` (the groups, e.g. phases of the
     game), one bar per entry of ``series`` (a dict label -> one value per

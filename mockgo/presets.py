@@ -229,15 +229,14 @@ def _reinforce_presets():
     # (about 430 moves each) took a median of 63 s on the 2-core machine with
     # little else running (100 s sharing it with notebook 02), and 200
     # iterations with their evaluations took 4.7 hours; stopped, it resumes.
-    # AlphaGo ran 10,000 iterations of 128 games. Until 2026-11-24 the notebook
-    # ran one run, 100 iterations with baseline zero and then 100 with the
-    # value network (AlphaGo's two passes; the RL policy then won 358 of 400
-    # games against the SL policy, 2026-11-23); now two runs of 100 from the
-    # SL policy measure what the baseline buys: 2.2 h (value
-    # baseline) and 1.0 h (baseline zero) on 2 cores shared with other jobs.
-    # The sparring partner at 19x19: rl-19, the RL policy that ships (notebook
-    # 03's own earlier full run; the same 6 x 64 architecture: no 19x19
-    # network of another shape ships), met in half the iterations.
+    # AlphaGo ran 10,000 iterations of 128 games. Two runs of 100 iterations
+    # from the SL policy measure what the baseline buys: they took 2.2 h (value
+    # baseline) and 1.0 h (baseline zero) on 2 cores shared with other jobs
+    # (the run in docs/notebooks/). The sparring partner at 19x19: rl-19, the
+    # RL policy that ships (notebook 03's own earlier full run; the same 6 x 64
+    # architecture: no 19x19 network of another shape ships), met in half the
+    # iterations. Its run is not timed yet: an estimate, one to two hours like
+    # the other two, since it plays as many games with networks of the same size.
     full = ReinforcePreset(ReinforceConfig(size=19, games=64, learning_rate=0.001,
                                            pool_every=20, eval_games=64, eval_every=10, seed=0),
                            iterations=100, final_games=400, partner="rl-19")

@@ -166,3 +166,16 @@ def test_full_mode_falls_back_to_the_networks_that_ship(tmp_path, monkeypatch):
     with pytest.raises(FileNotFoundError, match="notebook 02's value network is missing"):
         notebook.load_value_network(empty, quick=False, policy=None, size=9, stand_in=False)
     keras.backend.clear_session()
+
+
+def test_a_table_aligns_labels_left_and_figures_right():
+    import numpy as np
+
+    text = notebook.table(["", "top-1", "MSE"], [["dual network", "38.3%", np.float32(1.4263)],
+                                                 ["zero", None, np.int64(12000)]])
+    assert text.splitlines() == ["              top-1     MSE",
+                                 "dual network  38.3%   1.426",
+                                 "zero                 12,000"]
+    assert notebook.table(["", "a"], [["x", 0.5]], digits=1) == "     a\nx  0.5"
+    with pytest.raises(ValueError, match="every row needs 3 cells"):
+        notebook.table(["", "top-1", "MSE"], [["dual", 0.4]])

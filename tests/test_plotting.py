@@ -11,7 +11,8 @@ from matplotlib.patches import Circle
 from mockgo.go import coords
 from mockgo.go.board import BLACK, EMPTY, WHITE, Board, hoshi_points
 from mockgo.plotting import (bars_by_phase, color_name, draw_board, draw_game, draw_planes,
-                             plot_curves, plot_reinforce_runs)
+                             plot_curves, plot_reinforce_runs, plot_value_curve,
+                             reference_line)
 
 plt.switch_backend("Agg")
 
@@ -157,6 +158,39 @@ def test_plot_curves_draws_each_key_and_its_validation_twin_dashed():
     ax = plot_curves(history, keys=["top1"])
     assert [line.get_label() for line in ax.lines] == ["top1"]
     assert ax.get_xlabel() == "epoch"
+
+
+def test_a_reference_line_is_drawn_labelled_and_kept_in_view():
+    ax = plot_curves({"loss": [0.9, 0.7, 0.6], "val_loss": [0.85, 0.75, 0.74]})
+    assert ax.get_ylim()[1] < 1.0  # the curves alone leave a guess's MSE of 1 out of view
+    reference_line(ax, 1.0, "always guessing 0")
+    line = ax.lines[-1]
+    np.testing.assert_array_equal(line.get_ydata(), [1.0, 1.0])
+    assert line.get_linestyle() == ":" and ax.get_ylim()[1] > 1.0
+    assert [t.get_text() for t in ax.texts] == ["always guessing 0"]
+    # Below the curves, the axis widens downwards.
+    reference_line(ax, 0.2, "a better guess")
+    assert ax.get_ylim()[0] < 0.2
+
+
+def test_a_value_curve_shows_each_colour_to_move_and_ends_at_the_result():
+    curve = np.array([0.5, 0.55, 0.45, 0.7, 0.8])
+    ax = plot_value_curve(curve, WHITE, title="a game")
+    lines = {line.get_label(): line for line in ax.lines}
+    black, white = lines["black to move"], lines["white to move"]
+    assert list(black.get_xdata()) == [0, 2, 4] and list(black.get_ydata()) == [0.5, 0.45, 0.8]
+    assert list(white.get_xdata()) == [1, 3] and list(white.get_ydata()) == [0.55, 0.7]
+    result = lines["result: white won"]
+    assert list(result.get_xdata()) == [4] and list(result.get_ydata()) == [0.0]
+    assert ax.get_title() == "a game"
+    # White first (a handicap game): the even positions are white's to move.
+    ax = plot_value_curve(curve, BLACK, first=WHITE)
+    lines = {line.get_label(): line for line in ax.lines}
+    assert list(lines["white to move"].get_xdata()) == [0, 2, 4]
+    assert list(lines["result: black won"].get_ydata()) == [1.0]
+    # No known winner (a game without a result): no dot.
+    ax = plot_value_curve(curve, None)
+    assert not any(line.get_label().startswith("result") for line in ax.lines)
 
 
 def test_bars_by_phase_puts_each_series_side_by_side_in_every_group():

@@ -469,6 +469,40 @@ def test_split_game_reads_a_game_back_from_its_archive(tmp_path):
         split_game(tmp_path / "ds", "test", len(tests))
 
 
+def test_the_game_to_follow_was_decided_on_the_board_and_reaches_the_late_game(tmp_path):
+    import tarfile
+
+    from mockgo.data import records
+    from mockgo.data.dataset import DatasetSpec, build_dataset
+    from mockgo.learn.value import decided_game
+
+    results = ["W+Time", "B+R", "B+R", "W+3.5", "W+Forfeit"]
+    lengths = [12, 4, 12, 12, 12]
+    archive = tmp_path / "games.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        for i, (result, length) in enumerate(zip(results, lengths)):
+            board = Board(9)
+            for move in range(length):
+                board.play(move * 3 + i % 2)
+            name = tmp_path / f"game-{i}.sgf"
+            records.save_sgf(records.record_from_board(board, black=f"b{i}", white="w",
+                                                       result=result), name)
+            tar.add(name, arcname=f"kgs/{name.name}")
+    spec = DatasetSpec(encoder="simple2", board_size=9, min_rank=None,
+                       validation_share=0.0, test_share=1.0)  # every game in the test split
+    build_dataset([archive], tmp_path / "ds", spec, workers=1, progress=False)
+    order = [line.split("\t")[2].rsplit("-", 1)[1].removesuffix(".sgf")
+             for line in (tmp_path / "ds" / "games.tsv").read_text().splitlines()]
+    # Games 2 (resigned) and 3 (counted) qualify; not 0 (time), 1 (4 moves) or 4 (forfeit).
+    first = next(i for i in order if i in ("2", "3"))
+    assert decided_game(tmp_path / "ds", "test", min_moves=10).black == f"b{first}"
+    with pytest.raises(ValueError, match="none of the first 5 games of the test split"):
+        decided_game(tmp_path / "ds", "test", min_moves=13)
+    before = order.index(first)  # the games ahead of it in the split, none of them decided
+    with pytest.raises(ValueError, match=f"none of the first {before} games"):
+        decided_game(tmp_path / "ds", "test", min_moves=10, tries=before)
+
+
 def test_value_fit_warns_when_the_network_has_died():
     x, z = value_data()
     net = fresh_value_net()

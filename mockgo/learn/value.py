@@ -15,7 +15,8 @@ run resumes.
 :func:`fit_value_network` trains a :func:`mockgo.nets.models.value_network`
 on them (mean squared error, optionally on the 8 symmetries of each
 position, early stopping), checkpointing every epoch so that it resumes too;
-:func:`value_curve` and :func:`mse_by_phase` read what it learnt.
+:func:`value_curve` (along a game :func:`decided_game` picks) and
+:func:`mse_by_phase` read what it learnt.
 """
 
 import dataclasses
@@ -31,6 +32,7 @@ from tqdm.auto import tqdm
 
 from mockgo.cluster import Executor, Recipe, make_executor
 from mockgo.data import records
+from mockgo.data.dataset import split_game
 from mockgo.data.files import (CorruptFileError, atomic_path, atomic_write_text,
                                check_same_settings, discard_work, job_folder, list_work, read_json,
                                read_npz, refuse_unrecorded_work)
@@ -41,7 +43,7 @@ from mockgo.play.players import as_player, portable_player
 from mockgo.play.runner import play_games
 from mockgo.search.uct import score_value
 
-__all__ = ["ValueData", "add_colour_plane", "fit_value_network", "game_positions",
+__all__ = ["ValueData", "add_colour_plane", "decided_game", "fit_value_network", "game_positions",
            "mse_by_phase", "position_from_planes", "predict_values", "rollout_values",
            "stones_from_planes", "value_curve", "value_dataset", "with_symmetries"]
 
@@ -559,6 +561,30 @@ def value_curve(value_model, record):
     values = Predictor(value_model).predict(np.stack(planes))[:, 0]
     black_view = np.where(np.array(movers) == BLACK, values, -values)
     return (1 + black_view) / 2
+
+
+def decided_game(dataset_folder, split="test", min_moves=250, tries=100):
+    """A game of a KGS data set's ``split`` worth following with
+    :func:`value_curve`: the first (in the split's order) that the position on
+    the board decided, counted to the end or resigned (not lost on time or by
+    forfeit, where the result says nothing about the position), and that has
+    at least ``min_moves`` moves, so that it reaches the late game, where a
+    value network trained on one position per game judges best. Looks at the
+    split's first ``tries`` games (each read again from its archive,
+    :func:`mockgo.data.dataset.split_game`) and returns a
+    :class:`mockgo.data.records.GameRecord`; ValueError when none of them
+    qualifies."""
+    looked = 0
+    for index in range(tries):
+        try:
+            game = split_game(dataset_folder, split, index)
+        except IndexError:  # the split has fewer games
+            break
+        looked += 1
+        if game.result_reason in ("score", "resign") and len(game.moves) >= min_moves:
+            return game
+    raise ValueError(f"none of the first {looked} games of the {split} split of {dataset_folder} "
+                     f"was counted or resigned after {min_moves} moves or more")
 
 
 def predict_values(model, planes):
