@@ -246,9 +246,9 @@ def plot_equal_cost(points, names=("this run", "the other run"), ax=None, title=
 def plot_elo_chain(chain, ax=None, title=None):
     """A run's Elo ladder, the random player at 0: ``chain`` from
     :func:`mockgo.zero.report.elo_chain`, one point a generation. A point
-    that rests on a match won in full is drawn hollow (its Elo is a lower
-    bound, the link's 95% Wilson bound); the label of each point is the
-    match that placed it (wins of games against the generation before)."""
+    that rests on a match won or lost in full is drawn hollow (its Elo is a
+    bound: the link counts at its 95% Wilson bound); the label of each point
+    is the match that placed it (wins of games against the one before)."""
     ax = _axes(ax, 6)
     xs, ys = [p["generation"] for p in chain], [p["elo"] for p in chain]
     ax.plot(xs, ys, "-", color="C0", lw=1)
@@ -258,7 +258,7 @@ def plot_elo_chain(chain, ax=None, title=None):
             label="Elo from the matches")
     if bound:
         ax.plot([p["generation"] for p in bound], [p["elo"] for p in bound], "o", color="C0",
-                mfc="none", label="at least (a match won in full)")
+                mfc="none", label="a bound (a match won or lost in full)")
     for p in chain:
         ax.annotate(f"{p['wins']:g}/{p['games']}", (p["generation"], p["elo"]),
                     textcoords="offset points", xytext=(0, 6), ha="center", fontsize=8)

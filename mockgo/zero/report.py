@@ -48,9 +48,9 @@ def elo_chain(base_dir, generations, games, readouts):
     Each link is the Elo difference ``400 log10(p / (1 - p))`` of its win rate
     p (:func:`mockgo.play.results.elo_from_rate`), and a generation's Elo is
     the sum of the links up to it. A match won (or lost) in full gives an
-    infinite difference; that link counts at the bound of its 95% Wilson
-    interval instead (a gap *at least* that large), and it and every point
-    after it are marked ``bound``. Win rates against a far weaker, fixed
+    infinite difference; that link counts at the finite end of its 95%
+    Wilson interval instead (a gap at least, or at most, that large), and it
+    and every point after it are marked ``bound``. Win rates against a far weaker, fixed
     opponent stick at 100%; the differences of a chain keep moving as long
     as each generation beats the one before.
 
