@@ -90,6 +90,9 @@ DOCS_DIR = NOTEBOOKS_DIR.parent / "docs" / "notebooks"
 STALE_DOCS = {
     # A third REINFORCE run, against a sparring partner: hours more in full mode.
     "03_policy_gradient": "the sparring partner's run is new; its full run is not yet done",
+    # The Elo ladder replaces the win rates against the random player and
+    # generation 0: the full run has not played its matches yet.
+    "04_zero_selfplay": "the Elo ladder's matches are new; its full run is not yet done",
 }
 
 
