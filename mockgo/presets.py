@@ -277,12 +277,15 @@ def _zero_presets():
     # Quick: a 2-block, 16-filter network, 16 games a generation, 16 readouts a
     # move, KataGo's set on, 2 generations; a strength match of 2 games against
     # GnuGo level 1 after every generation; one generation of the plain
-    # settings beside it, as small (4 evaluation games); matches of 4 games,
-    # every generation a rung of the Elo ladder. Each thing is shown once, on
-    # a few games: the notebook's test runs quick mode.
+    # settings beside it, as small (4 evaluation games); matches of 4 games at
+    # 8 readouts a move (games in lockstep cost about what their longest one
+    # does: the readouts, not the games, set a match's time), every generation
+    # a rung of the Elo ladder. Each thing is shown once, on a few games: the
+    # notebook's test runs quick mode.
     small = ZeroConfig(blocks=2, filters=16, games_per_generation=16, games_in_parallel=16,
                        readouts=16, parallel_readouts=4, holdout_share=0.125, window=3, epochs=2,
-                       batch_size=64, eval_games=4, strength_every=1, strength_games=2)
+                       batch_size=64, eval_games=4, eval_readouts=8, strength_every=1,
+                       strength_games=2)
     quick = ZeroPreset(dataclasses.replace(small, evaluate=False).with_katago(),
                        generations=2, match_games=4, plain=small, plain_generations=1,
                        chain_every=1,

@@ -170,12 +170,18 @@ def test_the_runs_matches_make_its_elo_chain(loop_dir, tmp_path):
     base = tmp_path / "run"
     shutil.copytree(loop_dir, base)
     run = bootstrap(base, ZeroConfig.for_test())
-    run.strength("random", 2, models=[0], progress=False)
-    run.strength(0, 2, models=[2], progress=False)
-    chain = elo_chain(base, [0, 2], games=2, readouts=run.config.match_readouts)
-    assert [(p["generation"], p["opponent"], p["games"]) for p in chain] == \
-        [(0, "random", 2), (2, "000000", 2)]
+    readouts = run.config.match_readouts
+    # A match kept before its entry named its players is read, not played again.
+    (base / "strength.json").write_text(json.dumps(
+        {f"000000 vs random, 2 games, {readouts} readouts": {"win_rate": 0.5, "wins": 1,
+                                                              "games": 2}}))
+    chain = run.elo_chain([0, 2], 2, progress=False)
+    assert [(p["generation"], p["opponent"], p["wins"], p["games"]) for p in chain][0] == \
+        (0, "random", 1, 2)
+    assert (chain[1]["generation"], chain[1]["opponent"], chain[1]["games"]) == (2, "000000", 2)
     assert chain[1]["elo"] == pytest.approx(chain[0]["link"] + chain[1]["link"])
+    assert elo_chain(base, [0, 2], games=2, readouts=readouts) == chain
+    assert len(json.loads((base / "strength.json").read_text())) == 2
 
 
 def test_another_config_is_refused(loop_dir):
