@@ -50,9 +50,9 @@ def elo_chain(base_dir, generations, games, readouts):
     the sum of the links up to it. A match won (or lost) in full gives an
     infinite difference; that link counts at the finite end of its 95%
     Wilson interval instead (a gap at least, or at most, that large), and it
-    and every point after it are marked ``bound``. Win rates against a far weaker, fixed
-    opponent stick at 100%; the differences of a chain keep moving as long
-    as each generation beats the one before.
+    and every point after it are marked ``bound``. Win rates against a far
+    weaker, fixed opponent stick at 100%; the differences of a chain keep
+    moving as long as each generation beats the one before.
 
     Returns one dict a generation, in order: ``generation``, ``opponent``
     (the model name or ``"random"``), ``wins``, ``games``, ``win_rate``,
