@@ -286,3 +286,33 @@ def plot_equal_cost(points, names=("this run", "the other run"), ax=None, title=
     ax.grid(alpha=0.3)
     ax.legend()
     return ax
+
+
+def plot_elo_chain(chain, ax=None, title=None):
+    """A run's Elo ladder, the random player at 0: ``chain`` from
+    :func:`mockgo.zero.report.elo_chain`, one point a generation. A point
+    that rests on a match won or lost in full is drawn hollow (its Elo is a
+    bound: the link counts at its 95% Wilson bound); the label of each point
+    is the match that placed it (wins of games against the one before)."""
+    ax = _axes(ax, 6)
+    xs, ys = [p["generation"] for p in chain], [p["elo"] for p in chain]
+    ax.plot(xs, ys, "-", color="C0", lw=1)
+    exact = [p for p in chain if not p["bound"]]
+    bound = [p for p in chain if p["bound"]]
+    ax.plot([p["generation"] for p in exact], [p["elo"] for p in exact], "o", color="C0",
+            label="Elo from the matches")
+    if bound:
+        ax.plot([p["generation"] for p in bound], [p["elo"] for p in bound], "o", color="C0",
+                mfc="none", label="a bound (a match won or lost in full)")
+    for p in chain:
+        ax.annotate(f"{p['wins']:g}/{p['games']}", (p["generation"], p["elo"]),
+                    textcoords="offset points", xytext=(0, 6), ha="center", fontsize=8)
+    ax.axhline(0, color="gray", lw=0.8, ls=":")
+    ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True))
+    ax.set_xlabel("generation")
+    ax.set_ylabel("Elo (the random player: 0)")
+    ax.set_title(title or "each generation against the one before")
+    ax.grid(alpha=0.3)
+    if chain:
+        ax.legend()
+    return ax

@@ -250,10 +250,11 @@ def _reinforce_presets():
 class ZeroPreset:
     """Notebook 04 in one mode: the run's
     :class:`~mockgo.zero.config.ZeroConfig` (KataGo's changes on), the
-    generations to make, and the games of each strength match; the
-    comparison run with the plain AlphaGo Zero settings (``plain``, its
-    ``plain_generations``), both with a strength curve against GnuGo; and the
-    tic-tac-toe warm-up's settings (changes to
+    generations to make, and the games of each match (the equal-cost
+    matches and the Elo ladder, whose rungs are every ``chain_every``-th
+    generation); the comparison run with the plain AlphaGo Zero settings
+    (``plain``, its ``plain_generations``), both with a strength curve
+    against GnuGo; and the tic-tac-toe warm-up's settings (changes to
     :class:`mockgo.zero.tictactoe.WarmUp`), checked by a search of
     ``warmup_readouts`` a move."""
 
@@ -262,6 +263,7 @@ class ZeroPreset:
     match_games: int
     plain: object = None
     plain_generations: int = 0
+    chain_every: int = 1
     warmup: dict = dataclasses.field(default_factory=dict)
     warmup_readouts: int = 64
 
@@ -275,32 +277,40 @@ class ZeroPreset:
 
 def _zero_presets():
     # Quick: a 2-block, 16-filter network, 16 games a generation, 16 readouts a
-    # move, KataGo's set on; a strength match of 2 games against GnuGo level 1
-    # after every generation; the plain settings beside it, as small.
+    # move, KataGo's set on, 2 generations; a strength match of 2 games against
+    # GnuGo level 1 after every generation; one generation of the plain
+    # settings beside it, as small (4 evaluation games); matches of 4 games at
+    # 8 readouts a move (games in lockstep cost about what their longest one
+    # does: the readouts, not the games, set a match's time), every generation
+    # a rung of the Elo ladder. Each thing is shown once, on a few games: the
+    # notebook's test runs quick mode.
     small = ZeroConfig(blocks=2, filters=16, games_per_generation=16, games_in_parallel=16,
                        readouts=16, parallel_readouts=4, holdout_share=0.125, window=3, epochs=2,
-                       batch_size=64, eval_games=8, strength_every=1, strength_games=2)
+                       batch_size=64, eval_games=4, eval_readouts=8, strength_every=1,
+                       strength_games=2)
     quick = ZeroPreset(dataclasses.replace(small, evaluate=False).with_katago(),
-                       generations=3, match_games=8, plain=small, plain_generations=2,
-                       # the warm-up: 6 generations of 64 games, a tenth of the full one
-                       warmup=dict(generations=6, games=64))
-    # Full: hours on a 2-core CPU; stop any time, run the notebook again to go
-    # on. ZeroConfig's defaults (those of `mockgo zero`: 4 x 32, 256 games a
-    # generation, 64 readouts) with KataGo's changes (`mockgo zero --katago`)
-    # and without evaluation matches (AlphaZero, as KataGo): every new network
-    # plays the next self-play at once; 10 games against GnuGo level 1 every 5
+                       generations=2, match_games=4, plain=small, plain_generations=1,
+                       chain_every=1,
+                       # the warm-up: 4 generations of 48 games, checked at 32 readouts
+                       warmup=dict(generations=4, games=48), warmup_readouts=32)
+    # Full: stop any time, run the notebook again to go on. ZeroConfig's
+    # defaults (those of `mockgo zero`: 4 x 32, 256 games a generation, 64
+    # readouts) with KataGo's changes (`mockgo zero --katago`) and without
+    # evaluation matches (AlphaZero, as KataGo): every new network plays the
+    # next self-play at once; 10 games against GnuGo level 1 every 5
     # generations. Beside it, the plain AlphaGo Zero settings, with their
-    # evaluation matches, and the same strength curve. The same runs from a
-    # terminal: mockgo zero --base-dir runs/04_zero/full/katago --board-size 9
-    # --generations 60 --katago --set strength_every=5 --no-evaluate, and
-    # --base-dir runs/04_zero/full/plain --generations 20 --set strength_every=5.
-    # Until 2026-11-24 full mode was one plain run without evaluation: 25
-    # generations in about 2 hours (2026-11-23), lost 20 of 20 to GnuGo level 1.
-    # The warm-up: WarmUp's defaults, 24 generations of 128 games (57 s of CPU
-    # time, 2026-11-24).
+    # evaluation matches, and the same strength curve. Matches of 40 games:
+    # the equal-cost ones, and the Elo ladder's 13 (generation 0 against the
+    # random player, then every 5th generation against the one 5 before). The
+    # same runs from a terminal: mockgo zero --base-dir runs/04_zero/full/katago
+    # --board-size 9 --generations 60 --katago --set strength_every=5
+    # --no-evaluate, and --base-dir runs/04_zero/full/plain --generations 20
+    # --set strength_every=5. The warm-up: WarmUp's defaults, 24 generations
+    # of 128 games.
     default = ZeroConfig(strength_every=5)
     full = ZeroPreset(dataclasses.replace(default, evaluate=False).with_katago(),
-                      generations=60, match_games=40, plain=default, plain_generations=20)
+                      generations=60, match_games=40, plain=default, plain_generations=20,
+                      chain_every=5)
     return quick, full
 
 

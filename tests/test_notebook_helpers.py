@@ -58,7 +58,7 @@ def test_presets_are_what_the_notebooks_were_measured_with():
     assert (zero.config.blocks, zero.config.filters, zero.generations) == (4, 32, 60)
     assert zero.config.ownership_head and not zero.config.evaluate  # KataGo's set, no gate
     assert zero.plain.evaluate and not zero.plain.ownership_head  # AlphaGo Zero's
-    assert zero.config.strength_every == zero.plain.strength_every == 5
+    assert zero.config.strength_every == zero.plain.strength_every == zero.chain_every == 5
     assert zero.without_gnugo().config.strength_every == 0
     assert notebook.zero_dir("/r", False, "plain") == Path("/r/runs/04_zero/full/plain")
     with pytest.raises(ValueError, match="katago"):

@@ -95,6 +95,9 @@ STALE_DOCS = {
     "02_value_net": "prints its comparisons as tables and follows a decided game: not yet re-run",
     # A third REINFORCE run, against a sparring partner: hours more in full mode.
     "03_policy_gradient": "the sparring partner's run is new; its full run is not yet done",
+    # The Elo ladder replaces the win rates against the random player and
+    # generation 0: the full run has not played its matches yet.
+    "04_zero_selfplay": "the Elo ladder's matches are new; its full run is not yet done",
     # The 19x19 ladder reads recorded matches and a new section compares search with the policy.
     "05_arena": "the recorded matches and the search section are new; its full run is not yet done",
 }

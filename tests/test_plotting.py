@@ -11,7 +11,7 @@ from matplotlib.patches import Circle
 from mockgo.go import coords
 from mockgo.go.board import BLACK, EMPTY, WHITE, Board, hoshi_points
 from mockgo.plotting import (bars_by_phase, color_name, draw_board, draw_game, draw_planes,
-                             plot_curves, plot_reinforce_runs, plot_value_curve,
+                             plot_curves, plot_elo_chain, plot_reinforce_runs, plot_value_curve,
                              reference_line)
 
 plt.switch_backend("Agg")
@@ -231,3 +231,15 @@ def test_plot_reinforce_runs_draws_each_run_on_three_panels_and_skips_missing_fi
     assert variance.get_yscale() == "log"
     assert list(advantage.get_lines()[1].get_ydata()) == [1.0 - i / 100 for i in range(1, 7)]
     plt.close("all")
+
+
+def test_an_elo_chain_draws_its_bounds_hollow_and_labels_each_match():
+    chain = [{"generation": 0, "elo": 50.0, "wins": 5, "games": 8, "bound": False},
+             {"generation": 2, "elo": 120.0, "wins": 6, "games": 8, "bound": False},
+             {"generation": 4, "elo": 250.0, "wins": 8, "games": 8, "bound": True}]
+    ax = plot_elo_chain(chain)
+    line, exact, bound = ax.get_lines()[:3]
+    assert list(line.get_ydata()) == [50.0, 120.0, 250.0]
+    assert list(exact.get_xdata()) == [0, 2] and list(bound.get_xdata()) == [4]
+    assert bound.get_markerfacecolor() == "none" and exact.get_markerfacecolor() != "none"
+    assert [t.get_text() for t in ax.texts] == ["5/8", "6/8", "8/8"]

@@ -25,6 +25,7 @@ from mockgo.zero.cli import generations_wanted
 from mockgo.zero.cli import main as zero_main
 from mockgo.zero.config import ZeroConfig, ZeroGame
 from mockgo.zero.layout import RunLayout, is_holdout, model_name
+from mockgo.zero.report import elo_chain
 from mockgo.zero.run import STEPS, bootstrap, generation_line
 from mockgo.zero.train import augment
 
@@ -142,6 +143,45 @@ def test_training_curves_and_history(loop_dir):
     assert all(len(values) == 2 for values in curves.values())
     assert len(run.selfplay_sgfs(2)) == GAMES
     assert "generation 2" in generation_line(run.record(2))
+
+
+def test_the_elo_chain_adds_up_each_generations_match_against_the_one_before(tmp_path):
+    """Random at 0 Elo; 3 of 4 is +191 Elo, 1 of 4 is -191; a match won in
+    full counts at its Wilson bound, and from there the chain is a bound."""
+    def entry(model, opponent, wins, games=4, readouts=16):
+        return {"model": model, "opponent": opponent, "wins": wins, "games": games,
+                "win_rate": wins / games, "readouts": readouts}
+    table = {"a": entry("000000", "random", 3), "b": entry("000002", "000000", 1),
+             "c": entry("000004", "000002", 4), "d": entry("000004", "000002", 0, games=2),
+             "e": {"win_rate": 1.0, "wins": 4, "games": 4}}  # a match from before the fields
+    (tmp_path / "strength.json").write_text(json.dumps(table))
+    chain = elo_chain(tmp_path, [0, 2, 4], games=4, readouts=16)
+    assert [p["opponent"] for p in chain] == ["random", "000000", "000002"]
+    assert [round(p["link"]) for p in chain] == [191, -191, 7]  # 4 of 4: Wilson low 51.0%
+    assert [round(p["elo"]) for p in chain] == [191, 0, 7]
+    assert [p["bound"] for p in chain] == [False, False, True]
+    with pytest.raises(ValueError, match="no match of 000004 against 000000 .4 games, 16 read"):
+        elo_chain(tmp_path, [0, 4], games=4, readouts=16)
+    with pytest.raises(ValueError, match="no match of 000000 against random"):
+        elo_chain(tmp_path / "elsewhere", [0], games=4, readouts=16)
+
+
+def test_the_runs_matches_make_its_elo_chain(loop_dir, tmp_path):
+    base = tmp_path / "run"
+    shutil.copytree(loop_dir, base)
+    run = bootstrap(base, ZeroConfig.for_test())
+    readouts = run.config.match_readouts
+    # A match kept before its entry named its players is read, not played again.
+    (base / "strength.json").write_text(json.dumps(
+        {f"000000 vs random, 2 games, {readouts} readouts": {"win_rate": 0.5, "wins": 1,
+                                                              "games": 2}}))
+    chain = run.elo_chain([0, 2], 2, progress=False)
+    assert [(p["generation"], p["opponent"], p["wins"], p["games"]) for p in chain][0] == \
+        (0, "random", 1, 2)
+    assert (chain[1]["generation"], chain[1]["opponent"], chain[1]["games"]) == (2, "000000", 2)
+    assert chain[1]["elo"] == pytest.approx(chain[0]["link"] + chain[1]["link"])
+    assert elo_chain(base, [0, 2], games=2, readouts=readouts) == chain
+    assert len(json.loads((base / "strength.json").read_text())) == 2
 
 
 def test_another_config_is_refused(loop_dir):

@@ -6,8 +6,8 @@
     play("policy:pretrained=sl-19")                 # click to play against the SL policy
     play("mcts:path=zero.keras,readouts=200", size=9, you="white")
     play("gnugo:level=5", size=9, save_as="me-vs-gnugo.sgf")
-    review("runs/04_zero/quick/katago/sgf/000003/full/notebook-00000.sgf",
-           network="runs/04_zero/quick/katago/models/000003.keras")
+    review("runs/04_zero/quick/katago/sgf/000002/full/notebook-00000.sgf",
+           network="runs/04_zero/quick/katago/models/000002.keras")
 
 Three parts, each its own module: :mod:`~mockgo.board_widget.session`, the
 game or review itself in plain Python (a click becomes a move or a message,

@@ -13,7 +13,8 @@
     sgf/<model>/full/<job>-00000.sgf     the same, with root value and visits per move
     sgf/evaluate/<new>-vs-<best>/00000.sgf   evaluation games
     sgf/evaluate/<new>-vs-<old>-extra/       games of mockgo zero --evaluate-only
-    strength.json                        matches for the notebook (win rates by model)
+    strength.json                        the notebook's matches (win rates by model and opponent;
+                                         its Elo ladder: report.elo_chain)
     strength_curve.jsonl                 the strength curve: every strength_every generations,
                                          the match against GnuGo and the CPU-hours so far
     sgf/strength/<model>-vs-gnugo-l<level>/  its games (a resumable match folder)

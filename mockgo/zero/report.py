@@ -1,8 +1,16 @@
-"""What a run prints about itself: one line on each completed generation
+"""What a run says about itself: one line on each completed generation
 (self-play, training, holdout losses, evaluation and strength matches), read
-off the generation's record in the run's state (:mod:`mockgo.zero.run`)."""
+off the generation's record in the run's state (:mod:`mockgo.zero.run`); and
+the run's Elo ladder (:func:`elo_chain`), read off the matches its folder
+keeps in ``strength.json``."""
 
-__all__ = ["generation_line"]
+import math
+
+from mockgo.data.files import read_json
+from mockgo.play.results import elo_from_rate, wilson_interval
+from mockgo.zero.layout import RunLayout, model_name
+
+__all__ = ["elo_chain", "generation_line"]
 
 
 def generation_line(rec):
@@ -28,3 +36,49 @@ def generation_line(rec):
         line += (f"; vs {point['opponent']}: {point['wins']}/{point['games']} after "
                  f"{point['cpu_hours']:.2f} CPU-hours")
     return line
+
+
+def elo_chain(base_dir, generations, games, readouts):
+    """The Elo of each of ``generations`` (ascending, the first usually 0),
+    with the random player at 0 Elo, from the matches of one run folder's
+    ``strength.json`` (:meth:`mockgo.zero.run.ZeroRun.strength`): the first
+    generation against ``"random"``, then each against the one before it,
+    ``games`` games at ``readouts`` readouts a move.
+
+    Each link is the Elo difference ``400 log10(p / (1 - p))`` of its win rate
+    p (:func:`mockgo.play.results.elo_from_rate`), and a generation's Elo is
+    the sum of the links up to it. A match won (or lost) in full gives an
+    infinite difference; that link counts at the finite end of its 95%
+    Wilson interval instead (a gap at least, or at most, that large), and it
+    and every point after it are marked ``bound``. Win rates against a far
+    weaker, fixed opponent stick at 100%; the differences of a chain keep
+    moving as long as each generation beats the one before.
+
+    Returns one dict a generation, in order: ``generation``, ``opponent``
+    (the model name or ``"random"``), ``wins``, ``games``, ``win_rate``,
+    ``link`` (the Elo over the opponent), ``elo`` and ``bound``. Raises
+    ValueError naming the match that ``strength.json`` lacks."""
+    path = RunLayout(base_dir).strength
+    table = read_json(path, "the win rates of the matches played so far",
+                      missing_ok=True, schema=dict) or {}
+    played = {(entry.get("model"), entry.get("opponent"), entry.get("games"),
+               entry.get("readouts")): entry for entry in table.values()}
+    chain, elo, bound, previous = [], 0.0, False, "random"
+    for generation in generations:
+        name = model_name(generation)
+        entry = played.get((name, previous, games, readouts))
+        if entry is None:
+            raise ValueError(f"{path} has no match of {name} against {previous} "
+                             f"({games} games, {readouts} readouts): ZeroRun.elo_chain "
+                             f"plays the matches a chain lacks")
+        link = elo_from_rate(entry["win_rate"])
+        if math.isinf(link):
+            low, high = wilson_interval(entry["wins"], entry["games"])
+            link = elo_from_rate(low if link > 0 else high)
+            bound = True
+        elo += link
+        chain.append({"generation": generation, "opponent": previous, "wins": entry["wins"],
+                      "games": entry["games"], "win_rate": entry["win_rate"], "link": link,
+                      "elo": elo, "bound": bound})
+        previous = name
+    return chain

@@ -105,7 +105,7 @@ from mockgo.zero.layout import (RunLayout, job_name, model_name, read_config, re
 # so that they stay importable from this module, where they were defined.
 from mockgo.zero.match import (analyse_position, equal_cost_matches,  # noqa: F401
                                match_figures, play_match, search_player)
-from mockgo.zero.report import generation_line
+from mockgo.zero.report import elo_chain, generation_line
 from mockgo.zero.selfplay import selfplay_job
 from mockgo.zero.train import (check_init_model, compile_dual, epoch_bar, first_network,
                                fit_epoch, gather_examples, targets)
@@ -666,7 +666,8 @@ class ZeroRun:
     def strength(self, opponent, games, readouts=None, models=None, progress=True):
         """Win rate of each model (default: 0 to the latest) against
         ``opponent`` (``"random"`` or a generation number) over ``games``
-        games; matches already played are read from ``strength.json``."""
+        games; matches already played are read from ``strength.json``, where
+        each keeps its model, opponent, readouts, wins and games."""
         path = self.layout.strength
         table = read_json(path, "the win rates of the matches played so far",
                           missing_ok=True, schema=dict) or {}
@@ -684,9 +685,24 @@ class ZeroRun:
                                     names=(model_name(g), other_name))
                 table[key] = {"win_rate": result.win_rate, "wins": result.wins_a,
                               "games": result.n}
+            if "model" not in table[key]:  # also a match kept before the fields were
+                table[key].update(model=model_name(g), opponent=other_name, readouts=readouts)
                 write_json(path, table)
             rates[g] = table[key]["win_rate"]
         return rates
+
+    def elo_chain(self, generations, games, progress=True):
+        """The run's Elo ladder over ``generations`` (ascending; see
+        :func:`mockgo.zero.report.elo_chain`): plays the matches it lacks,
+        ``games`` games each at ``match_readouts`` (the first generation
+        against the random player, each other against the one before; kept
+        in ``strength.json`` like :meth:`strength`'s), and reads the chain
+        back from the folder."""
+        previous = "random"
+        for generation in generations:
+            self.strength(previous, games, models=[generation], progress=progress)
+            previous = generation
+        return elo_chain(self.base_dir, generations, games, self.config.match_readouts)
 
 
 def _clock():
