@@ -12,7 +12,7 @@ time on 2 cores shared with other work (value training 213 s, REINFORCE
 196 s, the Zero generation 255 s, SL training 89 s, value data 151 s, the
 match 24 s, the dataset build 33 s).
 
-``tests/test_crash_consistency.py`` runs the same jobs with two kills,
+``tests/test_crash_consistency.py`` runs the same jobs with one kill,
 smaller, in the test suite. A job that is not the same after kills is a
 finding, not an error: the script exits 1 and says what differed.
 """

@@ -25,7 +25,7 @@ and the kills fall all along it, each run getting past a checkpoint or two
 before it dies when the job has many. A run that finishes before its kill
 ends the test with fewer kills, counted as such, never faked.
 
-Used by ``tests/test_crash_consistency.py`` (two kills a job, small
+Used by ``tests/test_crash_consistency.py`` (one kill a job, small
 sizes) and ``benchmarks/crash_consistency.py`` (more kills, a table).
 """
 
