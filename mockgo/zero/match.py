@@ -18,16 +18,17 @@ from pathlib import Path
 import numpy as np
 
 from mockgo.cluster import Recipe, ShippedModel
+from mockgo.data.files import read_json
 from mockgo.play.match import match
 from mockgo.play.players import RandomPlayer
 from mockgo.search.evaluators import NetworkEvaluator
 from mockgo.search.mcts import MCTSPlayer
 from mockgo.zero.config import ENCODER, seed_of
-from mockgo.zero.layout import model_name
+from mockgo.zero.layout import model_name, write_json
 from mockgo.zero.selfplay import evaluator_for, searcher
 
 __all__ = ["analyse_position", "equal_cost_matches", "match_figures", "play_match",
-           "search_player"]
+           "search_player", "win_rates"]
 
 
 def search_player(side, config, readouts=None, name=None, resign_threshold=None,
@@ -194,3 +195,34 @@ def match_figures(result):
 def _finite(value):
     """None for an infinite Elo (JSON has no infinity)."""
     return None if value is None or math.isinf(value) else value
+
+
+def win_rates(table_path, side, config, opponent, games, generations, readouts=None,
+              executor=None, progress=True):
+    """The win rate of each of ``generations`` against ``opponent``
+    (``"random"`` or a generation number) over ``games`` games at
+    ``readouts`` a move (default ``config.match_readouts``), a generation's
+    side of a match being ``side(generation)`` (its evaluator, or its file
+    for ``executor``'s workers). The matches already played are read from
+    the JSON table at ``table_path`` (a run's ``strength.json``) and each one
+    played is added to it, keeping its model, opponent, readouts, wins and
+    games (what :func:`mockgo.zero.report.elo_chain` reads back)."""
+    table = read_json(table_path, "the win rates of the matches played so far",
+                      missing_ok=True, schema=dict) or {}
+    readouts = config.match_readouts if readouts is None else readouts
+    other_name = opponent if opponent == "random" else model_name(opponent)
+    rates = {}
+    for g in generations:
+        key = f"{model_name(g)} vs {other_name}, {games} games, {readouts} readouts"
+        if key not in table:
+            # Loaded only for a match still to play (evaluators are cached).
+            other = opponent if opponent == "random" else side(opponent)
+            result = play_match(side(g), other, games, config, readouts, executor=executor,
+                                seed=seed_of("strength", g, other_name)[0], progress=progress,
+                                names=(model_name(g), other_name))
+            table[key] = {"win_rate": result.win_rate, "wins": result.wins_a, "games": result.n}
+        if "model" not in table[key]:  # also a match kept before the fields were
+            table[key].update(model=model_name(g), opponent=other_name, readouts=readouts)
+            write_json(table_path, table)
+        rates[g] = table[key]["win_rate"]
+    return rates

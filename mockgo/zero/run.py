@@ -91,7 +91,7 @@ import numpy as np
 from mockgo.cluster import make_executor
 from mockgo.data import records
 from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, folder_lock,
-                               job_folder, read_json, read_npz, refuse_unrecorded_work)
+                               job_folder, read_npz, refuse_unrecorded_work)
 from mockgo.nets.io import load_model, mark_trained_here, save_model
 from mockgo.play.match import match
 from mockgo.gtp.client import find_gnugo
@@ -104,7 +104,7 @@ from mockgo.zero.layout import (RunLayout, job_name, model_name, read_config, re
 # analyse_position and equal_cost_matches are not used here: they are imported
 # so that they stay importable from this module, where they were defined.
 from mockgo.zero.match import (analyse_position, equal_cost_matches,  # noqa: F401
-                               match_figures, play_match, search_player)
+                               match_figures, play_match, search_player, win_rates)
 from mockgo.zero.report import elo_chain, generation_line
 from mockgo.zero.selfplay import selfplay_job
 from mockgo.zero.train import (check_init_model, compile_dual, epoch_bar, first_network,
@@ -666,30 +666,11 @@ class ZeroRun:
     def strength(self, opponent, games, readouts=None, models=None, progress=True):
         """Win rate of each model (default: 0 to the latest) against
         ``opponent`` (``"random"`` or a generation number) over ``games``
-        games; matches already played are read from ``strength.json``, where
-        each keeps its model, opponent, readouts, wins and games."""
-        path = self.layout.strength
-        table = read_json(path, "the win rates of the matches played so far",
-                          missing_ok=True, schema=dict) or {}
-        readouts = self.config.match_readouts if readouts is None else readouts
-        other_name = opponent if opponent == "random" else model_name(opponent)
-        rates = {}
-        for g in range(self.latest + 1) if models is None else models:
-            key = f"{model_name(g)} vs {other_name}, {games} games, {readouts} readouts"
-            if key not in table:
-                # Loaded only for a match still to play (evaluators are cached).
-                other = opponent if opponent == "random" else self._side(opponent)
-                result = play_match(self._side(g), other, games, self.config, readouts,
-                                    executor=self.executor,
-                                    seed=seed_of("strength", g, other_name)[0], progress=progress,
-                                    names=(model_name(g), other_name))
-                table[key] = {"win_rate": result.win_rate, "wins": result.wins_a,
-                              "games": result.n}
-            if "model" not in table[key]:  # also a match kept before the fields were
-                table[key].update(model=model_name(g), opponent=other_name, readouts=readouts)
-                write_json(path, table)
-            rates[g] = table[key]["win_rate"]
-        return rates
+        games at ``readouts`` (default ``match_readouts``); the matches are
+        kept in ``strength.json`` (:func:`mockgo.zero.match.win_rates`)."""
+        models = range(self.latest + 1) if models is None else models
+        return win_rates(self.layout.strength, self._side, self.config, opponent, games, models,
+                         readouts=readouts, executor=self.executor, progress=progress)
 
     def elo_chain(self, generations, games, progress=True):
         """The run's Elo ladder over ``generations`` (ascending; see
