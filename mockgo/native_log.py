@@ -46,12 +46,17 @@ _START_UP_FILES = ("port.cc", "cudart_stub.cc", "cpu_feature_guard.cc", "cuda_pl
 _NATIVE_PREFIX = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:[\d.]+\s+\d+ (%s):\d+\] "
                             % "|".join(re.escape(name) for name in _START_UP_FILES))
 # Lines printed beside them without the prefix: absl's warning that logging
-# is not initialised, and the continuation of cpu_feature_guard's message.
+# is not initialised, and the continuation of cpu_feature_guard's message;
+# and one line with the prefix, known by its message.
 _NATIVE_LINES = (
     re.compile(r"^WARNING: All log messages before absl::InitializeLog\(\) is called "
                r"are written to STDERR$"),
     re.compile(r"^To enable the following instructions: .* in other operations, rebuild "
                r"TensorFlow with the appropriate compiler flags\.$"),
+    # oneDNN's notice at its first int64 operation, from a file (util.cc)
+    # too common a name to drop every line of (TensorFlow 2.21).
+    re.compile(r"^[IWEF]\d{4} \d\d:\d\d:[\d.]+\s+\d+ util\.cc:\d+\] oneDNN supports DT_INT64 "
+               r"only on platforms with AVX-512\."),
 )
 
 

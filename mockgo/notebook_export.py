@@ -195,14 +195,16 @@ def main(argv=None):
     nothing is run)."""
     parser = argparse.ArgumentParser(
         prog="python -m mockgo.notebook_export",
-        description="Clean executed notebooks' stored outputs in place: paths relative to "
-                    "the repository, no ANSI codes, progress bars as one line.")
+        description="Clean executed notebooks' stored outputs in place: TensorFlow's start-up "
+                    "lines dropped, paths relative to the repository, no ANSI codes, progress "
+                    "bars as one line.")
     parser.add_argument("notebooks", nargs="+", help=".ipynb files to clean in place")
     parser.add_argument("--root", required=True,
                         help="the repository folder the notebooks were executed in")
     args = parser.parse_args(argv)
     for path in args.notebooks:
         nb = nbformat.read(path, as_version=4)
+        nb, _ = DropNativeLogLines().preprocess(nb, {})
         nb, _ = CleanOutputs(root=args.root).preprocess(nb, {})
         nbformat.write(nb, path)
         print(f"cleaned {path}")

@@ -85,13 +85,14 @@ _SUPERVISED_QUICK = SupervisedPreset(mode="quick", archives=1, max_games=300, la
 #   the first epoch, then stuck at ln 361): Adam is the safer default here;
 # - the dataset build ran at 34 games/s on 2 workers (one archive), about
 #   14 minutes for all 28,559 games (95 games/s, 5 minutes, when quiet).
-# Measured, the whole full-mode run (2026-11-25, docs/notebooks/01_supervised.ipynb;
-# a benchmark shared the first two epochs): 10 epochs in 30 minutes (about
-# 1,450 positions/s; 1.02 hours on 2026-11-23), validation top-1 38.6% after
-# the first epoch, 40.2% after the second, 44.0% after the tenth; on the
-# 1,428 test games (279,843 positions) top-1 44.1%, top-5 75.5%; 20 of 20
-# games won against the random player. The 40 games against GnuGo level 1:
-# sl-19 played them in 5.4 minutes on 2 cores (its card), so about 6 minutes.
+# Measured, the whole full-mode run executed in docs/notebooks/ (test suites
+# shared the 2 cores for most of it): the dataset in 16 minutes, 10 epochs in
+# 1.35 hours (about 350 s an epoch, 730 positions/s in mixed bfloat16, when
+# nothing else ran; an earlier run on another 2-core machine reached 1,450),
+# validation top-1 38.1% after the first epoch, 44.2% after the tenth; on the
+# 1,428 test games (279,843 positions) top-1 44.3%, top-5 75.4%; 20 of 20
+# games won against the random player, 20 of 40 against GnuGo level 1 (4
+# minutes).
 _SUPERVISED_FULL = SupervisedPreset(mode="full", archives=None, max_games=None, layers=6, filters=64,
                 batch_size=128, epochs=10, steps_per_epoch=2000, validation_steps=100,
                 optimizer="adam", learning_rate=0.001, schedule="cosine",

@@ -88,8 +88,6 @@ DOCS_DIR = NOTEBOOKS_DIR.parent / "docs" / "notebooks"
 # machine that last executed them). Once regenerated, the test below says to
 # take the name out.
 STALE_DOCS = {
-    # A near-miss position and 40 games against GnuGo: its full run (about an hour) is not done.
-    "01_supervised": "its teaching examples are new; its full run is not yet done",
     # Its code cells print tables of what they measure now (and draw a KGS game the board
     # decided): the stored figures are the same experiment's, printed the older way.
     "02_value_net": "prints its comparisons as tables and follows a decided game: not yet re-run",
