@@ -275,8 +275,7 @@ def match(a, b, games=10, size=9, komi=7.5, max_moves=None, workers=1, concurren
                              report, dict(size=size, komi=komi, max_moves=max_moves, seed=seed,
                                           games=games), progress)
         results.sort(key=lambda g: g.index)
-        first = results[0]
-        names = first.names if first.index % 2 == 0 else first.names[::-1]
+        names = MatchResult.names_of(results[0])
         result = MatchResult(names[0], names[1], specs[0], specs[1], size, komi, results,
                              seconds=time.perf_counter() - started, out_dir=out_dir or None,
                              scorer=scorer, confidence=confidence, seed=seed,

@@ -79,8 +79,7 @@ def read_match(folder, confidence=0.95):
     if not finished:
         raise ValueError(f"{folder} holds no finished game ({FINISHED_GAMES} is missing or empty)")
     games = [finished[index] for index in sorted(finished)]
-    first = games[0]
-    names = first.names if first.index % 2 == 0 else first.names[::-1]  # A is black when even
+    names = MatchResult.names_of(games[0])
     return MatchResult(names[0], names[1], settings["spec_a"], settings["spec_b"],
                        settings["size"], float(settings["komi"]), games,
                        seconds=sum(game.seconds for game in games), out_dir=str(folder),
@@ -101,14 +100,12 @@ def _finished_games(folder, repair):
         try:
             entry = json.loads(line)
         except json.JSONDecodeError:
-            if number == len(lines) and not repair:
+            if number == len(lines):  # a line cut short by a crash
+                fate = "played again" if repair else "left out"
                 warnings.warn(f"{log}: line {number} is incomplete (the match stopped while "
-                              f"writing it); that game is left out")
-                break
-            if number == len(lines):  # a line cut short by a crash: that game is played again
-                warnings.warn(f"{log}: line {number} is incomplete (the match stopped while "
-                              f"writing it); that game is played again")
-                atomic_write_text(log, "".join(f"{kept}\n" for kept in lines[:-1]))
+                              f"writing it); that game is {fate}")
+                if repair:
+                    atomic_write_text(log, "".join(f"{kept}\n" for kept in lines[:-1]))
                 break
             raise ValueError(f"{log}: line {number} is not JSON: {line[:80]!r}") from None
         problem = check_schema(entry, ENTRY_SCHEMA, what="the entry")

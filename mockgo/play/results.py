@@ -99,6 +99,12 @@ class MatchResult:
     def a_is_black(game):
         return game.index % 2 == 0
 
+    @staticmethod
+    def names_of(game):
+        """``(name of A, name of B)`` from any one game of the match (its
+        ``names`` are black's and white's)."""
+        return game.names if MatchResult.a_is_black(game) else game.names[::-1]
+
     def a_score(self, game):
         """1 if A won ``game``, 0 if it lost, 0.5 for a draw."""
         if game.winner == EMPTY:
