@@ -41,7 +41,7 @@ from mockgo.learn.supervised import build_policy
 from mockgo.learn.value import fit_value_network, value_dataset
 from mockgo.nets.device import auto_precision, compute_device, set_random_seed
 from mockgo.nets.io import NetworkInfo, as_float32, load_model
-from mockgo.play.match_folder import read_match
+from mockgo.play.match_folder import MATCH_SETTINGS, read_match
 from mockgo.play.results import format_elo
 # The presets are read through this module too, as notebook.preset(...).
 from mockgo.presets import (NOTEBOOKS, ArenaPreset, ReinforcePreset, SupervisedPreset,
@@ -386,9 +386,7 @@ def _shipped(name, size, why, what, notebook):
     card = pretrained.card(name)
     if card["board_size"] != size:
         return None
-    note = (f"{name}, the {what} that notebook {notebook}'s full run trained, as it ships "
-            f"with mockgo ({card['headline']}; its card: mockgo models {name}); "
-            f"used because {why}")
+    note = f"{_shipped_player(name, what, notebook)}; used because {why}"
     return LoadedModel(pretrained.load(name), note, False, pretrained.path(name))
 
 
@@ -481,10 +479,10 @@ class Lineup:
 
 
 def _shipped_player(name, what, notebook):
-    """How a line-up's note names the shipped network ``name`` when it plays
-    for one of this machine's runs, as :func:`_shipped` does for a loaded
-    one: what it is first (notebook ``notebook``'s full run, its card's
-    headline); the note says why it stands in after."""
+    """How a note names the shipped network ``name`` when it stands in for
+    one of this machine's runs (a loaded network's, :func:`_shipped`, or a
+    line-up's player): what it is first (notebook ``notebook``'s full run,
+    its card's headline); the note says why it stands in after."""
     return (f"{name}, the {what} that notebook {notebook}'s full run trained, as it ships with "
             f"mockgo ({pretrained.card(name)['headline']}; its card: mockgo models {name})")
 
@@ -499,7 +497,7 @@ def recorded_matches(folders, root, notes, rated):
     when GnuGo is not installed and so not on the ladder)."""
     matches = []
     for folder in folders:
-        if not (Path(root) / folder / "match.json").exists():
+        if not (Path(root) / folder / MATCH_SETTINGS).exists():
             notes.append(f"the recorded match {folder} is not in this checkout: left out")
             continue
         match = read_match(Path(root) / folder)
