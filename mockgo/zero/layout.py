@@ -41,7 +41,7 @@ from mockgo.data.files import (CorruptFileError, atomic_write_text, list_work, r
 from mockgo.zero.config import ZeroConfig
 
 __all__ = ["RunLayout", "is_holdout", "is_loop_job", "job_name", "model_name", "read_config",
-           "read_job_progress", "read_state", "write_json"]
+           "read_job_progress", "read_state", "read_strength", "write_json"]
 
 # The shapes of the run's JSON files (mockgo.data.files.check_schema), checked
 # when they are read: a file edited by hand or damaged is an error naming it
@@ -72,6 +72,13 @@ def is_holdout(game, share):
 
 def write_json(path, data):
     atomic_write_text(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
+
+
+def read_strength(path):
+    """The run's ``strength.json``: the matches played so far for win rates
+    and the Elo ladder, by key (an empty dict before the first)."""
+    return read_json(path, "the win rates of the matches played so far", missing_ok=True,
+                     schema=dict) or {}
 
 
 def read_state(path, missing_ok=False, remedy=None):

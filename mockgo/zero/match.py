@@ -18,13 +18,12 @@ from pathlib import Path
 import numpy as np
 
 from mockgo.cluster import Recipe, ShippedModel
-from mockgo.data.files import read_json
 from mockgo.play.match import match
 from mockgo.play.players import RandomPlayer
 from mockgo.search.evaluators import NetworkEvaluator
 from mockgo.search.mcts import MCTSPlayer
 from mockgo.zero.config import ENCODER, seed_of
-from mockgo.zero.layout import model_name, write_json
+from mockgo.zero.layout import model_name, read_strength, write_json
 from mockgo.zero.selfplay import evaluator_for, searcher
 
 __all__ = ["analyse_position", "equal_cost_matches", "match_figures", "play_match",
@@ -207,8 +206,7 @@ def win_rates(table_path, side, config, opponent, games, generations, readouts=N
     the JSON table at ``table_path`` (a run's ``strength.json``) and each one
     played is added to it, keeping its model, opponent, readouts, wins and
     games (what :func:`mockgo.zero.report.elo_chain` reads back)."""
-    table = read_json(table_path, "the win rates of the matches played so far",
-                      missing_ok=True, schema=dict) or {}
+    table = read_strength(table_path)
     readouts = config.match_readouts if readouts is None else readouts
     other_name = opponent if opponent == "random" else model_name(opponent)
     rates = {}

@@ -6,9 +6,8 @@ keeps in ``strength.json``."""
 
 import math
 
-from mockgo.data.files import read_json
 from mockgo.play.results import elo_from_rate, wilson_interval
-from mockgo.zero.layout import RunLayout, model_name
+from mockgo.zero.layout import RunLayout, model_name, read_strength
 
 __all__ = ["elo_chain", "generation_line"]
 
@@ -59,8 +58,7 @@ def elo_chain(base_dir, generations, games, readouts):
     ``link`` (the Elo over the opponent), ``elo`` and ``bound``. Raises
     ValueError naming the match that ``strength.json`` lacks."""
     path = RunLayout(base_dir).strength
-    table = read_json(path, "the win rates of the matches played so far",
-                      missing_ok=True, schema=dict) or {}
+    table = read_strength(path)
     played = {(entry.get("model"), entry.get("opponent"), entry.get("games"),
                entry.get("readouts")): entry for entry in table.values()}
     chain, elo, bound, previous = [], 0.0, False, "random"
