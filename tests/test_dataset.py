@@ -11,7 +11,7 @@ from mockgo import Board
 from mockgo.data import records
 from mockgo.data.files import FolderBusyError
 from mockgo.data.dataset import (DatasetSpec, batches, build_dataset, load_split, rank_value,
-                                 split_of, summary_line, symmetry_tables)
+                                 read_manifest, split_of, summary_line, symmetry_tables)
 
 
 def packed_batch(folder, split, **options):
@@ -224,6 +224,31 @@ def test_an_endless_split_gives_whole_batches_only(sgf_folder, tmp_path):
     assert set(sizes) == {24}
     once = [len(y) for _, y in batches(tmp_path / "ds", "train", batch_size=24, seed=2)]
     assert sum(once) == per_pass and once[-1] < 24
+
+
+def test_a_pass_over_several_groups_of_shards_is_as_many_batches_as_the_pipeline_counts(
+        sgf_folder, tmp_path):
+    # Scoring a split reads it once, one group of shards after another. The
+    # rows left at the end of a group go into the next group's batches, so
+    # the pass is ceil(positions / batch) batches, the count PackedBatches
+    # gives Keras: one batch per shard's remainder more, and evaluate() ran
+    # out of batches (JAX: "generator raised StopIteration").
+    from mockgo.data.pipeline import PackedBatches  # Keras: only this test needs it
+
+    build_dataset([sgf_folder], tmp_path / "ds", SPEC, workers=1, shard_size=64,
+                  progress=False)
+    _, moves, _ = load_split(tmp_path / "ds", "train")
+    per_pass = int((moves < 81).sum())
+    shards = read_manifest(tmp_path / "ds")["shards"]["train"]
+    assert len(shards) >= 4 and per_pass % 24  # several groups, and a remainder
+    once = [len(y) for _, y in batches(tmp_path / "ds", "train", batch_size=24, shuffle=False,
+                                       augment=False, shards_in_memory=1)]
+    assert once[:-1] == [24] * (len(once) - 1) and sum(once) == per_pass
+    pipeline = PackedBatches(tmp_path / "ds", "train", 24, shuffle=False, augment=False,
+                             shards_in_memory=1)
+    assert pipeline.num_batches == len(once) == -(-per_pass // 24)
+    read = [len(pipeline[i][1]) for i in range(pipeline.num_batches)]
+    assert read == once
 
 
 def test_dual_batches_carry_the_move_and_the_outcome_turned_together(sgf_folder, tmp_path):

@@ -63,13 +63,14 @@ class PackedBatches(keras.utils.PyDataset):
         self.target, self.repeat = target, repeat
         self._steps = steps
         if not repeat and steps is None:
-            size = self.size
-            self._steps = 0
+            # Every batch of a pass is whole but the last (packed_batches).
+            size, positions = self.size, 0
             for name, count in manifest["shards"][split]:
                 if not include_pass:  # counted from the moves alone
                     moves = read_npz(Path(folder) / name, ["moves"])["moves"]
                     count = int((moves != size * size).sum())
-                self._steps += math.ceil(count / batch_size) if count else 0
+                positions += count
+            self._steps = math.ceil(positions / batch_size)
         self._prefetch = prefetch
         self._iterator = None
         self._queue = self._stop = None
