@@ -72,7 +72,9 @@ def test_models_command_and_player_spec(capsys):
     assert lines[0].split() == ["name", "kind", "board", "planes", "headline"]
     rows = lines[1:1 + len(pretrained.names())]
     assert [row.split()[0] for row in rows] == pretrained.names()
-    assert "sl-19     policy  19x19  alphago48  44.1% top-1" in "\n".join(rows)
+    by_name = {row.split()[0]: row.split(None, 4) for row in rows}
+    assert by_name["sl-19"][1:4] == ["policy", "19x19", "alphago48"]
+    assert by_name["sl-19"][4].startswith("44.1% top-1")
     start = lines[0].index("headline")
     assert all(row[start - 2:start] == "  " and row[start] != " " for row in rows)
     player = make_player("policy:pretrained=sl-19")
