@@ -47,6 +47,20 @@ log "the recipe, preset $PRESET, $TRAIN_SECONDS s of training"
     --stages "$STAGES" --train-seconds "$TRAIN_SECONDS" 2>&1 | grep --line-buffered -v "^I0000\|^W0000" | tee -a "$OUT/run.log"
 cp runs/recipe/recipe.json runs/recipe/sl/log.csv "$OUT/" 2>/dev/null
 cp runs/recipe/sl-policy.keras "$OUT/" && log "SL network saved"
+checkpoint=$(ls runs/recipe/sl/checkpoint_*.keras 2>/dev/null | tail -1)
+if [ ! -f runs/recipe/sl-policy.keras ] && [ -n "$checkpoint" ]; then
+    # The stage stopped after some training (in its scoring, say): keep the
+    # last epoch's network, saved for play, before the machine goes back.
+    "$PY" - "$checkpoint" "$OUT/sl-checkpoint.keras" <<'PYTHON' && log "the SL stage stopped: $checkpoint saved for play"
+import sys
+import keras
+import mockgo.nets.models  # registers the network's own layers
+from mockgo.data.dataset import read_manifest
+from mockgo.nets.io import save_for_play
+net = keras.models.load_model(sys.argv[1], compile=False)
+save_for_play(net, sys.argv[2], encoder=read_manifest("runs/recipe/dataset")["spec"]["encoder"])
+PYTHON
+fi
 [ -f runs/recipe/value-network.keras ] && cp runs/recipe/value-network.keras "$OUT/" && log "value network saved"
 for sizes in "$BIG" "$SMALL"; do
     if [ "$(left)" -lt 60 ]; then log "no time left for the pipeline benchmark ($sizes)"; break; fi
