@@ -141,8 +141,11 @@ class ValuePreset:
     learning_rate: float
 
 
-# Quick: a smoke run of about two minutes: small data, tiny nets, a 9x9 board.
-_VALUE_QUICK = ValuePreset(kgs_games=40, kgs_positions=3000, kgs_epochs=5,
+# Quick: a smoke run of about a minute: small data, tiny nets, a 9x9 board.
+# Three epochs on the KGS positions: the value network has memorised them by
+# then (measured: training MSE 0.035 after the third epoch, the best test MSE
+# 0.85), and each epoch of the two dual networks costs about 2 s.
+_VALUE_QUICK = ValuePreset(kgs_games=40, kgs_positions=3000, kgs_epochs=3,
                            kgs_net=dict(layers=2, filters=8, hidden=64),
                            dual_net=dict(blocks=1, filters=16, value_hidden=64), size=9, games=800,
                            epochs=15, net=dict(layers=3, filters=16, hidden=64),

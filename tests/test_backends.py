@@ -1,9 +1,10 @@
 """Every learner trains on JAX as on TensorFlow: a few training steps of the
-SL policy, the value network, REINFORCE and the Zero loop, run by their own
-tests in a process with ``KERAS_BACKEND=jax`` that cannot import TensorFlow
-(as on a GPU machine set up for JAX alone). The rest of the suite runs on
-the default backend, TensorFlow; a process has one Keras backend, so the
-JAX run is a pytest of its own, in a child process."""
+SL policy, the value network, REINFORCE, the Zero loop and the recipe, run
+by their own tests in a process with ``KERAS_BACKEND=jax`` that cannot
+import TensorFlow (as on a GPU machine set up for JAX alone). The rest of
+the suite runs on the default backend, TensorFlow; a process has one Keras
+backend, so the JAX run is a pytest of its own, in one child process (a
+second would import JAX and Keras again)."""
 
 import os
 import re
@@ -13,12 +14,24 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_recipe import WITHOUT_TENSORFLOW
-
 REPO = Path(__file__).resolve().parent.parent
+
+# A machine with JAX and no TensorFlow (a GPU machine set up for JAX): here
+# TensorFlow is installed, so the child process is made unable to import it.
+# (Keras itself imports TensorFlow wherever it can, e.g. to serialise a
+# model, so "not imported" would test Keras, not mockgo.)
+WITHOUT_TENSORFLOW = """
+import sys
+class NoTensorFlow:
+    def find_spec(self, name, path=None, target=None):
+        if name == "tensorflow" or name.startswith("tensorflow."):
+            raise ModuleNotFoundError("No module named 'tensorflow'")
+sys.meta_path.insert(0, NoTensorFlow())
+"""
 
 # A few tests of each learner: training, and resuming where it matters.
 LEARNER_TESTS = [
+    "tests/test_recipe.py::test_the_tiny_recipe_runs_every_stage_and_resumes",
     "tests/test_training.py::test_a_tiny_net_overfits_64_positions",
     "tests/test_training.py::test_a_dual_network_learns_the_moves_and_the_result_of_a_game_and_resumes",
     "tests/test_training.py::test_an_interrupted_run_resumes_at_the_next_epoch",

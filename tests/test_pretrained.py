@@ -104,8 +104,14 @@ def kgs_folder(needed):
 
 
 def test_the_sl_policy_still_predicts_as_its_card_says():
+    # The card's first 50 test games of the two archives (8,890 positions),
+    # not its 200 (37,022): a quarter of the time, most of it the network's
+    # predictions. Scored again they give the card's figures exactly (top-1
+    # 42.65% on the 50 games, 44.05% on the 200); the 1.5 points allow for
+    # another TensorFlow's arithmetic, while a wrong plane, board or weight
+    # costs tens of points.
     card = pretrained.card("sl-19")
-    check = card["results"]["test_200"]
+    check = card["results"]["test_50"]
     folder = kgs_folder(check["archives"])
     if folder is None:
         pytest.skip(f"the KGS archives {', '.join(check['archives'])} are in neither data/kgs, "
@@ -114,4 +120,5 @@ def test_the_sl_policy_still_predicts_as_its_card_says():
     result = evaluate_sgf(pretrained.load("sl-19"), [folder / a for a in check["archives"]],
                           split="test", max_games=check["games"], progress=False)
     assert result.games == check["games"]
+    assert result.scores["model"].positions == check["positions"]
     assert abs(100 * result.scores["model"].top1 - check["top1"]) <= 1.5

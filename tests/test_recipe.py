@@ -1,19 +1,14 @@
-"""The recipe (mockgo recipe): every stage at tiny size, its record, resuming,
-and training under the JAX backend without TensorFlow."""
+"""The recipe (mockgo recipe): every stage at tiny size, its record and
+resuming (under the JAX backend without TensorFlow too: tests/test_backends.py
+runs the first test again there)."""
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from mockgo.data import records
 from mockgo.learn.recipe import PRESETS, RecipeConfig, run_recipe
 from tests.test_dataset import random_game
-
-REPO = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -58,34 +53,3 @@ def test_the_recipe_command_names_a_missing_archive_folder(tmp_path, capsys):
     assert "no archives at" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["recipe", "--preset", "huge"])
-
-
-# A machine with JAX and no TensorFlow (a GPU machine set up for JAX): here
-# TensorFlow is installed, so the child process is made unable to import it.
-# (Keras itself imports TensorFlow wherever it can, e.g. to serialise a
-# model, so "not imported" would test Keras, not mockgo.)
-WITHOUT_TENSORFLOW = """
-import sys
-class NoTensorFlow:
-    def find_spec(self, name, path=None, target=None):
-        if name == "tensorflow" or name.startswith("tensorflow."):
-            raise ModuleNotFoundError("No module named 'tensorflow'")
-sys.meta_path.insert(0, NoTensorFlow())
-"""
-
-
-@pytest.mark.slow
-def test_the_recipe_trains_under_jax_without_tensorflow(games, tmp_path):
-    script = WITHOUT_TENSORFLOW + (
-        "from mockgo.learn.recipe import PRESETS, run_recipe\n"
-        f"record = run_recipe([{str(games)!r}], {str(tmp_path / 'run')!r}, PRESETS['tiny'], "
-        "log=lambda line: None)\n"
-        "import keras\n"
-        "print(record['stages']['sl']['test_top1'], keras.backend.backend())\n")
-    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True,
-                          text=True, timeout=300,
-                          env={**os.environ, "KERAS_BACKEND": "jax"})
-    assert done.returncode == 0, done.stderr[-2000:]
-    top1, backend = done.stdout.split()[-2:]
-    assert 0 <= float(top1) <= 100
-    assert backend == "jax"
