@@ -11,6 +11,11 @@
 #   STAGES  the recipe's stages (dataset,sl; the value stage's 200,000 games need a sitting of their own)
 #   TRAIN_SECONDS  the SL stage's training budget   DEADLINE  seconds for it all
 #   PY  the Python (python3; here .venv/bin/python, with WHEELS=0: Keras installed)
+#
+# The machine has JAX and numpy but not Keras nor mockgo's pure-Python needs:
+# .whl holds their wheels for its Python (keras, namex, optree, sgf), fetched
+# here with pip download --no-deps --only-binary=:all: --python-version 3.12
+# (and a manylinux --platform for optree).
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
 ARCHIVES=${ARCHIVES:-data/kgs}
