@@ -364,8 +364,9 @@ class ArenaPreset:
 # them). Then a 19x19 taste: the shipped sl-19 against random, 2 games
 # (TensorFlow's start-up dominates), with two recorded 40-game matches
 # against GnuGo level 10, read from docs/matches in about a second: AlphaGo's
-# search at 1,600 readouts a move, and sl-19 alone (the full ladder's
-# pairing 6, the same seed). The whole notebook: a few minutes.
+# search at 1,600 readouts a move, sl-19 alone (the full ladder's
+# pairing 6, the same seed), and sl-19-13x192 alone (AlphaGo's policy at its
+# published size, trained on a GPU). The whole notebook: a few minutes.
 _ARENA_QUICK = ArenaPreset(size=9, anchors=("random", "gnugo:level=1"),
                            players=("uct:playouts=200", "uct:playouts=200,rave=1",
                                     "uct:playouts=200,heavy=1"),
@@ -374,7 +375,8 @@ _ARENA_QUICK = ArenaPreset(size=9, anchors=("random", "gnugo:level=1"),
                            key_moves=3, big_size=19, big_anchors=("random",), big_networks=False,
                            big_games=2, big_anchor_games=0, alphago_readouts=0, alphago_mix=0.5,
                            big_recorded=("docs/matches/alphago1600-vs-gnugo10",
-                                         "docs/matches/sl19-vs-gnugo10-ladder"),
+                                         "docs/matches/sl19-vs-gnugo10-ladder",
+                                         "docs/matches/sl19-13x192-vs-gnugo10"),
                            workers=2)
 # Full: hours on 2 cores; stopped, it resumes (every match keeps its games
 # in the run folder). Estimates from the quick runs' rates, not a measured
@@ -390,7 +392,8 @@ _ARENA_QUICK = ArenaPreset(size=9, anchors=("random", "gnugo:level=1"),
 # A hundred readouts are too few to improve on the policy; 1,600 did better
 # against GnuGo level 10 but cost 1.66 s a move on two cores (docs/results.md:
 # about four hours for its 40 games), so that match joins the fit from its
-# recorded folder instead of being played again.
+# recorded folder instead of being played again, as does sl-19-13x192's
+# match against level 10 (a network trained on a GPU by mockgo recipe).
 _ARENA_FULL = ArenaPreset(size=9, anchors=("random", "gnugo:level=1", "gnugo:level=10"),
                           players=("uct:playouts=1000", "uct:playouts=1000,rave=1",
                                    "uct:playouts=5000,rave=1", "uct:playouts=5000,rave=1,heavy=1"),
@@ -400,7 +403,8 @@ _ARENA_FULL = ArenaPreset(size=9, anchors=("random", "gnugo:level=1", "gnugo:lev
                           big_anchors=("random", "gnugo:level=1", "gnugo:level=10"),
                           big_networks=True, big_games=40, big_anchor_games=10,
                           alphago_readouts=100, alphago_mix=0.5,
-                          big_recorded=("docs/matches/alphago1600-vs-gnugo10",), workers=2)
+                          big_recorded=("docs/matches/alphago1600-vs-gnugo10",
+                                        "docs/matches/sl19-13x192-vs-gnugo10"), workers=2)
 
 
 _PRESETS = {
