@@ -53,7 +53,7 @@ __all__ = ["arena_lineup", "ArenaPreset", "big_board_lineup", "check", "gnugo9_a
            "LoadedModel", "Notebook", "NOTEBOOKS", "preset", "preset_name", "quick_mode",
            "recorded_matches", "ReinforcePreset", "repo_root", "standin_policy",
            "standin_value_network", "start", "SupervisedPreset", "table", "ValuePreset",
-           "what_search_buys", "zero_dir", "zero_network", "ZeroPreset"]
+           "what_a_bigger_network_buys", "what_search_buys", "zero_dir", "zero_network", "ZeroPreset"]
 
 _TRUE = {"1", "true", "yes"}
 _FALSE = {"0", "false", "no", ""}
@@ -562,6 +562,29 @@ def what_search_buys(result, policy, opponent):
     return (result.against(opponent, [policy, *searches])
             + f"\nthe best-rated search, {result.ratings[best].name}, against "
               f"{result.ratings[policy].name} alone: {format_elo(gap)} Elo"), gap
+
+
+def what_a_bigger_network_buys(result, small, large, opponent):
+    """What a bigger policy network buys on a ladder ``result``: ``small``
+    and ``large`` (two policies, no search) with their scores against
+    ``opponent`` and their ratings, then the gap between ``large`` and the
+    best-rated of ``small`` and every ``alphago:`` search that met
+    ``opponent`` (the searches built on the small network). Returns ``(text,
+    gap in Elo)``; the gap is None, and the text says why, when the two did
+    not both meet ``opponent`` on this ladder."""
+    met = [spec for spec in (small, large)
+           if spec in result.ratings and result.record(spec, opponent)[1] > 0]
+    if opponent not in result.ratings or len(met) < 2:
+        return (f"{small} and {large} did not both meet {opponent} on this ladder: nothing "
+                f"to compare"), None
+    searches = [spec for spec in result.ratings
+                if spec.startswith("alphago:") and result.record(spec, opponent)[1] > 0]
+    best = max([small, *searches], key=lambda spec: result.ratings[spec].elo)
+    gap = result.ratings[large].elo - result.ratings[best].elo
+    return (result.against(opponent, [small, large])
+            + f"\n{result.ratings[large].name} alone against the best-rated of "
+              f"{result.ratings[small].name} and its searches, {result.ratings[best].name}: "
+              f"{format_elo(gap)} Elo"), gap
 
 
 def zero_network(root):

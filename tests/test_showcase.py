@@ -92,7 +92,7 @@ def test_big_board_lineup_adds_the_networks_that_exist(tmp_path):
                             f"alphago:policy_pretrained=sl-19,value_pretrained=value-19,"
                             f"readouts={FULL.alphago_readouts},mix={FULL.alphago_mix:g},"
                             f"name=alphago-{FULL.alphago_readouts}"]
-    assert len(full.notes) == 3
+    assert len(full.notes) == 2 + len(FULL.big_recorded)  # rl-19's, value-19's, the records'
     assert full.notes[0].startswith("rl-19, the RL policy that notebook 03's full run trained, "
                                     "as it ships with mockgo ("
                                     + notebook.pretrained.card("rl-19")["headline"])
@@ -105,7 +105,7 @@ def test_big_board_lineup_adds_the_networks_that_exist(tmp_path):
         path.parent.mkdir(parents=True)
         path.write_bytes(b"")
     full = big_board_lineup(FULL, tmp_path, gnugo=False)
-    assert full.anchors == ["random"] and len(full.notes) == 2  # GnuGo's and the record's
+    assert full.anchors == ["random"] and len(full.notes) == 1 + len(FULL.big_recorded)  # GnuGo's, the records'
     sl, rl_spec, alphago = full.players
     assert rl_spec == f"policy:path={rl.resolve()},name=rl-policy"
     assert alphago.startswith("alphago:policy_pretrained=sl-19,value=")
@@ -124,11 +124,12 @@ def test_the_big_board_lineup_reads_the_recorded_matches_named_as_the_repository
     # Full mode plays sl-19 against level 10 itself; quick mode reads that pairing's record.
     assert [m.spec_a for m in big_board_lineup(QUICK, root, gnugo=True).recorded] == [
         "alphago:policy_pretrained=sl-19,value_pretrained=value-19,readouts=1600,mix=0.5",
-        "policy:pretrained=sl-19"]
-    assert len(big_board_lineup(FULL, root, gnugo=True).recorded) == 1
+        "policy:pretrained=sl-19", "policy:pretrained=sl-19-13x192"]
+    assert len(big_board_lineup(FULL, root, gnugo=True).recorded) == 2
     # Without GnuGo, quick mode's records still link level 10 to sl-19 (which
-    # plays random); full mode's only record would hang in the air: left out.
-    assert len(big_board_lineup(QUICK, root, gnugo=False).recorded) == 2
+    # plays random); full mode's records, linked to each other through level 10
+    # alone, would hang in the air: left out.
+    assert len(big_board_lineup(QUICK, root, gnugo=False).recorded) == 3
     alone = big_board_lineup(FULL, root, gnugo=False)
     assert alone.recorded == [] and any("shares no player with this ladder" in note
                                         for note in alone.notes)
@@ -153,6 +154,32 @@ def test_what_search_buys_compares_the_searches_with_the_policy_against_one_oppo
     assert lines[3] == f"the best-rated search, a-1600, against sl-19 alone: {gap:+.0f} Elo"
     # Nothing to compare: said, and no gap.
     text, gap = notebook.what_search_buys(LadderResult(ratings, results[:2], []), policy, opponent)
+    assert gap is None and "nothing to compare" in text
+
+
+def test_what_a_bigger_network_buys_compares_it_with_the_small_one_and_its_searches():
+    from mockgo.arena.ladder import LadderResult, fit_ratings
+
+    small, large, opponent = "policy:pretrained=sl-19", "policy:pretrained=sl-19-13x192", \
+        "gnugo:level=10"
+    search = "alphago:readouts=1600,name=a-1600"
+    results = [(small, "random", 40, 40), (opponent, "random", 40, 40), (small, opponent, 14, 40),
+               (search, opponent, 19, 40), (large, opponent, 28, 40)]
+    ratings = fit_ratings(results, "random")
+    for spec, name in ((small, "sl-19"), (large, "sl-19-13x192"), (search, "a-1600")):
+        ratings[spec].name = name
+    text, gap = notebook.what_a_bigger_network_buys(LadderResult(ratings, results, []), small,
+                                                    large, opponent)
+    # Measured against the best of the small network and its searches: here the search.
+    assert gap == pytest.approx(ratings[large].elo - ratings[search].elo) and gap > 0
+    lines = text.splitlines()
+    assert [line.split(":")[0] for line in lines[:2]] == ["sl-19", "sl-19-13x192"]
+    assert lines[1].startswith("sl-19-13x192: 28 of 40 against gnugo:level=10 (70.0%, 95% 54.6%")
+    assert lines[2] == (f"sl-19-13x192 alone against the best-rated of sl-19 and its searches, "
+                        f"a-1600: {gap:+.0f} Elo")
+    # The large network's match is not on the ladder: nothing to compare.
+    text, gap = notebook.what_a_bigger_network_buys(LadderResult(ratings, results[:4], []),
+                                                    small, large, opponent)
     assert gap is None and "nothing to compare" in text
 
 
