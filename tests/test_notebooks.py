@@ -6,6 +6,7 @@ The notebooks are executed in memory with nbclient, so nothing is written back
 into notebooks/ (the repository keeps them without outputs).
 """
 
+import json
 import re
 from pathlib import Path
 
@@ -76,10 +77,15 @@ def test_a_notebook_check_names_the_result_that_failed(capsys):
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_every_notebook_checks_its_results_and_is_stored_without_outputs(path):
+    raw = json.loads(path.read_text(encoding="utf-8"))
     notebook = nbformat.read(path, as_version=4)
     code = [cell for cell in notebook.cells if cell.cell_type == "code"]
     assert any("notebook.check(" in cell.source for cell in code), path.name
     assert all(not cell.outputs and cell.execution_count is None for cell in code), path.name
+    # nbformat 4.5 cells carry an id (a missing one is a warning now, an error
+    # in later nbformat versions): a cell added by hand must get one.
+    ids = [cell.get("id") for cell in raw["cells"]]
+    assert all(ids) and len(set(ids)) == len(ids), f"{path.name}: a cell without an id, or two alike"
 
 
 DOCS_DIR = NOTEBOOKS_DIR.parent / "docs" / "notebooks"
