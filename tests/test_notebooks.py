@@ -102,8 +102,10 @@ STALE_DOCS = {
     # The Elo ladder replaces the win rates against the random player and
     # generation 0: the full run has not played its matches yet.
     "04_zero_selfplay": "the Elo ladder's matches are new; its full run is not yet done",
-    # The 19x19 ladder reads recorded matches and a new section compares search with the policy.
-    "05_arena": "the recorded matches and the search section are new; its full run is not yet done",
+    # The 19x19 ladder reads recorded matches; new sections compare search, and a bigger
+    # network, with the policy.
+    "05_arena": "the recorded matches and the sections on search and a bigger network are new; "
+                "its full run is not yet done",
 }
 
 
