@@ -542,6 +542,18 @@ def _anchors(anchors, gnugo, notes):
     return kept
 
 
+def _met(result, spec, opponent):
+    """Whether ``spec`` played ``opponent`` on the ladder ``result``."""
+    return result.record(spec, opponent)[1] > 0
+
+
+def _searches_that_met(result, opponent):
+    """The ``alphago:`` searches on the ladder ``result`` that played
+    ``opponent``, best-rated first (the order of the ratings)."""
+    return [spec for spec in result.ratings
+            if spec.startswith("alphago:") and _met(result, spec, opponent)]
+
+
 def what_search_buys(result, policy, opponent):
     """What AlphaGo's search buys on a ladder ``result``
     (:class:`~mockgo.arena.ladder.LadderResult`): ``policy`` alone and each
@@ -550,11 +562,8 @@ def what_search_buys(result, policy, opponent):
     then the gap between the best-rated search and the policy. Returns
     ``(text, gap in Elo)``; the gap is None, and the text says why, when the
     ladder has no such search or the policy never met ``opponent``."""
-    def met(spec):
-        return result.record(spec, opponent)[1] > 0
-
-    searches = [spec for spec in result.ratings if spec.startswith("alphago:") and met(spec)]
-    if opponent not in result.ratings or not met(policy) or not searches:
+    searches = _searches_that_met(result, opponent)
+    if opponent not in result.ratings or not _met(result, policy, opponent) or not searches:
         return (f"no AlphaGo search and {policy} both met {opponent} on this ladder: nothing "
                 f"to compare"), None
     best = searches[0]  # the ratings are best first
@@ -572,14 +581,12 @@ def what_a_bigger_network_buys(result, small, large, opponent):
     ``opponent`` (the searches built on the small network). Returns ``(text,
     gap in Elo)``; the gap is None, and the text says why, when the two did
     not both meet ``opponent`` on this ladder."""
-    met = [spec for spec in (small, large)
-           if spec in result.ratings and result.record(spec, opponent)[1] > 0]
-    if opponent not in result.ratings or len(met) < 2:
+    if opponent not in result.ratings or not all(_met(result, spec, opponent)
+                                                 for spec in (small, large)):
         return (f"{small} and {large} did not both meet {opponent} on this ladder: nothing "
                 f"to compare"), None
-    searches = [spec for spec in result.ratings
-                if spec.startswith("alphago:") and result.record(spec, opponent)[1] > 0]
-    best = max([small, *searches], key=lambda spec: result.ratings[spec].elo)
+    best = max([small, *_searches_that_met(result, opponent)],
+               key=lambda spec: result.ratings[spec].elo)
     gap = result.ratings[large].elo - result.ratings[best].elo
     return (result.against(opponent, [small, large])
             + f"\n{result.ratings[large].name} alone against the best-rated of "

@@ -83,7 +83,8 @@ def test_every_notebook_checks_its_results_and_is_stored_without_outputs(path):
     assert any("notebook.check(" in cell.source for cell in code), path.name
     assert all(not cell.outputs and cell.execution_count is None for cell in code), path.name
     # nbformat 4.5 cells carry an id (a missing one is a warning now, an error
-    # in later nbformat versions): a cell added by hand must get one.
+    # in later nbformat versions): a cell added by hand must get one. Read
+    # from the file as it is: nbformat.read fills a missing id in.
     ids = [cell.get("id") for cell in raw["cells"]]
     assert all(ids) and len(set(ids)) == len(ids), f"{path.name}: a cell without an id, or two alike"
 
