@@ -54,8 +54,8 @@ cp runs/recipe/recipe.json runs/recipe/sl/log.csv "$OUT/" 2>/dev/null
 cp runs/recipe/sl-policy.keras "$OUT/" && log "SL network saved"
 checkpoint=$(ls runs/recipe/sl/checkpoint_*.keras 2>/dev/null | tail -1)
 if [ ! -f runs/recipe/sl-policy.keras ] && [ -n "$checkpoint" ]; then
-    # The stage stopped after some training (in its scoring, say): keep the
-    # last epoch's network, saved for play, before the machine goes back.
+    # The stage stopped in its training (an error after some epochs): keep
+    # the last epoch's network, saved for play, before the machine goes back.
     "$PY" - "$checkpoint" "$OUT/sl-checkpoint.keras" <<'PYTHON' && log "the SL stage stopped: $checkpoint saved for play"
 import sys
 import keras

@@ -231,8 +231,10 @@ def _sl_stage(sources, folder, config, workers, log):
                            progress="epoch")
     trained_seconds = float(np.nansum(history.get("seconds", [])))
     positions = plan["epochs"] * plan["steps_per_epoch"] * config.batch_size
-    scores = split_scores(net, dataset, "test", config.batch_size)
+    # Saved before it is scored: a network trained for minutes on a lent
+    # machine outlives a failure in what follows.
     save_for_play(net, folder / "sl-policy.keras", encoder=manifest["spec"]["encoder"])
+    scores = split_scores(net, dataset, "test", config.batch_size)
     results = {"parameters": int(net.count_params()), "precision": precision,
                "step_rate": plan["step_rate"], "positions_trained": positions,
                "epochs_of_data": round(positions / max(1, played_positions(dataset, "train")), 2),
