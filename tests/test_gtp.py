@@ -368,6 +368,18 @@ def test_the_mockgo_command_runs_the_engine():
         assert coords.from_gtp(process.send("genmove b"), 9) < 81
 
 
+def test_version_answer_is_what_lizzie_asks_for():
+    # Lizzie reads the version answer as Leela Zero's and stops at a dialog below 0.15.
+    command = [sys.executable, "-m", "mockgo.cli", "gtp", "--player", "random",
+               "--version-answer", "0.17"]
+    with GTPEngine(command) as process:
+        assert process.send("version") == "0.17"
+        assert process.send("name") == "mockgo"
+    bad = subprocess.run([*command[:-1], "0.17\n= x"], capture_output=True, text=True,
+                         timeout=60)
+    assert bad.returncode == 2 and "--version-answer" in bad.stderr
+
+
 # ------------------------------------------------------------ in process
 
 

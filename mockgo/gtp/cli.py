@@ -37,6 +37,13 @@ def _positive_int(text):
     return int(text)
 
 
+def _one_line(text):
+    """``--version-answer``: printable text on one line (a GTP answer's line)."""
+    if not text.strip() or not text.isprintable():
+        raise argparse.ArgumentTypeError(f"printable text on one line, not {text!r}")
+    return text.strip()
+
+
 def configure_parser(parser):
     """The options of ``mockgo gtp`` (and ``python -m mockgo.gtp``)."""
     parser.description = "Play over GTP version 2 on standard input and output."
@@ -60,6 +67,10 @@ def configure_parser(parser):
                              f"next command (default {PONDER_VISITS}; a 19x19 tree "
                              "takes about 44 KB a visit)")
     parser.add_argument("--name", default="mockgo", help="the engine's GTP name")
+    parser.add_argument("--version-answer", metavar="TEXT", type=_one_line,
+                        help="what the GTP command version answers (default: mockgo's version "
+                             "and the player); Lizzie reads it as Leela Zero's version and "
+                             "wants 0.15 or later: --version-answer 0.17")
     parser.add_argument("--verbose", "-v", action="count", default=0,
                         help="log to stderr: -v the engine's notes, -vv every command")
     return parser
@@ -89,7 +100,7 @@ def run_cli(args):
         try:
             server = GTPServer(player, size=args.size, komi=args.komi, playouts=args.playouts,
                                ponder_visits=args.ponder_visits,
-                               name=args.name)
+                               name=args.name, version=args.version_answer)
             log.info("mockgo GTP engine ready: %s", player.name)
             server.run(gtp_in, gtp_out)
         finally:

@@ -169,9 +169,14 @@ class GTPServer:
     """
 
     def __init__(self, player, size=None, komi=7.5, playouts=64, seed=0, name="mockgo",
-                 timer=time.perf_counter, commands=None, ponder_visits=analysis.PONDER_VISITS):
+                 timer=time.perf_counter, commands=None, ponder_visits=analysis.PONDER_VISITS,
+                 version=None):
         self.player = player
         self.engine_name = name
+        # What ``version`` answers; None: mockgo's own version and the player.
+        # A controller that reads the answer as Leela Zero's (Lizzie, which
+        # stops at a dialog below 0.15) is given one it accepts instead.
+        self.version = version
         self.playouts = playouts
         self.rng = np.random.default_rng(seed)
         self.seed = seed
@@ -288,6 +293,8 @@ class GTPServer:
         return self.engine_name
 
     def cmd_version(self, args):
+        if self.version is not None:
+            return self.version
         return f"{mockgo.__version__} ({self.player.name})"
 
     def cmd_known_command(self, args):
