@@ -567,20 +567,19 @@ def packed_batches(folder, split, batch_size, shuffle, augment, seed, include_pa
         order = list(order)
         for start in range(0, len(order), shards_in_memory):
             last_group = start + shards_in_memory >= len(order)
-            group = []
+            # The rows carried from the last group come first, then the
+            # group's shards, joined in one copy.
+            group = [] if carried is None else [carried]
+            carried = None
             for i in order[start:start + shards_in_memory]:
                 shard = read_npz(Path(folder) / names[i], ["planes", "moves", "outcomes"])
                 group.append((shard["planes"], shard["moves"], shard["outcomes"]))
-            columns = [np.concatenate(column) if len(group) > 1 else column[0]
-                       for column in zip(*group)]
-            if not include_pass:
-                keep = columns[1] != size * size
-                columns = [column[keep] for column in columns]
-            if carried is not None:
-                columns = [np.concatenate([old, new]) for old, new in zip(carried, columns)]
-                carried = None
-            packed, moves, outcomes = columns
-            index = np.arange(len(moves))
+            packed, moves, outcomes = (np.concatenate(column) if len(group) > 1 else column[0]
+                                       for column in zip(*group))
+            # The rows a batch may take; passes are left out by index, not by
+            # copying the group without them (that copy of 70 MB was half of
+            # the time this generator spent: benchmarks/pipeline.py).
+            index = np.arange(len(moves)) if include_pass else np.flatnonzero(moves != size * size)
             if shuffle:
                 rng.shuffle(index)
             for first in range(0, len(index), batch_size):
