@@ -16,7 +16,7 @@ import pytest
 from mockgo.board_widget import BoardWidget, GameSession, play, review
 from mockgo.board_widget.svg import board_svg, graph_svg
 from mockgo.data import records
-from mockgo.data.gametree import Cursor, GameTree, SearchSummary, load_tree
+from mockgo.data.gametree import Cursor, GameTree, SearchSummary
 from mockgo.go import coords
 from mockgo.go.board import BLACK, EMPTY, WHITE, Board
 from mockgo.play.players import RandomPlayer

@@ -1,8 +1,6 @@
 """mockgo.data.files: atomic writes, the resumable-folder settings check, one job a
 folder."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 

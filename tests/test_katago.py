@@ -14,9 +14,6 @@ from mockgo.data import records
 from mockgo.go import coords
 from mockgo.go.board import BLACK, EMPTY, WHITE, Board
 from mockgo.go.ownership import final_owners
-from mockgo.search.evaluators import uniform_evaluator
-from mockgo.search.games import GoGame
-from mockgo.search.mcts import MCTSPlayer, Node, prune_forced_playouts, search_many
 from mockgo.zero.config import ZeroConfig
 from mockgo.zero.selfplay import end_targets
 

@@ -6,7 +6,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 import setuptools
 
 ROOT = Path(__file__).resolve().parent.parent

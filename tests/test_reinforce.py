@@ -182,7 +182,7 @@ def test_training_games_are_recorded_as_asked_once_each(tmp_path, monkeypatch):
     record = load_sgf(first)
     assert (record.black, record.white) == ("rl1", pool)
     assert first.name == f"iter00002-game000-rl1-vs-{pool}-{record.result}-{record.date}.sgf"
-    assert f"iteration 2, game 1 of 4" in record.game_comment
+    assert "iteration 2, game 1 of 4" in record.game_comment
     assert len(record.moves) > 0 and final_board(record).move_number == len(record.moves)
     # Interrupted after writing iteration 5's games but before its checkpoint: the replay
     # of iteration 5 leaves each game once (here a stale file from an earlier date).

@@ -54,7 +54,7 @@ from mockgo.data.files import (CorruptFileError, atomic_open, atomic_write_text,
                                check_same_settings, discard_work, job_folder, list_work,
                                read_json, read_npz, refuse_unrecorded_work)
 from mockgo.go.symmetries import symmetry_tables
-from mockgo.go.board import BLACK, EMPTY, WHITE
+from mockgo.go.board import BLACK, WHITE
 from mockgo.go.features import ALPHAGO48, get_encoder
 
 SPLITS = ("train", "validation", "test")
