@@ -26,24 +26,20 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from mockgo.data.dataset import build_dataset, read_manifest  # noqa: E402
+from mockgo.data.dataset import read_manifest  # noqa: E402
 from mockgo.data.pipeline import PackedBatches  # noqa: E402
+from train import add_dataset_options, ensure_dataset  # noqa: E402  (benchmarks/train.py, beside this script)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--dataset", default=str(REPO / "runs" / "benchmarks" / "kgs-2001"))
-    parser.add_argument("--archive", default=str(REPO / "data" / "kgs" / "KGS-2001-19-2298-.tar.gz"),
-                        help="what to build the dataset from if it is missing")
+    add_dataset_options(parser)
     parser.add_argument("--batch", type=int, default=1024)
     parser.add_argument("--batches", type=int, default=200, help="batches timed per cycle")
     parser.add_argument("--cycles", type=int, default=3)
-    parser.add_argument("--workers", type=int, default=2, help="processes building the dataset")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-
-    if not (Path(args.dataset) / "dataset.json").exists() or not read_manifest(args.dataset)["complete"]:
-        build_dataset([args.archive], args.dataset, workers=args.workers, progress=False)
+    ensure_dataset(args)
 
     pipeline = PackedBatches(args.dataset, "train", args.batch, shuffle=True, augment=True,
                              seed=args.seed, repeat=True)

@@ -61,11 +61,25 @@ class EpochTimer(keras.callbacks.Callback):
         self.seconds.append(time.perf_counter() - self.start)
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_dataset_options(parser):
+    """``--dataset``, ``--archive`` and ``--workers``: the KGS dataset a
+    training benchmark reads (this one and ``benchmarks/pipeline.py``)."""
     parser.add_argument("--dataset", default=str(REPO / "runs" / "benchmarks" / "kgs-2001"))
     parser.add_argument("--archive", default=str(REPO / "data" / "kgs" / "KGS-2001-19-2298-.tar.gz"),
                         help="what to build the dataset from if it is missing")
+    parser.add_argument("--workers", type=int, default=2, help="processes building the dataset")
+
+
+def ensure_dataset(args):
+    """Build ``args.dataset`` from ``args.archive`` unless it is complete
+    already (then it may come from any archives: a full run's dataset)."""
+    if not (Path(args.dataset) / "dataset.json").exists() or not read_manifest(args.dataset)["complete"]:
+        build_dataset([args.archive], args.dataset, workers=args.workers, progress=False)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_dataset_options(parser)
     parser.add_argument("--layers", type=int, default=6)
     parser.add_argument("--filters", type=int, default=64)
     parser.add_argument("--batch", type=int, default=128)
@@ -73,12 +87,9 @@ def main(argv=None):
     parser.add_argument("--steps", type=int, default=100, help="batches per epoch")
     parser.add_argument("--epochs", type=int, default=3, help="timed epochs per fit")
     parser.add_argument("--cycles", type=int, default=2)
-    parser.add_argument("--workers", type=int, default=2, help="processes building the dataset")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-
-    if not (Path(args.dataset) / "dataset.json").exists() or not read_manifest(args.dataset)["complete"]:
-        build_dataset([args.archive], args.dataset, workers=args.workers, progress=False)
+    ensure_dataset(args)
 
     batch = args.batch
     precision = resolve_precision(args.precision)
