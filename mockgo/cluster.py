@@ -292,6 +292,12 @@ THREAD_VARIABLES = ("TF_NUM_INTRAOP_THREADS", "TF_NUM_INTEROP_THREADS", "OMP_NUM
                     "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
 
+def local_workers(workers):
+    """How many processes on this machine ``workers`` asks for: a number
+    as given, None (or 0) one per core."""
+    return workers or os.cpu_count() or 1
+
+
 def cores_per_worker(workers):
     """This machine's cores shared out among ``workers`` processes, at
     least one each."""
@@ -597,7 +603,7 @@ def make_executor(cluster=None, workers=1, address=None, cpus_per_worker=1, gpus
     if isinstance(cluster, Executor):
         return cluster
     if cluster is None:
-        workers = workers or os.cpu_count() or 1
+        workers = local_workers(workers)
         return InProcess() if workers <= 1 else Processes(workers)
     if cluster != "ray":
         raise ValueError(f"unknown cluster {cluster!r}: {', '.join(CLUSTERS)} (or None: this "

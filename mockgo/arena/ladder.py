@@ -44,14 +44,13 @@ linked to the anchor by no chain of games cannot be rated (an error).
 import argparse
 import dataclasses
 import math
-import os
 import statistics
 import sys
 from pathlib import Path
 
 import numpy as np
 
-from mockgo.cluster import make_executor
+from mockgo.cluster import local_workers, make_executor
 from mockgo.play.match import match
 from mockgo.play.match_folder import read_match
 from mockgo.play.players import spec_help
@@ -304,7 +303,7 @@ def ladder(players, anchors=ANCHORS, games=10, anchor_games=None, size=9, komi=7
     # matches, 56 games, 2 workers): 28 s with one pool, 36 s with a pool a
     # match. A game's seed comes from its match and number alone, so the
     # games are the same either way.
-    pool = make_executor(None, workers) if (workers or os.cpu_count() or 1) > 1 else None
+    pool = make_executor(None, workers) if local_workers(workers) > 1 else None
     try:
         for number, (a, b, n) in enumerate(pairings):
             if n <= 0:

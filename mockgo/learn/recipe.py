@@ -47,7 +47,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mockgo.cluster import Processes
+from mockgo.cluster import Processes, local_workers
 from mockgo.data.dataset import DatasetSpec, build_dataset, read_manifest
 from mockgo.data.files import atomic_write_text, read_json
 from mockgo.go.features import ALPHAGO48, get_encoder
@@ -197,7 +197,7 @@ def run_recipe(sources, folder, config=PRESETS["gpu"], stages=STAGES, workers=No
 
 def _dataset_stage(sources, folder, config, workers, log):
     spec = DatasetSpec(encoder=config.encoder, board_size=config.board_size)
-    workers = workers or os.cpu_count() or 1
+    workers = local_workers(workers)
     started = time.perf_counter()
     manifest = build_dataset(sources, folder / "dataset", spec, workers=workers,
                              max_games=config.max_games, progress=False)
@@ -271,7 +271,7 @@ def _value_stage(sources, folder, config, workers, log):
         raise FileNotFoundError(f"{policy_file} is missing: run the sl stage first")
     policy = load_model(policy_file)
     cluster = None
-    workers = workers or os.cpu_count() or 1
+    workers = local_workers(workers)
     if workers > 1:
         cluster = Processes(workers)
     started = time.perf_counter()

@@ -67,13 +67,12 @@ The statistics are :mod:`mockgo.play.results`'s, the scoring
 :mod:`mockgo.arena.matches`.
 """
 
-import os
 import re
 import sys
 import time
 from pathlib import Path
 
-from mockgo.cluster import Executor, Recipe, make_executor
+from mockgo.cluster import Executor, Recipe, local_workers, make_executor
 from mockgo.data.files import job_folder
 from mockgo.gtp.client import find_gnugo
 from mockgo.play.match_folder import log_finished, match_settings, open_folder
@@ -227,7 +226,7 @@ def match(a, b, games=10, size=9, komi=7.5, max_moves=None, workers=1, concurren
                                  f"than the {games} asked for: ask for at least as many")
         todo = [i for i in range(games) if i not in finished]
         if cluster is None:
-            workers = workers or os.cpu_count() or 1
+            workers = local_workers(workers)
             workers = max(1, min(workers, len(todo)))
         elif workers is not None:
             workers = max(1, min(workers, len(todo)))
