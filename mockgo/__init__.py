@@ -33,8 +33,9 @@ The subpackages, one stage of the series each, in the order a learner meets them
     mockgo.pretrained    the networks that ship with mockgo, with their model cards
 
 Beside them: mockgo.presets (each notebook's quick and full settings),
-mockgo.notebook (run folders, networks handed on), mockgo.plotting, mockgo.cluster (worker processes or Ray) and mockgo.cli
-(the ``mockgo`` command: ``mockgo --help``).
+mockgo.notebook (run folders, networks handed on), mockgo.plotting,
+mockgo.cluster (worker processes or Ray) and mockgo.cli (the ``mockgo``
+command: ``mockgo --help``).
 """
 
 from mockgo.go import coords
