@@ -30,6 +30,9 @@ NATIVE = [
     "M_TRIM_THRESHOLD=128 kb was set.\n",    # notebook 01's first 9x9 training, executed in full mode
     "E0000 00:00:1795693984.132717   32096 util.cc:131] oneDNN supports DT_INT64 only on "
     "platforms with AVX-512. Falling back to the default Eigen-based implementation if present.\n",
+    # notebook 02's dual tower in full mode, executed on 2026-11-26
+    "E0000 00:00:1795721836.014157   27108 util.cc:131] oneDNN supports DT_UINT8 only on "
+    "platforms with AVX-512. Falling back to the default Eigen-based implementation if present.\n",
 ]
 KEPT = [
     "epoch 1:  50%|█████     | 5/10 [00:01<00:01, 4.2batch/s]\n",

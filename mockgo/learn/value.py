@@ -405,7 +405,6 @@ def fit_value_network(model, planes, outcomes, validation=None, epochs=10, batch
                                            "best_epoch": 0, "stopped": False}, restart)
         bar = None
         if progress:
-
             bar = tqdm(total=epochs, initial=state["epoch"], leave=False,
                        desc=progress if isinstance(progress, str) else "epochs")
         while state["epoch"] < epochs and not state["stopped"]:
@@ -430,6 +429,10 @@ def fit_value_network(model, planes, outcomes, validation=None, epochs=10, batch
                 bar.update(1)
                 bar.set_postfix({k: f"{v[-1]:.3f}" for k, v in state["history"].items()})
         if bar is not None:
+            if state["stopped"]:  # ends at 100%, not frozen at 9 of 30 epochs
+                bar.total = state["epoch"]
+                bar.set_postfix_str(f"stopped early: best epoch {state['best_epoch']}, "
+                                    f"val_loss {state['best']:.3f}")
             bar.close()
         if patience is not None:
             checkpoint.restore_best(model)
