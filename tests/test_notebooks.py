@@ -95,9 +95,6 @@ DOCS_DIR = NOTEBOOKS_DIR.parent / "docs" / "notebooks"
 # machine that last executed them). Once regenerated, the test below says to
 # take the name out.
 STALE_DOCS = {
-    # Its code cells print tables of what they measure now (and draw a KGS game the board
-    # decided): the stored figures are the same experiment's, printed the older way.
-    "02_value_net": "prints its comparisons as tables and follows a decided game: not yet re-run",
     # A third REINFORCE run, against a sparring partner: hours more in full mode.
     "03_policy_gradient": "the sparring partner's run is new; its full run is not yet done",
     # The Elo ladder replaces the win rates against the random player and
