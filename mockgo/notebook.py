@@ -411,8 +411,6 @@ def standin_value_network(policy, size, games=300, epochs=8, seed=0, progress=Fa
     trained as notebook 02 trains it (:func:`~mockgo.learn.value.fit_value_network`
     with the 8 symmetries and early stopping) on
     :func:`~mockgo.learn.value.value_dataset` of ``games`` games of ``policy``."""
-    import keras  # TensorFlow: imported only when a network is used
-
     from mockgo.nets.models import value_network  # TensorFlow: imported only when a network is used
 
     data = value_dataset(policy, games, size, rng=seed, progress=progress)

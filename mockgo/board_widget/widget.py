@@ -31,7 +31,6 @@ import threading
 import anywidget
 import traitlets
 
-from mockgo.board_widget.session import GameSession
 from mockgo.board_widget.svg import board_svg, graph_svg
 
 __all__ = ["BoardWidget"]

@@ -237,8 +237,6 @@ def fastest_precision(cpuinfo="/proc/cpuinfo"):
 def _with_policy(model, policy):
     """A copy of ``model`` whose float32 layers compute under ``policy``
     (a mixed one: float32 weights), with the same weights."""
-    import keras
-
     def convert(config):
         if isinstance(config, dict):
             if config.get("class_name") == "DTypePolicy" and \

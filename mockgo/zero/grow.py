@@ -68,8 +68,6 @@ def grow_network(base_dir, out_path, blocks, filters, generations, epochs=2, see
     position turned by a random symmetry; save it to ``out_path`` (with its
     encoder) and return ``{"examples", "epochs", "history", "seconds",
     "cpu_seconds", "parameters"}``."""
-    import keras  # TensorFlow: imported only when a network is used
-
     layout = RunLayout(base_dir)
     config = dataclasses.replace(read_config(layout.config), blocks=blocks, filters=filters)
     examples = load_targets(played_examples(base_dir, generations))

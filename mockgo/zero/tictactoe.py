@@ -60,8 +60,6 @@ def tictactoe_network(blocks=2, filters=32, seed=0):
     """The Go loop's dual network at tic-tac-toe's size: 3x3, 2 planes,
     ``blocks`` residual blocks of ``filters``, a value head of 32 units;
     10 policy outputs (the 9 cells and Go's pass, never legal here)."""
-    import keras  # TensorFlow: imported only when a network is used
-
     from mockgo.nets.models import dual_network  # lazy: it imports Keras
 
     set_random_seed(seed)
@@ -154,8 +152,6 @@ def train_tictactoe(settings=None, progress=None, **changes):
     so far). ``settings``: a
     :class:`WarmUp` (with ``changes`` applied); ``progress(record)``: called
     after each generation."""
-    import keras  # TensorFlow: imported only when a network is used
-
     settings = dataclasses.replace(settings or WarmUp(), **changes)
     rng = np.random.default_rng(settings.seed)
     model = tictactoe_network(settings.blocks, settings.filters, settings.seed)
