@@ -24,6 +24,10 @@ can use on any machine.
   frame ("0%| 0/28559"), while the notebook's widget state holds its last;
   the bar is replaced by a one-line summary of that last state
   (:func:`progress_summary`): progress still shows while the notebook runs.
+  A bar drawn with ``leave=False`` (a training epoch, one match of many)
+  vanishes from JupyterLab when it finishes, and tqdm closes it without
+  drawing its last label ("98% 39/40" stays in the state): it is dropped
+  (:func:`transient_bar`), as the reader of the live notebook saw it.
 
 Used through nbconvert's command line (the Makefile's ``EXECUTE``)::
 
@@ -49,7 +53,7 @@ from traitlets import Unicode
 from mockgo.native_log import is_native_log_line
 
 __all__ = ["CleanOutputs", "DropNativeLogLines", "clean_text", "is_native_log_line",
-           "progress_summary", "relative_paths", "strip_ansi"]
+           "progress_summary", "relative_paths", "strip_ansi", "transient_bar"]
 
 # ECMA-48 control sequences: ESC [ parameters intermediates final byte (colours,
 # cursor moves), and the two-byte escapes (ESC followed by one of @ to _).
@@ -130,6 +134,17 @@ def progress_summary(model_id, widget_state):
     100% 28559/28559 [04:15<00:00, 72.14game/s]``, from the notebook's saved
     widget state; None when ``model_id`` is not a tqdm bar (a box of a label,
     a progress bar and a label) or its state was not saved."""
+    children = _bar_children(model_id, widget_state)
+    if children is None:
+        return None
+    left, right = (_plain(children[i].get("value", "")) for i in (0, 2))
+    return " ".join(part for part in (left, right) if part)
+
+
+def _bar_children(model_id, widget_state):
+    """The label, bar and label widgets' states of a tqdm bar, or None when
+    ``model_id`` is no tqdm bar (a box of an HTML, a progress and an HTML
+    widget) or its state was not saved."""
     box = widget_state.get(model_id, {})
     if box.get("model_name") != "HBoxModel":
         return None
@@ -139,8 +154,21 @@ def progress_summary(model_id, widget_state):
     if names not in (["HTMLModel", "FloatProgressModel", "HTMLModel"],
                      ["HTMLModel", "IntProgressModel", "HTMLModel"]):
         return None
-    left, right = (_plain(children[i]["state"].get("value", "")) for i in (0, 2))
-    return " ".join(part for part in (left, right) if part)
+    return [child.get("state", {}) for child in children]
+
+
+def transient_bar(model_id, widget_state):
+    """True when ``model_id`` is a tqdm bar that finished and was closed
+    without being left on screen (``leave=False``): tqdm marks a bar it
+    leaves ``success`` and an unfinished one ``danger``, and removes the
+    other finished ones from the page, so a finished bar with no style was
+    gone before the cell ended."""
+    children = _bar_children(model_id, widget_state)
+    if children is None:
+        return False
+    bar = children[1]
+    return (not bar.get("bar_style") and bar.get("max") is not None
+            and bar.get("value", 0) >= bar["max"])
 
 
 def _plain(widget_html):
@@ -150,8 +178,9 @@ def _plain(widget_html):
 
 class CleanOutputs(Preprocessor):
     """Store every code cell's outputs as :func:`clean_text` cleans them
-    (streams, plain-text results, tracebacks), and each progress bar widget
-    as the one line it ended on (:func:`progress_summary`)."""
+    (streams, plain-text results, tracebacks), each progress bar widget
+    as the one line it ended on (:func:`progress_summary`), and none of the
+    bars that were gone when the cell ended (:func:`transient_bar`)."""
 
     root = Unicode("", help="the repository the notebook ran in; paths under it are "
                             "written relative to it (default: the current folder)"
@@ -162,20 +191,25 @@ class CleanOutputs(Preprocessor):
         root = self.root or os.getcwd()
         for cell in nb.cells:
             if cell.get("cell_type") == "code":
-                cell["outputs"] = [self.clean_output(output, state, root)
-                                   for output in cell.get("outputs", [])]
+                cleaned = (self.clean_output(output, state, root)
+                           for output in cell.get("outputs", []))
+                cell["outputs"] = [output for output in cleaned if output is not None]
         return nb, resources
 
     @staticmethod
     def clean_output(output, widget_state, root):
-        """One output, cleaned; a progress bar widget becomes a stdout line."""
+        """One output, cleaned; a progress bar widget becomes a stdout line,
+        or None (to drop) when the bar was gone before the cell ended."""
         kind = output.get("output_type")
         if kind == "stream":
             output["text"] = clean_text(_joined(output.get("text", "")), root)
         elif kind in ("display_data", "execute_result"):
             data = output.get("data", {})
             if WIDGET_VIEW in data:
-                line = progress_summary(data[WIDGET_VIEW].get("model_id"), widget_state)
+                model_id = data[WIDGET_VIEW].get("model_id")
+                if transient_bar(model_id, widget_state):
+                    return None
+                line = progress_summary(model_id, widget_state)
                 if line is not None:
                     return nbformat.v4.new_output("stream", name="stdout", text=line + "\n")
             if "text/plain" in data:

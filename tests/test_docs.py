@@ -77,6 +77,29 @@ def test_no_machine_paths_ansi_codes_or_issue_numbers(path):
     assert problems(text) == [], f"{path.relative_to(ROOT)}: " + "; ".join(problems(text)[:5])
 
 
+# A tqdm line stopped short of its total ("98% 39/40 [00:41<00:00]"): a bar
+# stored with a label it no longer had when the cell ended.
+PROGRESS = re.compile(r"(?<![\d/])(\d+)/(\d+) \[")
+
+
+def frozen_bars(text):
+    return [m.group() for m in PROGRESS.finditer(text) if m.group(1) != m.group(2)]
+
+
+def test_the_frozen_bar_check_catches_what_it_looks_for():
+    assert frozen_bars("match:  98% 39/40 [00:41<00:00,  7.64it/s]") == ["39/40 ["]
+    assert frozen_bars("games: 100% 40/40 [00:41<00:00]\nepoch 3/10 [") == ["3/10 ["]
+    assert frozen_bars("self-play: 100% 256/256 [01:43<00:00]; 2026/11/27 [") == []
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_progress_bar_is_stored_unfinished(path):
+    from test_notebooks import STALE_DOCS   # a stale copy is re-executed, not checked
+    if path.stem in STALE_DOCS:
+        pytest.skip(f"{path.name} is re-executed next ({STALE_DOCS[path.stem]})")
+    assert frozen_bars(stored_outputs(path)) == []
+
+
 def prose_lines():
     """README's lines outside ``` code blocks, with their numbers."""
     inside = False

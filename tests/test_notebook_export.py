@@ -125,15 +125,20 @@ def test_ansi_codes_and_redrawn_lines_are_cleaned():
 
 def progress_notebook():
     """A notebook as tqdm.auto leaves it: the bar's text is its first frame,
-    the widget state its last; and a widget that is no progress bar."""
+    the widget state its last; a bar drawn with leave=False, closed with a
+    stale label; and a widget that is no progress bar."""
     def model(name, **state):
         return {"model_name": name, "model_module": "@jupyter-widgets/controls",
                 "model_module_version": "2.0.0", "state": state}
     state = {
         "box": model("HBoxModel", children=["IPY_MODEL_l", "IPY_MODEL_p", "IPY_MODEL_r"]),
         "l": model("HTMLModel", value="building\u2007dataset:\u2007100%"),
-        "p": model("FloatProgressModel", value=28559.0, max=28559.0),
+        "p": model("FloatProgressModel", value=28559.0, max=28559.0, bar_style="success"),
         "r": model("HTMLModel", value="\u200728559/28559\u2007[04:15&lt;00:00,\u200772.14game/s]"),
+        "epoch": model("HBoxModel", children=["IPY_MODEL_el", "IPY_MODEL_ep", "IPY_MODEL_er"]),
+        "el": model("HTMLModel", value="epoch\u20071:\u200798%"),
+        "ep": model("FloatProgressModel", value=40.0, max=40.0, bar_style=""),
+        "er": model("HTMLModel", value="\u200739/40\u2007[00:41&lt;00:00]"),
         "board": model("AnyModel")}
     def view(model_id, text):
         return nbformat.v4.new_output("display_data", data={
@@ -142,6 +147,7 @@ def progress_notebook():
             "text/plain": text})
     cell = nbformat.v4.new_code_cell("build()", outputs=[
         view("box", "building dataset:   0%|          | 0/28559 [00:00<?, ?game/s]"),
+        view("epoch", "epoch 1:   0%|          | 0/40 [00:00<?, ?batch/s]"),
         view("board", "<BoardWidget: move 0>"),
         nbformat.v4.new_output("error", ename="OSError", evalue=f"{ROOT}/x missing",
                                traceback=[f"\x1b[31mOSError\x1b[0m: {ROOT}/x missing"])])
@@ -160,6 +166,8 @@ def test_a_progress_bar_widget_is_stored_as_the_line_it_ended_on():
     # any other widget keeps its view (the board widget is drawn from its state)
     assert "application/vnd.jupyter.widget-view+json" in board.data
     assert error.traceback == ["OSError: x missing"] and error.evalue == "x missing"
+    # the epoch's bar (leave=False) was gone when the cell ended: it is not stored
+    assert not any("epoch 1" in str(output) for output in nb.cells[0].outputs)
 
 
 def test_nbconvert_runs_the_cleaning_as_the_makefile_names_it(tmp_path):
