@@ -97,9 +97,6 @@ DOCS_DIR = NOTEBOOKS_DIR.parent / "docs" / "notebooks"
 STALE_DOCS = {
     # A third REINFORCE run, against a sparring partner: hours more in full mode.
     "03_policy_gradient": "the sparring partner's run is new; its full run is not yet done",
-    # The Elo ladder replaces the win rates against the random player and
-    # generation 0: the full run has not played its matches yet.
-    "04_zero_selfplay": "the Elo ladder's matches are new; its full run is not yet done",
     # The 19x19 ladder reads recorded matches; new sections compare search, and a bigger
     # network, with the policy.
     "05_arena": "the recorded matches and the sections on search and a bigger network are new; "
