@@ -143,6 +143,11 @@ def test_training_curves_and_history(loop_dir):
     assert all(len(values) == 2 for values in curves.values())
     assert len(run.selfplay_sgfs(2)) == GAMES
     assert "generation 2" in generation_line(run.record(2))
+    # run again towards more generations, the loop first reprints what was made
+    report = run.resume_report(5)
+    assert report[0] == "generations 1 to 2 were made before (from state.json); going on to 5"
+    assert report[1:] == [generation_line(run.record(g)) for g in (1, 2)]
+    assert run.resume_report(2) == []   # nothing left to make: nothing to report
 
 
 def test_the_elo_chain_adds_up_each_generations_match_against_the_one_before(tmp_path):

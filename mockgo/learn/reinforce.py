@@ -375,8 +375,8 @@ class Reinforce:
         iterations = range(self.iteration + 1, until + 1)
         bar = None
         if progress and len(iterations):
-
-            bar = tqdm(iterations, desc="REINFORCE", leave=True)
+            # the whole run's count, resumed or not: "100/100", not "81/81"
+            bar = tqdm(total=until, initial=self.iteration, desc="REINFORCE", leave=True)
         with job_folder(self.folder, "a REINFORCE run"):
             for _ in iterations:
                 record = self.step(baseline)

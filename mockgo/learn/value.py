@@ -122,7 +122,6 @@ def value_dataset(policy, games, size, komi=7.5, max_step=None, rl_policy=None, 
                                            rl_policy=rl_policy is not None), restart)
         bar = None
         if progress:
-
             bar = tqdm(total=games, desc=progress if isinstance(progress, str) else "value data")
         if cluster is None:
             games_here = _ValueGames(as_player(policy, temperature=1.0),

@@ -378,7 +378,6 @@ def play_games(black, white, count, size, komi=7.5, rng=None, seeds=None, max_mo
     started = 0
     bar = None
     if progress:
-
         bar = tqdm(total=count, desc=progress if isinstance(progress, str) else "games",
                    leave=False)
 

@@ -516,11 +516,33 @@ class ZeroRun:
         not those of ``--selfplay-only`` jobs (:meth:`RunLayout.loop_owns`)."""
         with job_folder(self.base_dir, "the AlphaGo Zero loop", owned=self.layout.loop_owns):
             self.gnugo_strength(self.latest, progress)
+            if progress:
+                for line in self.resume_report(generations):
+                    print(line, flush=True)
             while self.latest < generations:
                 rec = self.next_generation(progress, callback)
                 if progress:
                     print(generation_line(rec), flush=True)
         return self
+
+    def resume_report(self, generations):
+        """What :meth:`run` prints before it goes on to ``generations`` from a
+        folder where earlier generations were made (a notebook run again
+        after an interruption): a line saying so, then each earlier
+        generation's line from its record, so that the output reads the same
+        as one uninterrupted run's. Empty for a new run, or when there is
+        nothing left to make."""
+        if not 0 < self.latest < generations:
+            return []
+        head = (f"generations 1 to {self.latest} were made before (from {self.state_path.name}); "
+                f"going on to {generations}")
+        lines = [head]
+        for g in range(1, self.latest + 1):
+            try:
+                lines.append(generation_line(self.record(g)))
+            except KeyError:  # a record from before the line's fields were kept
+                lines.append(f"generation {g}: made (its record has no summary)")
+        return lines
 
     # ------------------------------------------------------ the strength curve
 
