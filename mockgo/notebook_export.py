@@ -28,6 +28,9 @@ can use on any machine.
   vanishes from JupyterLab when it finishes, and tqdm closes it without
   drawing its last label ("98% 39/40" stays in the state): it is dropped
   (:func:`transient_bar`), as the reader of the live notebook saw it.
+  The notebook's saved widget state then keeps only the widgets an output
+  still shows (a board, say), and what they refer to: a bar's few models are
+  small, but a long run draws hundreds of them.
 
 Used through nbconvert's command line (the Makefile's ``EXECUTE``)::
 
@@ -43,6 +46,7 @@ or on a notebook already executed, without running it again::
 
 import argparse
 import html
+import json
 import os
 import re
 
@@ -53,7 +57,8 @@ from traitlets import Unicode
 from mockgo.native_log import is_native_log_line
 
 __all__ = ["CleanOutputs", "DropNativeLogLines", "clean_text", "is_native_log_line",
-           "progress_summary", "relative_paths", "strip_ansi", "transient_bar"]
+           "progress_summary", "referenced_widgets", "relative_paths", "strip_ansi",
+           "transient_bar"]
 
 # ECMA-48 control sequences: ESC [ parameters intermediates final byte (colours,
 # cursor moves), and the two-byte escapes (ESC followed by one of @ to _).
@@ -187,13 +192,21 @@ class CleanOutputs(Preprocessor):
                    ).tag(config=True)
 
     def preprocess(self, nb, resources):
-        state = nb.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+        saved = nb.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {})
+        state = saved.get("state", {})
         root = self.root or os.getcwd()
+        shown = []
         for cell in nb.cells:
             if cell.get("cell_type") == "code":
                 cleaned = (self.clean_output(output, state, root)
                            for output in cell.get("outputs", []))
                 cell["outputs"] = [output for output in cleaned if output is not None]
+                shown += [output["data"][WIDGET_VIEW].get("model_id")
+                          for output in cell["outputs"]
+                          if WIDGET_VIEW in output.get("data", {})]
+        if state:
+            saved["state"] = {model_id: state[model_id]
+                              for model_id in referenced_widgets(shown, state)}
         return nb, resources
 
     @staticmethod
@@ -218,6 +231,20 @@ class CleanOutputs(Preprocessor):
             output["traceback"] = [clean_text(line, root) for line in output.get("traceback", [])]
             output["evalue"] = clean_text(output.get("evalue", ""), root)
         return output
+
+
+def referenced_widgets(model_ids, widget_state):
+    """``model_ids`` and every widget their saved states refer to
+    ("IPY_MODEL_<id>", at any depth), in ``widget_state``'s order."""
+    needed, todo = set(), [m for m in model_ids if m in widget_state]
+    while todo:
+        model_id = todo.pop()
+        if model_id in needed:
+            continue
+        needed.add(model_id)
+        text = json.dumps(widget_state[model_id].get("state", {}))
+        todo += [m for m in re.findall(r"IPY_MODEL_([0-9a-zA-Z_-]+)", text) if m in widget_state]
+    return [m for m in widget_state if m in needed]
 
 
 def _joined(text):

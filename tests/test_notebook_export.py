@@ -139,7 +139,9 @@ def progress_notebook():
         "el": model("HTMLModel", value="epoch\u20071:\u200798%"),
         "ep": model("FloatProgressModel", value=40.0, max=40.0, bar_style=""),
         "er": model("HTMLModel", value="\u200739/40\u2007[00:41&lt;00:00]"),
-        "board": model("AnyModel")}
+        "board": model("AnyModel", layout="IPY_MODEL_layout"),
+        "layout": model("LayoutModel"),
+        "unused": model("LayoutModel")}
     def view(model_id, text):
         return nbformat.v4.new_output("display_data", data={
             "application/vnd.jupyter.widget-view+json": {
@@ -168,6 +170,9 @@ def test_a_progress_bar_widget_is_stored_as_the_line_it_ended_on():
     assert error.traceback == ["OSError: x missing"] and error.evalue == "x missing"
     # the epoch's bar (leave=False) was gone when the cell ended: it is not stored
     assert not any("epoch 1" in str(output) for output in nb.cells[0].outputs)
+    # the saved widget state keeps what an output still shows, and what that refers to
+    saved = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    assert list(saved) == ["board", "layout"]
 
 
 def test_nbconvert_runs_the_cleaning_as_the_makefile_names_it(tmp_path):
