@@ -25,8 +25,8 @@ from mockgo.zero.cli import generations_wanted
 from mockgo.zero.cli import main as zero_main
 from mockgo.zero.config import ZeroConfig, ZeroGame
 from mockgo.zero.layout import RunLayout, is_holdout, model_name
-from mockgo.zero.report import elo_chain
-from mockgo.zero.run import STEPS, bootstrap, generation_line
+from mockgo.zero.report import elo_chain, generation_line, resume_lines
+from mockgo.zero.run import STEPS, bootstrap
 from mockgo.zero.train import augment
 
 GAMES = 8  # ZeroConfig.for_test().games_per_generation
@@ -144,10 +144,10 @@ def test_training_curves_and_history(loop_dir):
     assert len(run.selfplay_sgfs(2)) == GAMES
     assert "generation 2" in generation_line(run.record(2))
     # run again towards more generations, the loop first reprints what was made
-    report = run.resume_report(5)
+    report = resume_lines(run.generations(), 5, run.state_path.name)
     assert report[0] == "generations 1 to 2 were made before (from state.json); going on to 5"
     assert report[1:] == [generation_line(run.record(g)) for g in (1, 2)]
-    assert run.resume_report(2) == []   # nothing left to make: nothing to report
+    assert resume_lines(run.generations(), 2, "state.json") == []   # nothing left to make
 
 
 def test_the_elo_chain_adds_up_each_generations_match_against_the_one_before(tmp_path):

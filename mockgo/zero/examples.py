@@ -25,11 +25,12 @@ size          () int32                N (batch files only)
 
 Self-play (:mod:`mockgo.zero.selfplay`) writes them with :func:`stack_games`
 and :func:`save_npz`; training (:mod:`mockgo.zero.train`) reads them with
-:func:`load_targets`.
+:func:`load_targets`; :func:`find_example` shows one with its position.
 """
 
 import numpy as np
 
+from mockgo.data import records
 from mockgo.data.files import CorruptFileError, atomic_open, read_npz
 
 __all__ = ["EXAMPLE_ARRAYS", "load_examples", "load_targets", "save_npz", "stack_games"]
@@ -87,3 +88,32 @@ def load_targets(paths):
     if not parts:
         return None
     return {k: np.concatenate([part[k] for part in parts]) for k in EXAMPLE_ARRAYS}
+
+
+def find_example(layout, player, job, game=0, move=8):
+    """One training example of a self-play job, with its position:
+    ``{"board", "pi", "z", "comment"}``: the Board replayed from the game's
+    full SGF, and the search's comment on the move. ``layout`` is the run's
+    :class:`mockgo.zero.layout.RunLayout`, ``player`` and ``job`` name the
+    model that played and the job. With playout cap randomization only the
+    full searches are examples: the first at or after ``move`` (else the
+    game's last) is shown; the holdout files are looked in after the
+    training files."""
+    for holdout in (False, True):
+        for path in layout.examples(player, job, holdout=holdout):
+            data = read_npz(path, ["game", "move", "pi", "z"])
+            rows = np.flatnonzero(data["game"] == game)
+            if len(rows):
+                later = rows[data["move"][rows] >= move]
+                row = later[0] if len(later) else rows[-1]
+                move = int(data["move"][row])
+                pi, z = data["pi"][row], float(data["z"][row])
+                break
+        else:
+            continue
+        break
+    else:
+        raise ValueError(f"no examples of game {game} in {player}'s job {job}")
+    record = records.load_sgf(layout.sgf(player, job, game, "full"))
+    board = next(board for board, _, _ in records.replay(record) if board.move_number == move)
+    return {"board": board.copy(), "pi": pi, "z": z, "comment": record.comments[move]}

@@ -1,7 +1,8 @@
 """What a run says about itself: one line on each completed generation
 (self-play, training, holdout losses, evaluation and strength matches), read
-off the generation's record in the run's state (:mod:`mockgo.zero.run`); and
-the run's Elo ladder (:func:`elo_chain`), read off the matches its folder
+off the generation's record in the run's state (:mod:`mockgo.zero.run`), and
+those lines again when a run resumes (:func:`resume_lines`); and the run's
+Elo ladder (:func:`elo_chain`), read off the matches its folder
 keeps in ``strength.json``."""
 
 import math
@@ -9,7 +10,7 @@ import math
 from mockgo.play.results import elo_from_rate, wilson_interval
 from mockgo.zero.layout import RunLayout, model_name, read_strength
 
-__all__ = ["elo_chain", "generation_line"]
+__all__ = ["elo_chain", "generation_line", "resume_lines"]
 
 
 def generation_line(rec):
@@ -35,6 +36,25 @@ def generation_line(rec):
         line += (f"; vs {point['opponent']}: {point['wins']}/{point['games']} after "
                  f"{point['cpu_hours']:.2f} CPU-hours")
     return line
+
+
+def resume_lines(records, generations, source):
+    """What the loop prints before it goes on to ``generations`` from a
+    folder where the generations with ``records`` (oldest first) were made
+    before (a notebook run again after an interruption): a line saying so,
+    naming ``source`` (the state file), then each earlier generation's line,
+    so that the output reads the same as one uninterrupted run's. Empty for
+    a new run, or when there is nothing left to make."""
+    if not 0 < len(records) < generations:
+        return []
+    lines = [f"generations 1 to {len(records)} were made before (from {source}); "
+             f"going on to {generations}"]
+    for g, rec in enumerate(records, 1):
+        try:
+            lines.append(generation_line(rec))
+        except KeyError:  # a record from before the line's fields were kept
+            lines.append(f"generation {g}: made (its record has no summary)")
+    return lines
 
 
 def elo_chain(base_dir, generations, games, readouts):

@@ -89,23 +89,22 @@ from pathlib import Path
 import numpy as np
 
 from mockgo.cluster import make_executor
-from mockgo.data import records
 from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, folder_lock,
-                               job_folder, read_npz, refuse_unrecorded_work)
+                               job_folder, refuse_unrecorded_work)
 from mockgo.nets.io import load_model, mark_trained_here, save_model
 from mockgo.play.match import match
 from mockgo.gtp.client import find_gnugo
 from mockgo.play.players import gnugo_player
 from mockgo.search.evaluators import NetworkEvaluator
 from mockgo.zero.config import ENCODER, seed_of
-from mockgo.zero.examples import load_targets
+from mockgo.zero.examples import find_example, load_targets
 from mockgo.zero.layout import (RunLayout, job_name, model_name, read_config, read_state,
                                 write_json)
 # analyse_position and equal_cost_matches are not used here: they are imported
 # so that they stay importable from this module, where they were defined.
 from mockgo.zero.match import (analyse_position, equal_cost_matches,  # noqa: F401
                                match_figures, play_match, search_player, win_rates)
-from mockgo.zero.report import elo_chain, generation_line
+from mockgo.zero.report import elo_chain, generation_line, resume_lines
 from mockgo.zero.selfplay import selfplay_job
 from mockgo.zero.train import (check_init_model, compile_dual, epoch_bar, first_network,
                                fit_epoch, gather_examples, targets)
@@ -517,32 +516,13 @@ class ZeroRun:
         with job_folder(self.base_dir, "the AlphaGo Zero loop", owned=self.layout.loop_owns):
             self.gnugo_strength(self.latest, progress)
             if progress:
-                for line in self.resume_report(generations):
+                for line in resume_lines(self.generations(), generations, self.state_path.name):
                     print(line, flush=True)
             while self.latest < generations:
                 rec = self.next_generation(progress, callback)
                 if progress:
                     print(generation_line(rec), flush=True)
         return self
-
-    def resume_report(self, generations):
-        """What :meth:`run` prints before it goes on to ``generations`` from a
-        folder where earlier generations were made (a notebook run again
-        after an interruption): a line saying so, then each earlier
-        generation's line from its record, so that the output reads the same
-        as one uninterrupted run's. Empty for a new run, or when there is
-        nothing left to make."""
-        if not 0 < self.latest < generations:
-            return []
-        head = (f"generations 1 to {self.latest} were made before (from {self.state_path.name}); "
-                f"going on to {generations}")
-        lines = [head]
-        for g in range(1, self.latest + 1):
-            try:
-                lines.append(generation_line(self.record(g)))
-            except KeyError:  # a record from before the line's fields were kept
-                lines.append(f"generation {g}: made (its record has no summary)")
-        return lines
 
     # ------------------------------------------------------ the strength curve
 
@@ -665,25 +645,8 @@ class ZeroRun:
         from the game's full SGF, the search's comment on the move). With
         playout cap randomization only the full searches are examples: the
         first at or after ``move`` (else the game's last) is shown."""
-        player, job = model_name(self.record(generation)["player"]), job_name(generation)
-        for kind in ("selfplay", "holdout"):
-            for path in self.layout.examples(player, job, holdout=kind == "holdout"):
-                data = read_npz(path, ["game", "move", "pi", "z"])
-                rows = np.flatnonzero(data["game"] == game)
-                if len(rows):
-                    later = rows[data["move"][rows] >= move]
-                    row = later[0] if len(later) else rows[-1]
-                    move = int(data["move"][row])
-                    pi, z = data["pi"][row], float(data["z"][row])
-                    break
-            else:
-                continue
-            break
-        else:
-            raise ValueError(f"no examples of game {game} in generation {generation}")
-        record = records.load_sgf(self.layout.sgf(player, job, game, "full"))
-        board = next(board for board, _, _ in records.replay(record) if board.move_number == move)
-        return {"board": board.copy(), "pi": pi, "z": z, "comment": record.comments[move]}
+        player = model_name(self.record(generation)["player"])
+        return find_example(self.layout, player, job_name(generation), game, move)
 
     def strength(self, opponent, games, readouts=None, models=None, progress=True):
         """Win rate of each model (default: 0 to the latest) against
