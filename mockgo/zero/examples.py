@@ -33,7 +33,8 @@ import numpy as np
 from mockgo.data import records
 from mockgo.data.files import CorruptFileError, atomic_open, read_npz
 
-__all__ = ["EXAMPLE_ARRAYS", "load_examples", "load_targets", "save_npz", "stack_games"]
+__all__ = ["EXAMPLE_ARRAYS", "find_example", "load_examples", "load_targets", "save_npz",
+           "stack_games"]
 
 # What load_targets returns, and what a training chunk holds.
 EXAMPLE_ARRAYS = ("planes", "pi", "z", "game", "ownership", "score", "aux_weight")
@@ -99,6 +100,14 @@ def find_example(layout, player, job, game=0, move=8):
     full searches are examples: the first at or after ``move`` (else the
     game's last) is shown; the holdout files are looked in after the
     training files."""
+    move, pi, z = _example_row(layout, player, job, game, move)
+    record = records.load_sgf(layout.sgf(player, job, game, "full"))
+    board = next(board for board, _, _ in records.replay(record) if board.move_number == move)
+    return {"board": board.copy(), "pi": pi, "z": z, "comment": record.comments[move]}
+
+
+def _example_row(layout, player, job, game, move):
+    """The move number, pi and z of :func:`find_example`'s example."""
     for holdout in (False, True):
         for path in layout.examples(player, job, holdout=holdout):
             data = read_npz(path, ["game", "move", "pi", "z"])
@@ -106,14 +115,5 @@ def find_example(layout, player, job, game=0, move=8):
             if len(rows):
                 later = rows[data["move"][rows] >= move]
                 row = later[0] if len(later) else rows[-1]
-                move = int(data["move"][row])
-                pi, z = data["pi"][row], float(data["z"][row])
-                break
-        else:
-            continue
-        break
-    else:
-        raise ValueError(f"no examples of game {game} in {player}'s job {job}")
-    record = records.load_sgf(layout.sgf(player, job, game, "full"))
-    board = next(board for board, _, _ in records.replay(record) if board.move_number == move)
-    return {"board": board.copy(), "pi": pi, "z": z, "comment": record.comments[move]}
+                return int(data["move"][row]), data["pi"][row], float(data["z"][row])
+    raise ValueError(f"no examples of game {game} in {player}'s job {job}")
