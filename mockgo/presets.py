@@ -229,21 +229,23 @@ def _reinforce_presets():
     quick = ReinforcePreset(ReinforceConfig(size=9, games=16, learning_rate=0.03, pool_every=2,
                                             eval_games=32, eval_every=1, seed=0),
                             iterations=6, final_games=64, record_every=1, partner="zero-9")
-    # Full: 19x19 with notebook 01's policy (6 x 64): an iteration of 64 games
-    # (about 430 moves each) took a median of 63 s on the 2-core machine with
-    # little else running (100 s sharing it with notebook 02), and 200
-    # iterations with their evaluations took 4.7 hours; stopped, it resumes.
-    # AlphaGo ran 10,000 iterations of 128 games. Two runs of 100 iterations
-    # from the SL policy measure what the baseline buys: they took 2.2 h (value
-    # baseline) and 1.0 h (baseline zero) on 2 cores shared with other jobs
-    # (the run in docs/notebooks/). The sparring partner at 19x19: rl-19, the
-    # RL policy that ships (notebook 03's own earlier full run; the same 6 x 64
-    # architecture: no 19x19 network of another shape ships), met in half the
-    # iterations. Its run is not timed yet: an estimate, one to two hours like
-    # the other two, since it plays as many games with networks of the same size.
+    # Full: 19x19 with notebook 01's policy (6 x 64), 64 games an iteration
+    # (about 430 moves each). An iteration took a median of 71 s with the
+    # value baseline (its network's calls included) and 60 s with baseline
+    # zero on a 2-core machine with AVX-512, alone, in runs of 100 iterations;
+    # on 2 cores without AVX-512 (the executed copy in docs/notebooks/, with
+    # little else running), medians of 148 s, 135 s and 141 s (the partner's
+    # run), 75 minutes for the three runs' 30 iterations and 1.3 hours for the
+    # notebook. AlphaGo ran 10,000 iterations of 128 games. A stopped run resumes only from its own folder, which a new
+    # machine lacks, so the notebook's three runs take 10 iterations each
+    # (an evaluation against the SL policy, and a new pool member, every 5th):
+    # the whole notebook in one sitting. The value-baseline run taken to 100
+    # iterations is rl-19, which ships (its card has the command); it is also
+    # the sparring partner at 19x19 (the same 6 x 64 architecture: no 19x19
+    # network of another shape ships).
     full = ReinforcePreset(ReinforceConfig(size=19, games=64, learning_rate=0.001,
-                                           pool_every=20, eval_games=64, eval_every=10, seed=0),
-                           iterations=100, final_games=400, partner="rl-19")
+                                           pool_every=5, eval_games=64, eval_every=5, seed=0),
+                           iterations=10, final_games=400, record_every=5, partner="rl-19")
     return quick, full
 
 

@@ -64,9 +64,10 @@ def stored_outputs(path):
 
 def readable_text(path):
     """What a reader sees of ``path``: a notebook's stored outputs and
-    markdown, a match folder's files one after another, else the file."""
+    markdown, a match folder's files one after another (a ladder's folder:
+    each of its matches' too), else the file."""
     if path.is_dir():
-        return "\n".join(f.read_text(encoding="utf-8") for f in sorted(path.iterdir()) if f.is_file())
+        return "\n".join(f.read_text(encoding="utf-8") for f in sorted(path.rglob("*")) if f.is_file())
     return stored_outputs(path) if path.suffix == ".ipynb" else path.read_text(encoding="utf-8")
 
 

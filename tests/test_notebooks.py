@@ -95,8 +95,6 @@ DOCS_DIR = NOTEBOOKS_DIR.parent / "docs" / "notebooks"
 # machine that last executed them). Once regenerated, the test below says to
 # take the name out.
 STALE_DOCS = {
-    # A third REINFORCE run, against a sparring partner: hours more in full mode.
-    "03_policy_gradient": "the sparring partner's run is new; its full run is not yet done",
     # The 19x19 ladder reads recorded matches; new sections compare search, and a bigger
     # network, with the policy.
     "05_arena": "the recorded matches and the sections on search and a bigger network are new; "
