@@ -236,8 +236,9 @@ def _reinforce_presets():
     # on 2 cores without AVX-512 (the executed copy in docs/notebooks/, with
     # little else running), medians of 148 s, 135 s and 141 s (the partner's
     # run), 75 minutes for the three runs' 30 iterations and 1.3 hours for the
-    # notebook. AlphaGo ran 10,000 iterations of 128 games. A stopped run resumes only from its own folder, which a new
-    # machine lacks, so the notebook's three runs take 10 iterations each
+    # notebook. AlphaGo ran 10,000 iterations of 128 games. A stopped run
+    # resumes only from its own folder, which a new machine lacks, so the
+    # notebook's three runs take 10 iterations each
     # (an evaluation against the SL policy, and a new pool member, every 5th):
     # the whole notebook in one sitting. The value-baseline run taken to 100
     # iterations is rl-19, which ships (its card has the command); it is also
