@@ -74,6 +74,8 @@ __all__ = [
 ]
 
 METHODS = ("model", "uniform", "heuristic")
+# How many float32 roundings apart two scores may be and still tie (expected_hits).
+TIE_ROUNDINGS = 8
 
 
 # ----------------------------------------------------------- the numbers
@@ -140,8 +142,12 @@ def expected_hits(scores, legal, move, k):
     legal = np.asarray(legal, bool)
     rows = np.arange(len(move))
     mine = scores[rows, move][:, None]
-    above = ((scores > mine) & legal).sum(axis=1)
-    tied = ((scores == mine) & legal).sum(axis=1)
+    # Scores within a few float32 roundings of each other are tied: equal
+    # logits need not give bit-equal softmax probabilities (a vectorised exp
+    # rounds the lanes of a SIMD register and its remainder differently).
+    slack = TIE_ROUNDINGS * np.finfo(np.float32).eps * np.abs(mine)
+    above = ((scores > mine + slack) & legal).sum(axis=1)
+    tied = ((np.abs(scores - mine) <= slack) & legal).sum(axis=1)
     if not legal[rows, move].all():
         raise ValueError("an expert move is not among the legal points")
     return np.clip(k - above, 0, tied) / tied
