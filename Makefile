@@ -22,11 +22,12 @@ $(STAMP): pyproject.toml
 # the 15 slowest tests are listed above it, since the suite must stay under
 # 20 minutes on CI's 2 cores. Two pytest processes (pytest-xdist) share them:
 # one test alone leaves a core idle most of the time (a notebook's kernel, a
-# GnuGo game, a small network's steps), and the two together finish the
-# notebooks' executions 1.4 times sooner. TEST_WORKERS=0 runs in one process.
+# GnuGo game, a small network's steps). The notebooks' executions run in
+# one of them, in order (their xdist_group: they share run folders), while the
+# other takes the rest. TEST_WORKERS=0 runs everything in one process.
 TEST_WORKERS ?= 2
 test: venv
-	$(BIN)/python -m pytest -q --durations=15 -n $(TEST_WORKERS) --dist worksteal
+	$(BIN)/python -m pytest -q --durations=15 -n $(TEST_WORKERS) --dist loadgroup
 
 # jupyter from the venv runs the `python3` kernel on the venv's own python
 # (the venv's kernelspec comes first and its "python" is the running interpreter).

@@ -44,7 +44,12 @@ RUNS = [(path, "tensorflow") for path in NOTEBOOKS] + \
     [(path, "jax") for path in NOTEBOOKS if path.name in ON_JAX]
 
 
+# One pytest process runs them all, in this order (pytest-xdist's group,
+# `make test`): a quick run empties its notebook's run folder first, so two
+# at once (01 on each backend) would delete each other's work, and 02 and 03
+# take the networks 01 and 02 have just saved.
 @pytest.mark.slow
+@pytest.mark.xdist_group("notebooks")
 @pytest.mark.parametrize("path,backend", RUNS, ids=lambda v: getattr(v, "name", v))
 def test_notebook_executes(path, backend, monkeypatch):
     # The kernel is started as a child process and inherits os.environ.
