@@ -23,6 +23,12 @@ pauses to load the next group of shards, every 32,768 positions, are
 counted: keep ``steps * (epochs + 1) * batch`` above that).
 
     python benchmarks/train.py --steps 100 --epochs 3 --cycles 2   # about 8 minutes here
+
+``--against-graph`` times, on the batches in memory, the same network
+compiled without XLA too (TensorFlow's plain graph, what Keras' ``"auto"``
+chooses where TensorFlow sees only a CPU): ``xla_speedup`` is XLA's
+positions/s over the graph's, the reason ``compile_policy`` compiles with
+XLA in float32. TensorFlow only (JAX always compiles with XLA).
 """
 
 import argparse
@@ -88,7 +94,12 @@ def main(argv=None):
     parser.add_argument("--epochs", type=int, default=3, help="timed epochs per fit")
     parser.add_argument("--cycles", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--against-graph", action="store_true",
+                        help="also time the step compiled without XLA (TensorFlow)")
     args = parser.parse_args(argv)
+    if args.against_graph and keras.backend.backend() != "tensorflow":
+        parser.error("--against-graph compares TensorFlow's plain graph with XLA: "
+                     f"this is {keras.backend.backend()}")
     ensure_dataset(args)
 
     batch = args.batch
@@ -100,17 +111,28 @@ def main(argv=None):
                              seed=args.seed, repeat=True)
     memory = HeldBatches([pipeline[i] for i in range(args.steps)])
 
-    seconds = {"pipeline": [], "memory": []}
+    fits = [("pipeline", trainer, pipeline), ("memory", trainer, memory)]
+    if args.against_graph:
+        graph = packed_input_model(training.build_policy(args.layers, args.filters,
+                                                         precision=precision, seed=args.seed))
+        training.compile_policy(graph, jit_compile=False)
+        fits.append(("graph", graph, memory))
+    seconds = {name: [] for name, _, _ in fits}
     for _ in range(args.cycles):
-        for name, data in (("pipeline", pipeline), ("memory", memory)):
+        for name, fitted, data in fits:
             timer = EpochTimer()
-            trainer.fit(data, epochs=1 + args.epochs, steps_per_epoch=args.steps,
-                        callbacks=[timer], verbose=0, shuffle=False)
+            fitted.fit(data, epochs=1 + args.epochs, steps_per_epoch=args.steps,
+                       callbacks=[timer], verbose=0, shuffle=False)
             seconds[name] += timer.seconds[1:]
 
     positions = args.steps * batch
     pipeline_rate = positions * len(seconds["pipeline"]) / sum(seconds["pipeline"])
     memory_rate = positions * len(seconds["memory"]) / sum(seconds["memory"])
+    xla = {}
+    if args.against_graph:
+        graph_rate = positions * len(seconds["graph"]) / sum(seconds["graph"])
+        xla = {"xla": trainer.jit_compile, "graph_positions_per_s": round(graph_rate, 1),
+               "xla_speedup": round(memory_rate / graph_rate, 3)}
     print(json.dumps({
         "model": f"policy {args.layers}x{args.filters} 19x19",
         "backend": keras.backend.backend(),
@@ -122,6 +144,7 @@ def main(argv=None):
         "pipeline_positions_per_s": round(pipeline_rate, 1),
         "memory_positions_per_s": round(memory_rate, 1),
         "ratio": round(pipeline_rate / memory_rate, 3),
+        **xla,
         "cpu_count": os.cpu_count(),
         "load_average_1min": round(os.getloadavg()[0], 2),
     }))

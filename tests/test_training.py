@@ -359,6 +359,19 @@ def test_mixed_precision_policy_is_saved_as_float32(tmp_path):
     assert loaded.mockgo_info == NetworkInfo("policy", "simple2", 5)
 
 
+def test_training_compiles_with_xla_in_float32_and_leaves_mixed_precision_to_keras():
+    # Keras' "auto" turns XLA off where TensorFlow sees only a CPU; in float32
+    # XLA trained faster there (benchmarks/train.py --against-graph).
+    float32 = training.build_policy(2, 4, board_size=5, planes=2, precision="float32", seed=0)
+    training.compile_policy(float32)
+    assert float32.jit_compile is True
+    mixed = training.build_policy(2, 4, board_size=5, planes=2, precision="mixed_bfloat16", seed=0)
+    training.compile_policy(mixed)
+    assert mixed.jit_compile == keras.Model(mixed.inputs, mixed.outputs).jit_compile
+    training.compile_policy(float32, jit_compile=False)
+    assert float32.jit_compile is False
+
+
 # ---------------------------------------------------------------- evaluation
 
 

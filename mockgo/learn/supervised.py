@@ -138,7 +138,8 @@ def build_policy(layers, filters, board_size=19, planes=48, precision="auto", se
 # -------------------------------------------------------------- compiling
 
 
-def compile_policy(model, optimizer="adam", learning_rate=1e-3, momentum=0.9, value_weight=None):
+def compile_policy(model, optimizer="adam", learning_rate=1e-3, momentum=0.9, value_weight=None,
+                   jit_compile=None):
     """Compile for move prediction: sparse categorical cross-entropy, and
     top-1 (``top1``) and top-5 (``top5``) accuracy. ``optimizer`` is
     ``"sgd"`` (with ``momentum``) or ``"adam"`` (see the module docstring), or
@@ -151,7 +152,9 @@ def compile_policy(model, optimizer="adam", learning_rate=1e-3, momentum=0.9, va
     low, 1/100 (MiniGo's ``value_cost_weight`` for supervised learning), so
     that the value head, one label per game, does not learn the games by
     heart (notebook 02 shows it doing so). Keras then names the metrics by
-    output: ``policy_top1``, ``policy_top5``, ``value_loss``, ..."""
+    output: ``policy_top1``, ``policy_top5``, ``value_loss``, ...
+
+    ``jit_compile``: Keras' option; None chooses (:func:`_jit_compile`)."""
     import keras  # TensorFlow: imported only when a network is used
 
     if isinstance(optimizer, keras.optimizers.Optimizer):
@@ -162,6 +165,8 @@ def compile_policy(model, optimizer="adam", learning_rate=1e-3, momentum=0.9, va
         opt = keras.optimizers.Adam(learning_rate=learning_rate)
     else:
         raise ValueError(f"optimizer must be one of {OPTIMIZERS}, got {optimizer!r}")
+    if jit_compile is None:
+        jit_compile = _jit_compile(model)
     accuracy = [keras.metrics.SparseCategoricalAccuracy(name="top1"),
                 keras.metrics.SparseTopKCategoricalAccuracy(k=5, name="top5")]
     if kind_of(model) == "dual":
@@ -171,10 +176,10 @@ def compile_policy(model, optimizer="adam", learning_rate=1e-3, momentum=0.9, va
         model.compile(optimizer=opt, loss=["sparse_categorical_crossentropy", "mse"],
                       loss_weights=[1.0, DUAL_VALUE_WEIGHT if value_weight is None
                                     else value_weight],
-                      metrics=[accuracy, []], jit_compile=_jit_compile(model))
+                      metrics=[accuracy, []], jit_compile=jit_compile)
         return model
     model.compile(optimizer=opt, loss="sparse_categorical_crossentropy", metrics=accuracy,
-                  jit_compile=_jit_compile(model))
+                  jit_compile=jit_compile)
     return model
 
 
