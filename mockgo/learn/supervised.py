@@ -186,11 +186,11 @@ def compile_policy(model, optimizer="adam", learning_rate=1e-3, momentum=0.9, va
 def _jit_compile(model):
     """Whether ``fit`` compiles its step with XLA: yes in float32, where Keras'
     ``"auto"`` leaves XLA off on a machine whose TensorFlow sees only a CPU,
-    and where it trained the 6 x 64 policy 1.45 times faster on 2 cores (35 s
-    against 51 s an epoch of 25 batches of 128, one run each) and notebook
-    01's quick network 2.4 times faster (13 s against 31 s an epoch). Under
-    mixed precision (bfloat16 on a CPU that computes it) Keras decides, as
-    before: XLA was not measured there. JAX compiles with XLA whatever this says."""
+    and where XLA trained the 6 x 64 policy 1.36 times faster on 2 cores
+    (``benchmarks/train.py --against-graph``, docs/benchmarks.md), notebook
+    01's small quick-mode network faster still. Under mixed precision
+    (bfloat16 on a CPU that computes it) Keras decides, as before: XLA was not
+    measured there. JAX compiles with XLA whatever this says."""
     mixed = any(layer.dtype_policy.name.startswith("mixed") for layer in model.layers)
     return "auto" if mixed else True
 
