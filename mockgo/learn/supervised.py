@@ -97,7 +97,7 @@ from mockgo.data.files import (atomic_write_text, check_same_settings, discard_w
                                list_work, read_json, read_npz, refuse_unrecorded_work)
 from mockgo.go.features import get_encoder
 from mockgo.nets.device import building_in, resolve_precision, set_random_seed
-from mockgo.nets.io import NetworkInfo, kind_of, load_model, save_model
+from mockgo.nets.io import NetworkInfo, computing_precision, kind_of, load_model, save_model
 
 __all__ = [
     "build_policy", "compile_policy", "learning_rate_at", "played_positions",
@@ -191,8 +191,7 @@ def _jit_compile(model):
     01's small quick-mode network faster still. Under mixed precision
     (bfloat16 on a CPU that computes it) Keras decides, as before: XLA was not
     measured there. JAX compiles with XLA whatever this says."""
-    mixed = any(layer.dtype_policy.name.startswith("mixed") for layer in model.layers)
-    return "auto" if mixed else True
+    return "auto" if computing_precision(model).startswith("mixed") else True
 
 
 def learning_rate_at(epoch, learning_rate, epochs, schedule="cosine"):
