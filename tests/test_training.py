@@ -3,6 +3,7 @@ evaluation of policy networks against the uniform and heuristic baselines."""
 
 import csv
 import json
+import math
 import random
 import shutil
 
@@ -17,8 +18,11 @@ from mockgo.data import records
 from mockgo.data.dataset import DatasetSpec, build_dataset, load_split
 from mockgo.go.board import BLACK, WHITE
 from mockgo.learn import supervised as training
+from mockgo.learn.value import fit_value_network
+from mockgo.nets.device import XLA_MIN_MULTIPLY_ADDS, multiply_adds, training_jit_compile
 from mockgo.nets.io import NetworkInfo, load_model, save_for_play, save_model
-from mockgo.nets.models import dual_network, imago_conv_network, imago_dense_network, policy_network
+from mockgo.nets.models import (dual_network, imago_conv_network, imago_dense_network, policy_network,
+                                value_network)
 from mockgo.play.players import make_player
 
 
@@ -362,14 +366,31 @@ def test_mixed_precision_policy_is_saved_as_float32(tmp_path):
 def test_training_compiles_with_xla_in_float32_and_leaves_mixed_precision_to_keras():
     # Keras' "auto" turns XLA off where TensorFlow sees only a CPU; in float32
     # XLA trained faster there (benchmarks/train.py --against-graph).
+    inputs = keras.Input((1,))
+    keras_choice = keras.Model(inputs, keras.layers.Dense(1)(inputs)).jit_compile
     float32 = training.build_policy(2, 4, board_size=5, planes=2, precision="float32", seed=0)
     training.compile_policy(float32)
     assert float32.jit_compile is True
     mixed = training.build_policy(2, 4, board_size=5, planes=2, precision="mixed_bfloat16", seed=0)
     training.compile_policy(mixed)
-    assert mixed.jit_compile == keras.Model(mixed.inputs, mixed.outputs).jit_compile
+    assert mixed.jit_compile == keras_choice
     training.compile_policy(float32, jit_compile=False)
     assert float32.jit_compile is False
+    # A small fit is left to Keras: XLA's compile would cost more than it saves.
+    per_position = multiply_adds(float32)
+    # This policy's layers with weights are convolutions that keep the 25 points.
+    assert per_position == sum(25 * math.prod(layer.kernel.shape) for layer in float32.layers
+                               if isinstance(layer, keras.layers.Conv2D))
+    enough = math.ceil(XLA_MIN_MULTIPLY_ADDS / per_position)
+    assert training_jit_compile(float32, enough) is True
+    assert training_jit_compile(float32, enough - 1) == "auto"
+    assert training_jit_compile(float32) is True  # positions unknown: a long fit
+    # The value learner chooses alike, by the positions it trains on.
+    value = value_network(5, 49, layers=2, filters=4, hidden=8)
+    rng = np.random.default_rng(0)
+    fit_value_network(value, rng.integers(0, 2, (8, 5, 5, 49)).astype(np.float32),
+                      rng.choice([-1.0, 1.0], 8), epochs=1)
+    assert value.jit_compile == keras_choice
 
 
 # ---------------------------------------------------------------- evaluation

@@ -52,7 +52,8 @@ from mockgo.data.dataset import DatasetSpec, build_dataset, read_manifest
 from mockgo.data.files import atomic_write_text, read_json
 from mockgo.go.features import ALPHAGO48, get_encoder
 from mockgo.learn.value import fit_value_network, mse_by_phase, predict_values, value_dataset
-from mockgo.nets.device import building_in, compute_device, resolve_precision, set_random_seed
+from mockgo.nets.device import (building_in, compute_device, resolve_precision, set_random_seed,
+                                training_jit_compile)
 from mockgo.nets.io import load_model, save_for_play
 
 __all__ = ["PRESETS", "RecipeConfig", "STAGES", "run_recipe", "step_rate", "timed_plan",
@@ -115,7 +116,8 @@ def step_rate(net, batch_size, steps=30, warmup=5, seed=0):
 
     copy = keras.models.clone_model(net)
     trainer = packed_input_model(copy)
-    trainer.compile(optimizer=keras.optimizers.Adam(1e-3), loss="sparse_categorical_crossentropy")
+    trainer.compile(optimizer=keras.optimizers.Adam(1e-3), loss="sparse_categorical_crossentropy",
+                    jit_compile=training_jit_compile(copy))
     size, _, planes = net.inputs[0].shape[1:]
     rng = np.random.default_rng(seed)
     packed = rng.integers(0, 256, (batch_size, size, size, (planes + 7) // 8), dtype=np.uint8)

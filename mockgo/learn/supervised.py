@@ -96,8 +96,9 @@ from mockgo.data.pipeline import PackedBatches
 from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, job_folder,
                                list_work, read_json, read_npz, refuse_unrecorded_work)
 from mockgo.go.features import get_encoder
-from mockgo.nets.device import building_in, resolve_precision, set_random_seed
-from mockgo.nets.io import NetworkInfo, computing_precision, kind_of, load_model, save_model
+from mockgo.nets.device import (building_in, resolve_precision, set_random_seed,
+                                training_jit_compile)
+from mockgo.nets.io import NetworkInfo, kind_of, load_model, save_model
 
 __all__ = [
     "build_policy", "compile_policy", "learning_rate_at", "played_positions",
@@ -154,7 +155,8 @@ def compile_policy(model, optimizer="adam", learning_rate=1e-3, momentum=0.9, va
     heart (notebook 02 shows it doing so). Keras then names the metrics by
     output: ``policy_top1``, ``policy_top5``, ``value_loss``, ...
 
-    ``jit_compile``: Keras' option; None chooses (:func:`_jit_compile`)."""
+    ``jit_compile``: Keras' option; None chooses
+    (:func:`mockgo.nets.device.training_jit_compile`, for a long fit)."""
     import keras  # TensorFlow: imported only when a network is used
 
     if isinstance(optimizer, keras.optimizers.Optimizer):
@@ -166,7 +168,7 @@ def compile_policy(model, optimizer="adam", learning_rate=1e-3, momentum=0.9, va
     else:
         raise ValueError(f"optimizer must be one of {OPTIMIZERS}, got {optimizer!r}")
     if jit_compile is None:
-        jit_compile = _jit_compile(model)
+        jit_compile = training_jit_compile(model)
     accuracy = [keras.metrics.SparseCategoricalAccuracy(name="top1"),
                 keras.metrics.SparseTopKCategoricalAccuracy(k=5, name="top5")]
     if kind_of(model) == "dual":
@@ -181,17 +183,6 @@ def compile_policy(model, optimizer="adam", learning_rate=1e-3, momentum=0.9, va
     model.compile(optimizer=opt, loss="sparse_categorical_crossentropy", metrics=accuracy,
                   jit_compile=jit_compile)
     return model
-
-
-def _jit_compile(model):
-    """Whether ``fit`` compiles its step with XLA: yes in float32, where Keras'
-    ``"auto"`` leaves XLA off on a machine whose TensorFlow sees only a CPU,
-    and where XLA trained the 6 x 64 policy 1.36 times faster on 2 cores
-    (``benchmarks/train.py --against-graph``, docs/benchmarks.md), notebook
-    01's small quick-mode network faster still. Under mixed precision
-    (bfloat16 on a CPU that computes it) Keras decides, as before: XLA was not
-    measured there. JAX compiles with XLA whatever this says."""
-    return "auto" if computing_precision(model).startswith("mixed") else True
 
 
 def learning_rate_at(epoch, learning_rate, epochs, schedule="cosine"):
@@ -427,11 +418,13 @@ def split_scores(model, dataset_dir, split, batch_size):
     scores), so call it after training."""
     from mockgo.nets.packed import packed_input_model  # Keras: only when a network is scored
 
-    if not played_positions(dataset_dir, split):
+    positions = played_positions(dataset_dir, split)
+    if not positions:
         return {"top1": math.nan, "top5": math.nan}
-    compile_policy(model)
+    jit_compile = training_jit_compile(model, positions)
+    compile_policy(model, jit_compile=jit_compile)
     tester = packed_input_model(model)
-    compile_policy(tester)
+    compile_policy(tester, jit_compile=jit_compile)
     batches = PackedBatches(dataset_dir, split, batch_size, shuffle=False, augment=False)
     scores = tester.evaluate(batches, verbose=0, return_dict=True)
     return {"top1": scores["top1"], "top5": scores["top5"]}
@@ -526,8 +519,10 @@ def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
     with job_folder(run_dir, "training a policy"):
         state = _open_run(run_dir, record, restart)
 
-        compile_policy(model, optimizer, learning_rate, momentum, value_weight)
         initial_epoch = int(state["epoch"])
+        jit_compile = training_jit_compile(
+            model, max(0, epochs - initial_epoch) * steps_per_epoch * batch_size)
+        compile_policy(model, optimizer, learning_rate, momentum, value_weight, jit_compile)
         if initial_epoch > 0:
             # Runs of an earlier mockgo kept one checkpoint.keras and named none.
             _restore(model, run_dir / state.get("checkpoint", "checkpoint.keras"))
@@ -556,7 +551,8 @@ def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
         # network's weights and optimiser; the network itself is what the
         # checkpoints hold.
         trainer = packed_input_model(model)
-        compile_policy(trainer, model.optimizer, value_weight=value_weight)
+        compile_policy(trainer, model.optimizer, value_weight=value_weight,
+                       jit_compile=jit_compile)
 
         all_callbacks = [
             _schedule_callback(lambda epoch: learning_rate_at(epoch, learning_rate, epochs,

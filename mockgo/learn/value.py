@@ -39,6 +39,7 @@ from mockgo.data.files import (CorruptFileError, atomic_path, atomic_write_text,
 from mockgo.go import symmetries
 from mockgo.go.board import BLACK, WHITE, Board
 from mockgo.go.features import ALPHAGO49, get_encoder
+from mockgo.nets.device import training_jit_compile
 from mockgo.play.players import as_player, portable_player
 from mockgo.play.runner import play_games
 from mockgo.search.uct import score_value
@@ -394,7 +395,8 @@ def fit_value_network(model, planes, outcomes, validation=None, epochs=10, batch
     x, y = np.asarray(planes), np.asarray(outcomes, np.float32)
     if validation is not None:
         validation = (np.asarray(validation[0]), np.asarray(validation[1], np.float32))
-    model.compile(optimizer=keras.optimizers.Adam(learning_rate), loss="mse")
+    model.compile(optimizer=keras.optimizers.Adam(learning_rate), loss="mse",
+                  jit_compile=training_jit_compile(model, len(y) * epochs))
     with job_folder(checkpoint_dir, "training a value network"):
         checkpoint = _FitCheckpoint(checkpoint_dir, dict(
             positions=len(y), shape=list(x.shape), outcomes_crc=zlib.crc32(y.tobytes()),

@@ -11,7 +11,9 @@ emulated. So ``precision="auto"`` asks this module:
   the backend computes on (what notebooks and model cards print);
 - :func:`auto_precision`: ``"mixed_bfloat16"`` on a GPU, or on a CPU with
   bfloat16 instructions (``avx512_bf16`` or ``amx_bf16``); else
-  ``"float32"``.
+  ``"float32"``;
+- :func:`training_jit_compile`: whether a network's training step is
+  compiled with XLA (Keras' ``jit_compile``), which depends on its precision.
 
 Measured on the project's 2-core machine (AVX512_BF16): mixed bfloat16
 trains the 6 x 64 policy network twice as fast as float32
@@ -21,13 +23,17 @@ times as fast (``benchmarks/precision.py``).
 
 import contextlib
 import functools
+import math
 import random
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["PRECISIONS", "auto_precision", "building_in", "compute_device", "cpu_has_bf16",
-           "resolve_precision", "set_random_seed"]
+from mockgo.nets.io import computing_precision
+
+__all__ = ["PRECISIONS", "XLA_MIN_MULTIPLY_ADDS", "auto_precision", "building_in", "compute_device",
+           "cpu_has_bf16", "multiply_adds", "resolve_precision", "set_random_seed",
+           "training_jit_compile"]
 
 PRECISIONS = ("float32", "mixed_bfloat16")
 
@@ -95,6 +101,57 @@ def resolve_precision(precision, cpuinfo="/proc/cpuinfo"):
     if precision not in PRECISIONS:
         raise ValueError(f"precision must be auto, float32 or mixed_bfloat16, got {precision!r}")
     return precision
+
+
+# The smallest fit worth compiling with XLA, in multiply-adds of its forward
+# passes (a position's, times the positions the fit trains on). Measured on 2
+# cores, float32, nothing else running: XLA's compile added 1.5 to 2 s to a
+# network's first epoch, and then ran its steps 2.4 times as fast (notebook
+# 02's quick value network: 2.2 s an epoch against 5.3 s, 10 billion
+# multiply-adds an epoch), so a fit pays it back from about 7 billion. Tests
+# that train a network of a hundred thousand a position on tens of positions
+# stay far below it; notebook 01's quick training (180 billion) is far above.
+XLA_MIN_MULTIPLY_ADDS = 10e9
+
+
+def multiply_adds(model):
+    """The multiply-adds of one position's forward pass through ``model``'s
+    convolutions and dense layers (networks nested in it included): what a
+    training step's cost grows with."""
+    import keras  # the backend: imported only when a network is used
+
+    total = 0
+    for layer in model.layers:
+        if isinstance(layer, keras.Model):
+            total += multiply_adds(layer)
+        elif isinstance(layer, keras.layers.Conv2D):
+            height, width = layer.output.shape[1:3]
+            total += height * width * math.prod(layer.kernel.shape)
+        elif isinstance(layer, keras.layers.Dense):
+            total += math.prod(layer.kernel.shape)
+    return total
+
+
+def training_jit_compile(model, positions=None):
+    """Keras' ``jit_compile`` for training ``model`` on ``positions``
+    positions in all (epochs included; None: many): True in float32 for a
+    fit of at least :data:`XLA_MIN_MULTIPLY_ADDS`, where Keras' ``"auto"``
+    leaves XLA off on a machine whose TensorFlow sees only a CPU and where
+    XLA trained faster on 2 cores: the 6 x 64 policy 1.36 times
+    (``benchmarks/train.py --against-graph``, docs/benchmarks.md), notebook
+    02's quick value network 2.4 times. Else ``"auto"``, Keras' choice: for a
+    smaller fit, whose compile would cost more than it saves, and under mixed
+    precision (bfloat16 on a device that computes it), where XLA was not
+    measured. JAX compiles with XLA whatever this says. The supervised and
+    value learners ask it, and so does the step the recipe times alone
+    (:func:`mockgo.learn.recipe.step_rate`), so that the step timed is the
+    step that trains; the Zero trainer does not
+    (:func:`mockgo.zero.train.compile_dual` says why)."""
+    if computing_precision(model).startswith("mixed"):
+        return "auto"
+    if positions is not None and positions * multiply_adds(model) < XLA_MIN_MULTIPLY_ADDS:
+        return "auto"
+    return True
 
 
 @contextlib.contextmanager

@@ -110,6 +110,12 @@ def compile_dual(model, config):
     weights = {"policy": 1.0, "value": config.value_weight,
                "ownership": config.ownership_weight, "score": config.score_weight}
     names = list(model.output_names)
+    # Keras' jit_compile ("auto": no XLA where TensorFlow sees only a CPU), not
+    # mockgo.nets.device.training_jit_compile: on 2 cores XLA halved an epoch
+    # of 16,000 examples for the 4 x 32 network with KataGo's heads (21 s
+    # against 41 s), but compiling took 15 to 20 s a batch shape (an epoch's
+    # last, short batch is a second shape), where the quick runs' epochs take
+    # 1 to 2 s.
     model.compile(optimizer=keras.optimizers.Adam(config.learning_rate),
                   loss={name: losses[name] for name in names},
                   loss_weights={name: weights[name] for name in names})
