@@ -21,8 +21,8 @@ from mockgo.learn import supervised as training
 from mockgo.learn.value import fit_value_network
 from mockgo.nets.device import XLA_MIN_MULTIPLY_ADDS, multiply_adds, training_jit_compile
 from mockgo.nets.io import NetworkInfo, load_model, save_for_play, save_model
-from mockgo.nets.models import (dual_network, imago_conv_network, imago_dense_network, policy_network,
-                                value_network)
+from mockgo.nets.models import (dual_network, imago_conv_network, imago_dense_network,
+                                policy_network, value_network)
 from mockgo.play.players import make_player
 
 

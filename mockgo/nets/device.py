@@ -104,13 +104,14 @@ def resolve_precision(precision, cpuinfo="/proc/cpuinfo"):
 
 
 # The smallest fit worth compiling with XLA, in multiply-adds of its forward
-# passes (a position's, times the positions the fit trains on). Measured on 2
-# cores, float32, nothing else running: XLA's compile added 1.5 to 2 s to a
-# network's first epoch, and then ran its steps 2.4 times as fast (notebook
-# 02's quick value network: 2.2 s an epoch against 5.3 s, 10 billion
-# multiply-adds an epoch), so a fit pays it back from about 7 billion. Tests
-# that train a network of a hundred thousand a position on tens of positions
-# stay far below it; notebook 01's quick training (180 billion) is far above.
+# passes (a position's, times the positions the fit trains on). Measured by
+# benchmarks/xla_fit.py on 2 cores, float32, nothing else running: XLA's
+# compile added 2.6 s to a network's first epoch and then ran its epochs 2.14
+# times as fast (notebook 02's quick value network: 2.38 s an epoch against
+# 5.1 s, 10.7 billion multiply-adds an epoch), so a fit pays it back from
+# 10 billion. Tests that train a network of a hundred thousand a position on
+# tens of positions stay far below it; notebook 01's quick training (180
+# billion) is far above.
 XLA_MIN_MULTIPLY_ADDS = 10e9
 
 
@@ -138,12 +139,13 @@ def training_jit_compile(model, positions=None):
     fit of at least :data:`XLA_MIN_MULTIPLY_ADDS`, where Keras' ``"auto"``
     leaves XLA off on a machine whose TensorFlow sees only a CPU and where
     XLA trained faster on 2 cores: the 6 x 64 policy 1.36 times
-    (``benchmarks/train.py --against-graph``, docs/benchmarks.md), notebook
-    02's quick value network 2.4 times. Else ``"auto"``, Keras' choice: for a
-    smaller fit, whose compile would cost more than it saves, and under mixed
-    precision (bfloat16 on a device that computes it), where XLA was not
-    measured. JAX compiles with XLA whatever this says. The supervised and
-    value learners ask it, and so does the step the recipe times alone
+    (``benchmarks/train.py --against-graph``), notebook 02's quick value
+    network 2.14 times (``benchmarks/xla_fit.py``; docs/benchmarks.md).
+    Else ``"auto"``, Keras' choice: for a smaller fit, whose compile would
+    cost more than it saves, and under mixed precision (bfloat16 on a device
+    that computes it), where XLA was not measured. JAX compiles with XLA
+    whatever this says. The supervised and value learners ask it, and so
+    does the step the recipe times alone
     (:func:`mockgo.learn.recipe.step_rate`), so that the step timed is the
     step that trains; the Zero trainer does not
     (:func:`mockgo.zero.train.compile_dual` says why)."""
