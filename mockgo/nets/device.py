@@ -13,7 +13,8 @@ emulated. So ``precision="auto"`` asks this module:
   bfloat16 instructions (``avx512_bf16`` or ``amx_bf16``); else
   ``"float32"``;
 - :func:`training_jit_compile`: whether a network's training step is
-  compiled with XLA (Keras' ``jit_compile``), which depends on its precision.
+  compiled with XLA (Keras' ``jit_compile``), by its precision and the size
+  of the fit.
 
 Measured on the project's 2-core machine (AVX512_BF16): mixed bfloat16
 trains the 6 x 64 policy network twice as fast as float32
