@@ -27,8 +27,9 @@ counted: keep ``steps * (epochs + 1) * batch`` above that).
 ``--against-graph`` times, on the batches in memory, the same network
 compiled without XLA too (TensorFlow's plain graph, what Keras' ``"auto"``
 chooses where TensorFlow sees only a CPU): ``xla_speedup`` is XLA's
-positions/s over the graph's, the reason ``compile_policy`` compiles with
-XLA in float32. TensorFlow only (JAX always compiles with XLA).
+positions/s over the graph's, the reason training compiles with XLA in
+float32 (``mockgo.nets.device.training_jit_compile``; what its compile costs:
+``benchmarks/xla_fit.py``). TensorFlow only (JAX always compiles with XLA).
 """
 
 import argparse
