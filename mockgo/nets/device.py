@@ -147,8 +147,8 @@ def training_jit_compile(model, positions=None):
     that computes it), where XLA was not measured. JAX compiles with XLA
     whatever this says. The supervised and value learners ask it, and so
     does the step the recipe times alone
-    (:func:`mockgo.learn.recipe.step_rate`), so that the step timed is the
-    step that trains; the Zero trainer does not
+    (:func:`mockgo.learn.recipe.step_rate`, with no positions: the step a
+    long fit trains, as a real recipe's are); the Zero trainer does not
     (:func:`mockgo.zero.train.compile_dual` says why)."""
     if computing_precision(model).startswith("mixed"):
         return "auto"
