@@ -40,7 +40,10 @@ LEARNER_TESTS = [
     "tests/test_reinforce.py::test_halves_give_the_same_step_and_measure_the_gradients_spread",
     "tests/test_reinforce.py::test_a_partner_of_another_architecture_is_played_and_learned_from",
     "tests/test_reinforce.py::test_value_fit_resumes_where_it_stopped",
-    "tests/test_zero.py::test_loop_makes_generations",
+    # Self-play, training (stopped and resumed), validation, promotion and a
+    # second generation: the Zero loop's steps, without test_zero's
+    # two-generation run of the command line (a minute of JAX compiling for
+    # the same steps, which the TensorFlow run tests).
     "tests/test_zero.py::test_train_resumes_from_its_last_epoch",
 ]
 
