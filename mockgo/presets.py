@@ -147,7 +147,7 @@ class ValuePreset:
 # 0.85), and each epoch of the two dual networks costs about 2 s.
 _VALUE_QUICK = ValuePreset(kgs_games=40, kgs_positions=3000, kgs_epochs=3,
                            kgs_net=dict(layers=2, filters=8, hidden=64),
-                           dual_net=dict(blocks=1, filters=16, value_hidden=64), size=9, games=800,
+                           dual_net=dict(blocks=1, filters=16, value_hidden=64), size=9, games=500,
                            epochs=15, net=dict(layers=3, filters=16, hidden=64),
                            learning_rate=1e-3)
 # Full: hours on a 2-core CPU; stopped, it resumes (the games and each training
@@ -361,7 +361,7 @@ class ArenaPreset:
 
 # Quick: 9x9, the random player and GnuGo level 1 as anchors (random
 # alone without GnuGo), three 200-playout UCT players (plain, RAVE,
-# heavy playouts), 8 games a pairing: 7 matches, 56 games of 1 to 3 s
+# heavy playouts), 6 games a pairing: 7 matches, 42 games of 1 to 3 s
 # each (measured on the 2 shared cores, load ~4: 1.3 s a game of UCT-200
 # against random, 2.5 to 3 s against GnuGo level 1, which won all of
 # them). Then a 19x19 taste: the shipped sl-19 against random, 2 games
@@ -373,7 +373,7 @@ class ArenaPreset:
 _ARENA_QUICK = ArenaPreset(size=9, anchors=("random", "gnugo:level=1"),
                            players=("uct:playouts=200", "uct:playouts=200,rave=1",
                                     "uct:playouts=200,heavy=1"),
-                           games=8, anchor_games=8, zero_readouts=None,
+                           games=6, anchor_games=6, zero_readouts=None,
                            showcase="uct:playouts=200,rave=1", showcase_opponent="gnugo:level=1",
                            key_moves=3, big_size=19, big_anchors=("random",), big_networks=False,
                            big_games=2, big_anchor_games=0, alphago_readouts=0, alphago_mix=0.5,
