@@ -382,21 +382,23 @@ _ARENA_QUICK = ArenaPreset(size=9, anchors=("random", "gnugo:level=1"),
                                          "docs/matches/sl19-13x192-vs-gnugo10"),
                            workers=2)
 # Full: hours on 2 cores; stopped, it resumes (every match keeps its games
-# in the run folder). Estimates from the quick runs' rates, not a measured
-# full run: a 9x9 UCT playout costs about 0.13 ms (0.18 heavy), so
-# UCT-5000 takes about 0.7 s a move, 30 s a game, and its 120 games
-# against the three anchors about 30 minutes on 2 workers; GnuGo level 10
-# adds about 0.3 s a move. The 9x9 ladder: about 1.5 hours (2 with the
-# Zero agent at 200 readouts). 19x19, 40 games a pairing: sl-19 played 40
-# games against GnuGo level 1 in 5.4 minutes on two cores (its card);
-# level 10 takes several times longer; AlphaGo's search at 100 readouts
-# (about 200 network evaluations/s on 19x19: benchmarks/search.py) spends
-# about a minute of its own a game, 2 hours for its 120 games on 2 workers.
-# A hundred readouts are too few to improve on the policy; 1,600 did better
-# against GnuGo level 10 but cost 1.66 s a move on two cores (docs/results.md:
-# about four hours for its 40 games), so that match joins the fit from its
-# recorded folder instead of being played again, as does sl-19-13x192's
-# match against level 10 (a network trained on a GPU by mockgo recipe).
+# in the run folder). Measured (games' seconds in docs/matches/ladder-*,
+# two games at a time on the 2 cores, at times beside other jobs): the 9x9
+# ladder's 720 games took 5.4 hours of game time, about 2.7 hours on the 2
+# workers; a game of UCT-5000 with RAVE took 28 s against random, 19 s
+# against GnuGo level 1 and 79 s against level 10 (61, 50 and 86 s with
+# heavy playouts); the Zero agent at 200 readouts 13, 12 and 41 s. 19x19,
+# 40 games a pairing (10 between anchors): the policies play random in a
+# second a game, GnuGo level 1 in 15 to 17 s and level 10 in 73 s (sl-19)
+# to 155 s (rl-19, whose games run longer); random against level 10 took
+# 262 s a game. AlphaGo's search at 100 readouts spends about a second a
+# move (its games against random: 260 s each, some 230 moves of its own),
+# so its 120 games take hours more. A hundred readouts are too few to
+# improve on the policy; 1,600 did better against GnuGo level 10 but cost
+# 1.66 s a move on two cores (docs/results.md: about four hours for its 40
+# games), so that match joins the fit from its recorded folder instead of
+# being played again, as does sl-19-13x192's match against level 10 (a
+# network trained on a GPU by mockgo recipe).
 _ARENA_FULL = ArenaPreset(size=9, anchors=("random", "gnugo:level=1", "gnugo:level=10"),
                           players=("uct:playouts=1000", "uct:playouts=1000,rave=1",
                                    "uct:playouts=5000,rave=1", "uct:playouts=5000,rave=1,heavy=1"),
