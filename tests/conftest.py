@@ -17,9 +17,9 @@ from mockgo.gtp.client import find_gnugo
 # train step: measured, a Zero test under JAX spent 46 of its 61 s
 # compiling). Its persistent cache keeps each compiled program under the key
 # of the program itself, so the tests' many small models of one architecture
-# (and the JAX notebooks' kernels, and the next run) compile it once. The
-# processes that run JAX (the learners' test, the JAX notebooks' kernels)
-# inherit the variables; `make clean` removes the folder.
+# (and the next run's) compile it once. The processes that run JAX (the
+# learners' test's child, the JAX notebook's kernel) inherit the variables;
+# `make clean` removes the folder.
 os.environ.setdefault("JAX_COMPILATION_CACHE_DIR", os.path.join(
     os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "build", "jax-cache"))
 os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0")
