@@ -104,15 +104,20 @@ def _supervised_gpu():
     # (AlphaGo's 13 x 192, batch 1024, Adam at 1e-3 on a cosine schedule,
     # mixed bfloat16 where the device computes it) on the same data. The
     # recipe sizes its epochs from the step rate it measures; a notebook's
-    # preset is fixed: 12 epochs of 1,500 batches, 18.4 million positions
-    # (3.5 passes over the mirror), about 330 s at the 56,600 positions/s
-    # the recipe quotes for this network on an H200; not yet run here. The
+    # preset is fixed: 12 epochs of 1,100 batches, 13.5 million positions
+    # (2.6 passes over the mirror), about the 12 epochs of 1,118 batches that
+    # trained sl-19-13x192 (240 s at 57,252 positions/s on an H200). The
     # dataset is built by one process per core of such a machine (16).
+    # Measured, the whole notebook on one H200 with 16 cores (JAX; GnuGo not
+    # installed there, so without its games; benchmarks/gpu_notebook.sh):
+    # 436 s, of which the dataset 59 s, the 12 epochs 245 s (19.6 s an
+    # epoch after the first's compile, 57,500 positions/s), the test split
+    # 53 s; top-1 49.7%, top-5 81.6% on the 1,428 test games.
     gpu = RECIPE_PRESETS["gpu"]
     return dataclasses.replace(_SUPERVISED_FULL, mode="gpu", layers=gpu.layers,
                                filters=gpu.filters, batch_size=gpu.batch_size,
                                learning_rate=gpu.learning_rate, epochs=gpu.epochs,
-                               steps_per_epoch=1500, validation_steps=gpu.validation_steps,
+                               steps_per_epoch=1100, validation_steps=gpu.validation_steps,
                                precision=gpu.precision, workers=16)
 
 

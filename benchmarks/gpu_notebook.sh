@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# A notebook on one lent GPU machine, in one call, timed cell by cell
+# (benchmarks/notebook_times.py): by default notebook 01 in full mode, which
+# on a GPU picks AlphaGo's 13 x 192 network (mockgo/presets.py). The
+# executed notebook, the timings and the training log go to $OUT; the
+# notebook is written after every cell, so a run stopped by DEADLINE keeps
+# what it did. Run it here first, quick, through every path:
+#   OUT=/tmp/out KGS=../shared/data/kgs MODE=quick PY=.venv/bin/python WHEELS=0 bash ...
+#
+#   NOTEBOOK  the notebook (notebooks/01_supervised.ipynb)   MODE  full or quick
+#   KGS  a folder of KGS archives, the notebook's download mirror (.kgs)
+#   DEADLINE  seconds for the notebook (540)
+#   PY  the Python (python3; here .venv/bin/python, with WHEELS=0: all installed)
+#
+# The machine has JAX, numpy, numba and matplotlib but neither Keras nor
+# Jupyter: .whl holds their wheels for its Python (keras, namex, optree, sgf,
+# nbclient, ipykernel, ipywidgets, anywidget and their needs; debugpy, which
+# ipykernel only uses when there, left out), fetched here with pip download
+# --no-deps --only-binary=:all: --python-version 3.12 and manylinux
+# --platform options.
+set -uo pipefail
+OUT=${OUT:-/tmp/out}
+NOTEBOOK=${NOTEBOOK:-notebooks/01_supervised.ipynb}
+MODE=${MODE:-full}
+KGS=${KGS:-.kgs}
+DEADLINE=${DEADLINE:-540}
+PY=${PY:-python3}
+mkdir -p "$OUT"
+if [ -d .whl ] && [ "${WHEELS:-1}" = 1 ]; then
+    "$PY" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+        --target /tmp/site .whl/*.whl || exit 1
+    export PYTHONPATH=/tmp/site:$PWD
+else
+    export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH}
+fi
+export KERAS_BACKEND=${KERAS_BACKEND:-jax} PYTHONUNBUFFERED=1
+export MOCKGO_KGS_MIRROR=$(cd "$KGS" && pwd)  # the notebook's download cell copies from here
+log() { echo "[$SECONDS s] $*" | tee -a "$OUT/run.log"; }
+
+log "device: $(nvidia-smi -L 2>/dev/null | head -1 || echo none); $(nproc) cores"
+# Every package the notebook imports, before the clock starts: a missing one
+# fails here in seconds, not minutes into the run.
+modules="jax, keras, nbclient, ipykernel, ipywidgets, anywidget, sgf, numba, matplotlib, mockgo"
+"$PY" -c "import $modules
+print('jax', jax.__version__, jax.devices(), 'keras', keras.__version__)" 2>&1 \
+    | tee -a "$OUT/run.log" || exit 1
+name=$(basename "$NOTEBOOK" .ipynb)
+log "$name in $MODE mode, at most $DEADLINE s"
+stamp=$(mktemp)  # a training log newer than this is this run's
+"$PY" benchmarks/notebook_times.py "$NOTEBOOK" --mode "$MODE" --deadline "$DEADLINE" \
+    --output "$OUT/$name-$MODE.ipynb" | tee "$OUT/times.json"
+training_log=$(find runs/"$name" -name log.csv -path "*/run/*" -newer "$stamp" 2>/dev/null)
+[ -n "$training_log" ] && cp "$training_log" "$OUT/training-log.csv"
+log "done"
