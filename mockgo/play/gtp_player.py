@@ -5,13 +5,14 @@ is GnuGo with mockgo's rules (specs ``gnugo:level=1``, ``gtp:cmd=...``)."""
 
 import shlex
 import subprocess
+import warnings
 
 import numpy as np
 
 from mockgo.go import coords
 from mockgo.go.board import BLACK, COLOR_NAMES, EMPTY, WHITE
-from mockgo.gtp.client import GTPEngine, GTPError, find_gnugo, gnugo_command
-from mockgo.play.player import RESIGN, Choices, Player
+from mockgo.gtp.client import GTPEngine, GTPEngineDied, GTPError, find_gnugo, gnugo_command
+from mockgo.play.player import RESIGN, Choices, Forfeit, Player
 
 __all__ = ["GTPPlayer", "gnugo_player"]
 
@@ -29,6 +30,12 @@ class GTPPlayer(Player):
     becomes :data:`RESIGN` and ``pass`` ``board.pass_index``. Engines that
     know ``set_random_seed`` (GnuGo) get one from each game's generator.
 
+    An engine that crashes (GnuGo 3.8 does, rarely, with a segmentation
+    fault) is started again, set up with the game and a new seed, and asked
+    again: once a move, with a warning; ``restarts`` counts them. If it
+    crashes again on the same move, the game is lost by forfeit
+    (:class:`~mockgo.play.player.Forfeit`) and the next game starts it anew.
+
     ``command``: the engine's command line, a list or a string (split as a
     shell would). ``name``: default ``"<engine name> <version>"`` as the
     engine reports them.
@@ -39,7 +46,8 @@ class GTPPlayer(Player):
     def __init__(self, command, name=None, stderr=None):
         if isinstance(command, str):
             command = shlex.split(command)
-        self.engine = GTPEngine(command, stderr=subprocess.DEVNULL if stderr is None else stderr)
+        self._stderr = subprocess.DEVNULL if stderr is None else stderr
+        self.engine = GTPEngine(command, stderr=self._stderr)
         if name is None:
             engine_name = self.engine.send("name")
             try:
@@ -52,8 +60,13 @@ class GTPPlayer(Player):
         self._setup = None  # (black points, white points) the engine was given
         self._sent = []  # (color, move) the engine has played, in order
         self._knows_seed = None
+        self._rng = None  # the game's generator: a restarted engine's seed
+        self.restarts = 0
 
     def start_game(self, game, board, rng):
+        self._rng = rng
+        if self.engine.process.poll() is not None:  # it crashed in the last game
+            self._restart()
         if self._knows_seed is None:
             try:
                 self._knows_seed = self.engine.send("known_command set_random_seed") == "true"
@@ -100,12 +113,40 @@ class GTPPlayer(Player):
     def _genmove(self, board):
         self._sync(board)
         color = board.to_play
-        answer = self.engine.send(f"genmove {COLOR_NAMES[color]}").strip().lower()
+        command = f"genmove {COLOR_NAMES[color]}"
+        try:
+            answer = self.engine.send(command)
+        except GTPEngineDied as died:
+            answer = self._again_after_crash(board, command, died)
+        answer = answer.strip().lower()
         if answer == "resign":
             return RESIGN
         move = coords.from_gtp(answer, board.size)
         self._sent.append((color, move))  # the engine has played it on its board
         return move
+
+    def _restart(self):
+        self.engine.close()
+        self.engine = GTPEngine(self.engine.command, name=self.engine.name, stderr=self._stderr)
+        self._size = None  # the next _sync sets the game up from the start
+
+    def _again_after_crash(self, board, command, died):
+        # A crash is a bug of the engine's, in one position, not the end of
+        # a match of hours: a fresh process with another seed (GnuGo reseeds
+        # each move from it, so the same seed would crash the same way)
+        # usually answers.
+        warnings.warn(f"{died}: starting it again at move {board.move_number + 1}", RuntimeWarning,
+                      stacklevel=2)
+        self.restarts += 1
+        self._restart()
+        try:
+            if self._knows_seed and self._rng is not None:
+                self.engine.send(f"set_random_seed {int(self._rng.integers(2**31))}")
+            self._sync(board)
+            return self.engine.send(command)
+        except GTPEngineDied as again:
+            raise Forfeit(f"{self.name} crashed at move {board.move_number + 1}, and again when "
+                          f"started anew ({again})") from again
 
     def choose(self, turns):
         moves = np.array([self._genmove(turn.board) for turn in turns], np.int64)

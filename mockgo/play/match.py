@@ -31,7 +31,8 @@ games its worker played before.
 A game ends at two passes in a row, a resignation, or the move cap
 (``max_moves``, default 2 * size * size, counting passes; the position is
 then scored as it stands). A move the rules forbid (which mockgo's players
-never make) loses the game by forfeit, written ``B+F``/``W+F``.
+never make), or an engine that crashed and crashed again when started anew,
+loses the game by forfeit, written ``B+F``/``W+F``.
 
 Scoring: area scoring with komi (Chinese rules), after taking off the
 board the stones GnuGo calls dead: a GnuGo started for the purpose loads

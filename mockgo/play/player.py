@@ -49,12 +49,20 @@ import numpy as np
 
 from mockgo.go.ownership import should_pass
 
-__all__ = ["RESIGN", "THINKING", "Choices", "Player", "Turn", "passes_now"]
+__all__ = ["RESIGN", "THINKING", "Choices", "Forfeit", "Player", "Turn", "passes_now"]
 
 RESIGN = -1  # the move that resigns the game
 # Not decided yet: a step-wise search goes on (SearchPlayer(stepwise=True));
 # the runner offers the same turn again at its next step.
 THINKING = -2
+
+
+class Forfeit(RuntimeError):
+    """Raised by a player that cannot move, such as an external engine that
+    crashed and crashed again when started anew: the game is lost by
+    forfeit, as in computer Go tournaments, the message becomes the game's
+    note, and the match goes on. Only a player that answers one position at
+    a time (``one_at_a_time``) may raise it."""
 
 
 @dataclasses.dataclass

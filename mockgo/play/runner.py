@@ -28,9 +28,11 @@ Matches (colours alternating, win rates with their intervals) are
 Games
 -----
 A game ends after two passes in a row, a resignation (a player's
-:data:`~mockgo.play.players.RESIGN`), a move the rules forbid (the player
-who made it loses by forfeit), or at the move cap (``max_moves``, default
-``2 * N * N``, counting passes; the position is then scored as it stands).
+:data:`~mockgo.play.players.RESIGN`), a forfeit (a move the rules forbid, or
+a player that cannot move, :class:`~mockgo.play.player.Forfeit`, such as an
+engine that crashed twice: that player loses), or at the move cap
+(``max_moves``, default ``2 * N * N``, counting passes; the position is then
+scored as it stands).
 It is scored by area with komi (``board.area_score()``), after taking off
 the stones in ``dead`` when a scorer has marked some. Each game comes back
 as a :class:`PlayedGame`: the final :class:`~mockgo.go.board.Board` (its
@@ -67,6 +69,7 @@ from tqdm.auto import tqdm
 
 from mockgo.data import records
 from mockgo.go.board import BLACK, EMPTY, WHITE, Board, IllegalMove, opponent
+from mockgo.play.player import Forfeit
 from mockgo.play.players import RESIGN, THINKING, Turn, as_player
 from mockgo.play.sampling import sample_moves
 
@@ -118,7 +121,8 @@ class PlayedGame:
     saw the position) and ``plane_rows[t]`` (its row in ``planes``, or -1).
 
     ``reason``: how it ended, ``"score"`` (two passes), ``"resign"``,
-    ``"forfeit"`` (``note`` says what was illegal) or ``"move cap"``.
+    ``"forfeit"`` (``note`` says what was illegal, or why the player could
+    not move) or ``"move cap"``.
     ``dead``: stones a scorer took off the board before counting (matches
     scored by GnuGo). ``players`` are the Player objects (None once the game
     has crossed a process boundary); ``names`` their names.
@@ -139,7 +143,7 @@ class PlayedGame:
     start_move: int = 0
     reason: str = "score"
     note: str | None = None
-    forfeited_by: int | None = None  # the colour that made an illegal move
+    forfeited_by: int | None = None  # the colour that forfeited the game
     random_move_at: int = -1
     index: int = 0  # the game's number in its run or match
     seconds: float = 0.0  # from its first move to its last
@@ -443,6 +447,7 @@ def play_games(black, white, count, size, komi=7.5, rng=None, seeds=None, max_mo
         evaluated = np.zeros(n, bool)
         think = np.zeros(n)
         plane_of = {}  # j -> packed planes, for players that keep them
+        forfeits = {}  # j -> why its player could not move
         for j in forced:
             uniform = masks[j:j + 1].astype(np.float64)
             uniform /= uniform.sum()
@@ -452,7 +457,14 @@ def play_games(black, white, count, size, komi=7.5, rng=None, seeds=None, max_mo
             rows = np.array([j for j, _ in members])
             turns = [turn for _, turn in members]
             began = time.perf_counter()
-            choices = turns[0].player.choose(turns)
+            try:
+                choices = turns[0].player.choose(turns)
+            except Forfeit as forfeit:
+                if len(turns) != 1:  # only players of one position at a time may forfeit
+                    raise
+                forfeits[int(rows[0])] = str(forfeit)
+                chosen[rows] = 0
+                continue
             think[rows] = time.perf_counter() - began
             chosen[rows], log_probs[rows] = choices.moves, choices.log_probs
             stats["network_calls"] += choices.calls
@@ -474,6 +486,10 @@ def play_games(black, white, count, size, komi=7.5, rng=None, seeds=None, max_mo
             board = game.board
             move = int(chosen[j])
             color = board.to_play
+            if j in forfeits:
+                game.forfeited_by, game.note = color, forfeits[j]
+                end_game(game, "forfeit")
+                continue
             if move == THINKING:  # a step-wise search goes on: the same turn next step
                 game.waited += think[j]
                 still.append(game)
