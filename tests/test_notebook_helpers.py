@@ -1,5 +1,6 @@
 """mockgo.notebook: the MOCKGO_QUICK switch, repo_root(), the presets and run folders."""
 
+import warnings
 from pathlib import Path
 
 import pytest
@@ -125,6 +126,21 @@ def test_start_empties_quick_folders_and_keeps_full_ones(tmp_path):
         tmp_path / "runs" / "04_zero" / "full"  # the folder full runs already use
     assert notebook.sl_policy_path(tmp_path, False) == \
         tmp_path / "runs" / "01_supervised" / "full" / "policy.keras"
+
+
+def test_start_quiets_the_fork_warning_of_a_cells_shell_command_and_no_other(tmp_path):
+    # Python 3.12 warns at any fork once JAX's threads run; a cell's `!bash`
+    # forks through pty.fork and runs its command at once (notebook.start).
+    (tmp_path / "pyproject.toml").write_text("")
+    message = "os.fork() was called. os.fork() is incompatible with multithreaded code"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        notebook.start("01_supervised", quick=True, root=tmp_path, device="CPU")
+        warnings.warn_explicit(message, RuntimeWarning, "/usr/lib/python3.12/pty.py", 95,
+                               module="pty")
+        warnings.warn_explicit(message, RuntimeWarning, "/usr/lib/python3.12/os.py", 1,
+                               module="os")
+    assert [w.filename for w in caught] == ["/usr/lib/python3.12/os.py"]
 
 
 def test_missing_archives_name_the_command_that_fetches_them(tmp_path):
