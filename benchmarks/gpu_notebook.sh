@@ -34,6 +34,7 @@ else
     export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH}
 fi
 export KERAS_BACKEND=${KERAS_BACKEND:-jax} PYTHONUNBUFFERED=1
+[ -d "$KGS" ] || { echo "no folder of KGS archives at KGS=$KGS" >&2; exit 1; }
 export MOCKGO_KGS_MIRROR=$(cd "$KGS" && pwd)  # the notebook's download cell copies from here
 log() { echo "[$SECONDS s] $*" | tee -a "$OUT/run.log"; }
 
@@ -49,6 +50,8 @@ log "$name in $MODE mode, at most $DEADLINE s"
 stamp=$(mktemp)  # a training log newer than this is this run's
 "$PY" benchmarks/notebook_times.py "$NOTEBOOK" --mode "$MODE" --deadline "$DEADLINE" \
     --output "$OUT/$name-$MODE.ipynb" | tee "$OUT/times.json"
+status=$?  # the notebook's: 1 when it failed or met the deadline
 training_log=$(find runs/"$name" -name log.csv -path "*/run/*" -newer "$stamp" 2>/dev/null)
 [ -n "$training_log" ] && cp "$training_log" "$OUT/training-log.csv"
 log "done"
+exit $status

@@ -27,6 +27,7 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")  # IPython colours its tracebacks
+DEADLINE = "Deadline"  # the error a cell stopped at the deadline ends with
 
 
 def _write(notebook, path):
@@ -44,7 +45,6 @@ def time_notebook(path, mode, output, deadline=None, kernel="python3"):
     path, output = Path(path), Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     notebook = nbformat.read(str(path), as_version=4)
-    os.environ["MOCKGO_QUICK"] = "1" if mode == "quick" else "0"  # the kernel inherits it
     started = time.perf_counter()
     cells, began = [], {}
 
@@ -63,20 +63,31 @@ def time_notebook(path, mode, output, deadline=None, kernel="python3"):
             return None
         return max(1, int(deadline - (time.perf_counter() - started)))
 
+    # At the deadline the kernel is interrupted and the cell ends at once as
+    # failed with DEADLINE, without waiting for a cell that ignores the
+    # interrupt.
     client = NotebookClient(notebook, kernel_name=kernel, timeout_func=time_left,
-                            interrupt_on_timeout=True, on_cell_execute=before,
-                            on_cell_executed=after,
+                            interrupt_on_timeout=True,
+                            error_on_timeout={"ename": DEADLINE, "evalue": "", "traceback": []},
+                            on_cell_execute=before, on_cell_executed=after,
                             resources={"metadata": {"path": str(path.resolve().parent)}})
     error = None
+    mode_before = os.environ.get("MOCKGO_QUICK")
+    os.environ["MOCKGO_QUICK"] = "1" if mode == "quick" else "0"  # the kernel inherits it
     try:
         client.execute()
-    except (CellExecutionError, CellTimeoutError, DeadKernelError) as failure:
-        # At the deadline the kernel is interrupted: the cell then fails
-        # with KeyboardInterrupt rather than timing out.
-        if deadline is not None and time.perf_counter() - started >= deadline - 1:
+    except CellExecutionError as failure:
+        if failure.ename == DEADLINE:
             error = f"stopped at the deadline of {deadline:.0f} s"
         else:
             error = ANSI.sub("", str(failure)).strip().splitlines()[-1][:300]
+    except (CellTimeoutError, DeadKernelError) as failure:
+        error = str(failure).strip().splitlines()[-1][:300]
+    finally:
+        if mode_before is None:
+            os.environ.pop("MOCKGO_QUICK", None)
+        else:
+            os.environ["MOCKGO_QUICK"] = mode_before
     _write(notebook, output)
     return {"benchmark": "notebook_times", "notebook": path.stem, "mode": mode,
             "backend": os.environ.get("KERAS_BACKEND", "tensorflow"),

@@ -230,13 +230,9 @@ def start(notebook, quick=None, root=None, device=None):
     root = repo_root() if root is None else Path(root)
     device = compute_device() if device is None else device
     nb = Notebook(notebook, quick, root, preset(notebook, quick, device), device)
-    # A cell's shell command (`!bash data/download.sh`) starts through a
-    # pseudo-terminal, pty.fork, which Python 3.12 warns of once JAX's threads
-    # run: "os.fork() ... will likely lead to a deadlock". The child runs the
-    # command at once and takes no lock, so that is no deadlock to warn a
-    # learner of; any other fork still warns.
-    warnings.filterwarnings("ignore", message=r"os\.fork\(\) was called", category=RuntimeWarning,
-                            module="pty")
+    # A cell's `!bash` forks through pty.fork, and once JAX runs its hook warns
+    # of a deadlock at every fork; the child execs at once: quiet that fork only.
+    warnings.filterwarnings("ignore", r"os\.fork\(\) was called", RuntimeWarning, r"pty\Z")
     if quick:
         shutil.rmtree(nb.folder, ignore_errors=True)
     nb.folder.mkdir(parents=True, exist_ok=True)

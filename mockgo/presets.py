@@ -106,7 +106,7 @@ def _supervised_gpu():
     # recipe sizes its epochs from the step rate it measures; a notebook's
     # preset is fixed: 12 epochs of 1,100 batches, 13.5 million positions
     # (2.6 passes over the mirror), about the 12 epochs of 1,118 batches that
-    # trained sl-19-13x192 (240 s at 57,252 positions/s on an H200). The
+    # trained sl-19-13x192 (243 s at 57,252 positions/s on an H200). The
     # dataset is built by one process per core of such a machine (16).
     # Measured, the whole notebook on one H200 with 16 cores (JAX; GnuGo not
     # installed there, so without its games; benchmarks/gpu_notebook.sh):

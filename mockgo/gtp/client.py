@@ -18,6 +18,7 @@ many commands at once and then read their answers, saving a round trip each.
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 
 # send_many writes at most this many bytes before it reads the answers: the
@@ -35,7 +36,13 @@ class GTPError(RuntimeError):
 
 
 class GTPEngineDied(RuntimeError):
-    """The engine exited or closed its pipe, so no answer will come."""
+    """The engine exited or closed its pipe, so no answer will come.
+    ``status`` says how, without the command line: ``"exited with code 1"``,
+    ``"was killed by signal 11 (SIGSEGV)"``, ``"closed its output"``."""
+
+    def __init__(self, message, status=""):
+        super().__init__(message)
+        self.status = status
 
 
 class GTPEngine:
@@ -104,9 +111,14 @@ class GTPEngine:
             code = self.process.wait(timeout=1)
         except subprocess.TimeoutExpired:
             code = None
-        status = "closed its output" if code is None else f"exited with code {code}"
+        if code is None:
+            status = "closed its output"
+        elif code < 0:  # a signal: a crash (SIGSEGV) or a kill
+            status = f"was killed by signal {-code} ({_signal_name(-code)})"
+        else:
+            status = f"exited with code {code}"
         return GTPEngineDied(f"GTP engine {self.name} ({shlex.join(self.command)}) "
-                             f"{status}; no answer to {command!r}")
+                             f"{status}; no answer to {command!r}", status)
 
     def _exchange(self, commands):
         """Write the commands in one go, then read their answers."""
@@ -141,6 +153,13 @@ class GTPEngine:
             lines.pop(0)  # a multi-line answer that starts on the next line
         text = "\n".join(lines)
         return GTPError(command, text) if head[0] == "?" else text
+
+
+def _signal_name(number):
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return "unknown signal"
 
 
 def find_gnugo():

@@ -61,20 +61,25 @@ class GTPPlayer(Player):
         self._sent = []  # (color, move) the engine has played, in order
         self._knows_seed = None
         self._rng = None  # the game's generator: a restarted engine's seed
+        self._dead = False  # it died and was not started again
         self.restarts = 0
 
     def start_game(self, game, board, rng):
         self._rng = rng
-        if self.engine.process.poll() is not None:  # it crashed in the last game
+        if self._dead or self.engine.process.poll() is not None:  # it crashed in the last game
             self._restart()
-        if self._knows_seed is None:
-            try:
-                self._knows_seed = self.engine.send("known_command set_random_seed") == "true"
-            except GTPError:
-                self._knows_seed = False
-        if self._knows_seed:
-            self.engine.send(f"set_random_seed {int(rng.integers(2**31))}")
-        self._new_game(board.size, board.komi, *_setup_stones(board))
+        try:
+            if self._knows_seed is None:
+                try:
+                    self._knows_seed = self.engine.send("known_command set_random_seed") == "true"
+                except GTPError:
+                    self._knows_seed = False
+            if self._knows_seed:
+                self.engine.send(f"set_random_seed {int(rng.integers(2**31))}")
+            self._new_game(board.size, board.komi, *_setup_stones(board))
+        except GTPEngineDied:
+            # Its first genmove finds it dead and starts it again (or forfeits).
+            self._dead, self._size = True, None
 
     def _new_game(self, size, komi, black, white):
         commands = [f"boardsize {size}", "clear_board", f"komi {komi:g}"]
@@ -111,10 +116,13 @@ class GTPPlayer(Player):
             self._sent += new
 
     def _genmove(self, board):
-        self._sync(board)
         color = board.to_play
         command = f"genmove {COLOR_NAMES[color]}"
         try:
+            if self._dead:
+                raise GTPEngineDied(f"{self.name} died before move {board.move_number + 1}",
+                                    "died earlier")
+            self._sync(board)
             answer = self.engine.send(command)
         except GTPEngineDied as died:
             answer = self._again_after_crash(board, command, died)
@@ -128,15 +136,15 @@ class GTPPlayer(Player):
     def _restart(self):
         self.engine.close()
         self.engine = GTPEngine(self.engine.command, name=self.engine.name, stderr=self._stderr)
-        self._size = None  # the next _sync sets the game up from the start
+        self._dead, self._size = False, None  # the next _sync sets the game up from the start
 
     def _again_after_crash(self, board, command, died):
         # A crash is a bug of the engine's, in one position, not the end of
-        # a match of hours: a fresh process with another seed (GnuGo reseeds
-        # each move from it, so the same seed would crash the same way)
-        # usually answers.
-        warnings.warn(f"{died}: starting it again at move {board.move_number + 1}", RuntimeWarning,
-                      stacklevel=2)
+        # a match of hours: a fresh process, given the game and another seed
+        # (GnuGo reseeds each move from its seed, so the same one could crash
+        # the same way), usually answers.
+        move = board.move_number + 1
+        warnings.warn(f"{died}: starting it again at move {move}", RuntimeWarning)
         self.restarts += 1
         self._restart()
         try:
@@ -145,8 +153,10 @@ class GTPPlayer(Player):
             self._sync(board)
             return self.engine.send(command)
         except GTPEngineDied as again:
-            raise Forfeit(f"{self.name} crashed at move {board.move_number + 1}, and again when "
-                          f"started anew ({again})") from again
+            self._dead = True  # the next game starts it again
+            # The game's record keeps this: the engine's name, not its path.
+            raise Forfeit(f"{self.name} {died.status} at move {move}, and {again.status} "
+                          f"again when started anew") from again
 
     def choose(self, turns):
         moves = np.array([self._genmove(turn.board) for turn in turns], np.int64)

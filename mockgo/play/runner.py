@@ -462,8 +462,7 @@ def play_games(black, white, count, size, komi=7.5, rng=None, seeds=None, max_mo
             except Forfeit as forfeit:
                 if len(turns) != 1:  # only players of one position at a time may forfeit
                     raise
-                forfeits[int(rows[0])] = str(forfeit)
-                chosen[rows] = 0
+                forfeits[int(rows[0])] = str(forfeit)  # the move loop ends that game
                 continue
             think[rows] = time.perf_counter() - began
             chosen[rows], log_probs[rows] = choices.moves, choices.log_probs
