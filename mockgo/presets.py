@@ -396,9 +396,10 @@ _ARENA_QUICK = ArenaPreset(size=9, anchors=("random", "gnugo:level=1"),
 # 40 games a pairing (10 between anchors): the policies play random in a
 # second a game, GnuGo level 1 in 15 to 17 s and level 10 in 73 s (sl-19)
 # to 155 s (rl-19, whose games run longer); random against level 10 took
-# 262 s a game. AlphaGo's search at 100 readouts spends about a second a
-# move (its games against random: 260 s each, some 230 moves of its own),
-# so its 120 games take hours more. A hundred readouts are too few to
+# 262 s a game. AlphaGo's search at 100 readouts spent 0.65 to 0.73 s a
+# move: its games took 260 s each against random, 119 s against level 1 and
+# 208 s against level 10, 6.5 hours of game time for its 120 games (about
+# 3.3 on the 2 workers). A hundred readouts are too few to
 # improve on the policy; 1,600 did better against GnuGo level 10 but cost
 # 1.66 s a move on two cores (docs/results.md: about four hours for its 40
 # games), so that match joins the fit from its recorded folder instead of

@@ -102,12 +102,7 @@ DOCS_DIR = NOTEBOOKS_DIR.parent / "docs" / "notebooks"
 # `make docs DOCS=...` runs them again (hours: their full runs are not on the
 # machine that last executed them). Once regenerated, the test below says to
 # take the name out.
-STALE_DOCS = {
-    # The 19x19 ladder reads recorded matches; new sections compare search, and a bigger
-    # network, with the policy.
-    "05_arena": "the recorded matches and the sections on search and a bigger network are new; "
-                "its full run is not yet done",
-}
+STALE_DOCS = {}
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
