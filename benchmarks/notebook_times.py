@@ -26,15 +26,12 @@ import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from mockgo.data.files import atomic_write_text  # noqa: E402
+
 ANSI = re.compile(r"\x1b\[[0-9;]*m")  # IPython colours its tracebacks
 DEADLINE = "Deadline"  # the error a cell stopped at the deadline ends with
-
-
-def _write(notebook, path):
-    # Atomic, as everything mockgo writes: a reader never sees half a notebook.
-    part = path.with_name(path.name + ".part")
-    nbformat.write(notebook, str(part))
-    os.replace(part, path)
 
 
 def time_notebook(path, mode, output, deadline=None, kernel="python3"):
@@ -56,7 +53,7 @@ def time_notebook(path, mode, output, deadline=None, kernel="python3"):
         status = (execute_reply or {}).get("content", {}).get("status", "ok")  # or "error"
         cells.append({"cell": cell_index, "seconds": round(seconds, 1), "status": status,
                       "first_line": cell.source.splitlines()[0][:80] if cell.source else ""})
-        _write(notebook, output)
+        atomic_write_text(output, nbformat.writes(notebook))
 
     def time_left(cell):
         if deadline is None:
@@ -88,7 +85,7 @@ def time_notebook(path, mode, output, deadline=None, kernel="python3"):
             os.environ.pop("MOCKGO_QUICK", None)
         else:
             os.environ["MOCKGO_QUICK"] = mode_before
-    _write(notebook, output)
+    atomic_write_text(output, nbformat.writes(notebook))
     return {"benchmark": "notebook_times", "notebook": path.stem, "mode": mode,
             "backend": os.environ.get("KERAS_BACKEND", "tensorflow"),
             "seconds": round(time.perf_counter() - started, 1), "finished": error is None,

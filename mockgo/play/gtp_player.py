@@ -61,12 +61,12 @@ class GTPPlayer(Player):
         self._sent = []  # (color, move) the engine has played, in order
         self._knows_seed = None
         self._rng = None  # the game's generator: a restarted engine's seed
-        self._dead = False  # it died and was not started again
+        self._died = None  # the GTPEngineDied it died with, not started again since
         self.restarts = 0
 
     def start_game(self, game, board, rng):
         self._rng = rng
-        if self._dead or self.engine.process.poll() is not None:  # it crashed in the last game
+        if self._died is not None or self.engine.process.poll() is not None:  # it crashed in the last game
             self._restart()
         try:
             if self._knows_seed is None:
@@ -74,12 +74,14 @@ class GTPPlayer(Player):
                     self._knows_seed = self.engine.send("known_command set_random_seed") == "true"
                 except GTPError:
                     self._knows_seed = False
-            if self._knows_seed:
-                self.engine.send(f"set_random_seed {int(rng.integers(2**31))}")
+            self._send_seed()
             self._new_game(board.size, board.komi, *_setup_stones(board))
-        except GTPEngineDied:
-            # Its first genmove finds it dead and starts it again (or forfeits).
-            self._dead, self._size = True, None
+        except GTPEngineDied as died:
+            self._died = died  # its first genmove starts it again (or forfeits)
+
+    def _send_seed(self):
+        if self._knows_seed:
+            self.engine.send(f"set_random_seed {int(self._rng.integers(2**31))}")
 
     def _new_game(self, size, komi, black, white):
         commands = [f"boardsize {size}", "clear_board", f"komi {komi:g}"]
@@ -119,9 +121,8 @@ class GTPPlayer(Player):
         color = board.to_play
         command = f"genmove {COLOR_NAMES[color]}"
         try:
-            if self._dead:
-                raise GTPEngineDied(f"{self.name} died before move {board.move_number + 1}",
-                                    "died earlier")
+            if self._died is not None:
+                raise self._died
             self._sync(board)
             answer = self.engine.send(command)
         except GTPEngineDied as died:
@@ -136,7 +137,7 @@ class GTPPlayer(Player):
     def _restart(self):
         self.engine.close()
         self.engine = GTPEngine(self.engine.command, name=self.engine.name, stderr=self._stderr)
-        self._dead, self._size = False, None  # the next _sync sets the game up from the start
+        self._died, self._size = None, None  # the next _sync sets the game up from the start
 
     def _again_after_crash(self, board, command, died):
         # A crash is a bug of the engine's, in one position, not the end of
@@ -148,12 +149,11 @@ class GTPPlayer(Player):
         self.restarts += 1
         self._restart()
         try:
-            if self._knows_seed and self._rng is not None:
-                self.engine.send(f"set_random_seed {int(self._rng.integers(2**31))}")
+            self._send_seed()
             self._sync(board)
             return self.engine.send(command)
         except GTPEngineDied as again:
-            self._dead = True  # the next game starts it again
+            self._died = again  # the next game starts it again
             # The game's record keeps this: the engine's name, not its path.
             raise Forfeit(f"{self.name} {died.status} at move {move}, and {again.status} "
                           f"again when started anew") from again
