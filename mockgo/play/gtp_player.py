@@ -66,7 +66,8 @@ class GTPPlayer(Player):
 
     def start_game(self, game, board, rng):
         self._rng = rng
-        if self._died is not None or self.engine.process.poll() is not None:  # it crashed in the last game
+        # It crashed in the last game (and forfeited), or after its last move.
+        if self._died is not None or self.engine.process.poll() is not None:
             self._restart()
         try:
             if self._knows_seed is None:
