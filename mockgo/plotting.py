@@ -288,13 +288,23 @@ def plot_equal_cost(points, names=("this run", "the other run"), ax=None, title=
     return ax
 
 
-def plot_elo_chain(chain, ax=None, title=None):
+def plot_elo_chain(chain, ax=None, title=None, anchored=None):
     """A run's Elo ladder, the random player at 0: ``chain`` from
     :func:`mockgo.zero.report.elo_chain`, one point a generation. A point
     that rests on a match won or lost in full is drawn hollow (its Elo is a
     bound: the link counts at its 95% Wilson bound); the label of each point
-    is the match that placed it (wins of games against the one before)."""
+    is the match that placed it (wins of games against the one before).
+    ``anchored``: ``{generation: Rating}`` of the same run's generations
+    rated against fixed players (:func:`mockgo.zero.anchored.anchored_ratings`),
+    drawn beside the chain with their 95% intervals."""
     ax = _axes(ax, 6)
+    if anchored:
+        gens = sorted(anchored)
+        ax.errorbar(gens, [anchored[g].elo for g in gens],
+                    yerr=[[anchored[g].elo - anchored[g].low for g in gens],
+                          [anchored[g].high - anchored[g].elo for g in gens]],
+                    fmt="s-", color="C1", capsize=4, lw=1,
+                    label="against fixed players (95% interval)")
     xs, ys = [p["generation"] for p in chain], [p["elo"] for p in chain]
     ax.plot(xs, ys, "-", color="C0", lw=1)
     exact = [p for p in chain if not p["bound"]]
@@ -313,6 +323,6 @@ def plot_elo_chain(chain, ax=None, title=None):
     ax.set_ylabel("Elo (the random player: 0)")
     ax.set_title(title or "each generation against the one before")
     ax.grid(alpha=0.3)
-    if chain:
+    if chain or anchored:
         ax.legend()
     return ax

@@ -278,6 +278,12 @@ class ZeroPreset:
     chain_every: int = 1
     warmup: dict = dataclasses.field(default_factory=dict)
     warmup_readouts: int = 64
+    # The generations rated against fixed players of notebook 05's 9x9 ladder
+    # (mockgo.zero.anchored): every ``anchored_every``-th and the last, each
+    # playing ``anchored_games`` games against each of ``anchors``.
+    anchors: tuple = ("random", "uct:playouts=1000")
+    anchored_every: int = 10
+    anchored_games: int = 40
 
     def without_gnugo(self):
         """The same preset with no strength curve (for a machine without
@@ -304,7 +310,9 @@ def _zero_presets():
                        generations=2, match_games=4, plain=small, plain_generations=1,
                        chain_every=1,
                        # the warm-up: 4 generations of 48 games, checked at 32 readouts
-                       warmup=dict(generations=4, games=48), warmup_readouts=32)
+                       warmup=dict(generations=4, games=48), warmup_readouts=32,
+                       # generations 0 and 2, 2 games against each anchor
+                       anchored_every=2, anchored_games=2)
     # Full: stop any time, run the notebook again to go on. ZeroConfig's
     # defaults (those of `mockgo zero`: 4 x 32, 256 games a generation, 64
     # readouts) with KataGo's changes (`mockgo zero --katago`) and without
@@ -313,7 +321,9 @@ def _zero_presets():
     # generations. Beside it, the plain AlphaGo Zero settings, with their
     # evaluation matches, and the same strength curve. Matches of 40 games:
     # the equal-cost ones, and the Elo ladder's 13 (generation 0 against the
-    # random player, then every 5th generation against the one 5 before). The
+    # random player, then every 5th generation against the one 5 before), and
+    # generations 0, 10, ..., 60 against the random player and uct:playouts=1000
+    # (14 matches, rated on notebook 05's 9x9 scale by its recorded games). The
     # same runs from a terminal: mockgo zero --base-dir runs/04_zero/full/katago
     # --board-size 9 --generations 60 --katago --set strength_every=5
     # --no-evaluate, and --base-dir runs/04_zero/full/plain --generations 20

@@ -243,3 +243,16 @@ def test_an_elo_chain_draws_its_bounds_hollow_and_labels_each_match():
     assert list(exact.get_xdata()) == [0, 2] and list(bound.get_xdata()) == [4]
     assert bound.get_markerfacecolor() == "none" and exact.get_markerfacecolor() != "none"
     assert [t.get_text() for t in ax.texts] == ["5/8", "6/8", "8/8"]
+
+
+def test_an_elo_chain_draws_the_anchored_ratings_beside_it_with_their_intervals():
+    from mockgo.arena.ladder import Rating
+
+    chain = [{"generation": 0, "elo": 0.0, "wins": 4, "games": 8, "bound": False},
+             {"generation": 10, "elo": 900.0, "wins": 8, "games": 8, "bound": True}]
+    anchored = {0: Rating("gen0", -20.0, -120.0, 80.0), 10: Rating("gen10", 400.0, 250.0, 550.0)}
+    ax = plot_elo_chain(chain, anchored=anchored)
+    fixed = ax.get_lines()[0]
+    assert list(fixed.get_xdata()) == [0, 10] and list(fixed.get_ydata()) == [-20.0, 400.0]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "against fixed players (95% interval)" in labels and len(labels) == 3

@@ -9,6 +9,7 @@ runs of their own in temporary folders and interrupt them through the
 
 import json
 import shutil
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -653,3 +654,25 @@ def test_the_loop_deletes_its_own_temporaries_not_an_extra_jobs(tmp_path):
               "sgf/000000/clean/.extra-00000.sgf.k2j4_x9a.tmp"]
     assert [layout.loop_owns(path) for path in ours] == [True] * len(ours)
     assert [layout.loop_owns(path) for path in theirs] == [False] * len(theirs)
+
+
+def test_generations_rated_against_fixed_players_on_the_9x9_ladders_scale(loop_dir, tmp_path):
+    from mockgo.zero.anchored import anchored_ratings, generation_spec
+
+    base = tmp_path / "run"
+    shutil.copytree(loop_dir, base)
+    run = bootstrap(base, ZeroConfig.for_test())
+    recorded = Path(__file__).resolve().parent.parent / "docs" / "matches" / "ladder-9x9"
+    result = anchored_ratings(run, [0, 2], ("random", "uct:playouts=1000"), 2, recorded,
+                              readouts=2, workers=1)
+    spec = generation_spec(run, 2, readouts=2)
+    assert spec == f"mcts:path={run.model_path(2)},readouts=2,name=gen2"
+    rating = result.ratings[spec]
+    assert rating.name == "gen2" and rating.games == 4 and rating.low < rating.elo < rating.high
+    # The anchors are placed by their recorded games: uct:playouts=1000 far above random.
+    assert result.ratings["random"].elo == 0 and result.ratings["uct:playouts=1000"].elo > 300
+    assert len(result.recorded) == len(list(recorded.iterdir()))
+    assert sorted(p.name for p in (base / "sgf" / "anchored").iterdir()) == ["02", "03", "04",
+                                                                             "05"]
+    with pytest.raises(FileNotFoundError, match="holds no recorded matches"):
+        anchored_ratings(run, [0], ("random",), 2, tmp_path, readouts=2, workers=1)
