@@ -93,18 +93,19 @@ class BoundExercise:
     headless: bool
 
     def check(self, answer, **context):
-        """Check ``answer`` (module docstring); returns whether it passed.
-        Headless, an answer that does not pass is replaced by the solution,
-        whose check must pass."""
+        """Check ``answer`` (module docstring) and say what is right or not
+        yet; nothing is returned, so a notebook cell shows the sentence
+        only. Headless, an answer that does not pass is replaced by the
+        solution, whose check must pass."""
         passed, message = self.exercise.run_check(answer, **context)
         if passed:
             print(f"Correct ({self.exercise.title}): {message}")
-            return True
+            return
         print(f"Not yet ({self.exercise.title}): {message}")
         if not self.headless:
             print(f"EX.{self.exercise.name}.hint() gives a hint, "
                   f"EX.{self.exercise.name}.solution() the answer.")
-            return False
+            return
         # Nobody writes answers in a headless run: the solution stands in, and must pass.
         try:
             message = self.exercise.checker(self.exercise.solution_function, **context)
@@ -112,7 +113,6 @@ class BoundExercise:
             raise AssertionError(f"exercise {self.exercise.name}: the solution fails its own "
                                  f"check: {not_yet}") from None
         print(f"Headless run: the solution stands in for the answer. {message}")
-        return False
 
     def hint(self):
         self.exercise.hint()
