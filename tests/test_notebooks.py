@@ -102,7 +102,10 @@ DOCS_DIR = NOTEBOOKS_DIR.parent / "docs" / "notebooks"
 # `make docs DOCS=...` runs them again (hours: their full runs are not on the
 # machine that last executed them). Once regenerated, the test below says to
 # take the name out.
-STALE_DOCS = {}
+STALE_DOCS = {
+    "04_zero_selfplay": "new cells: the search, self-play and loss written out, the generations "
+                        "against fixed players, exercises; to be executed in full with the series",
+}
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
