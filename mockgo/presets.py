@@ -311,8 +311,9 @@ def _zero_presets():
                        chain_every=1,
                        # the warm-up: 4 generations of 48 games, checked at 32 readouts
                        warmup=dict(generations=4, games=48), warmup_readouts=32,
-                       # generations 0 and 2, 2 games against each anchor
-                       anchored_every=2, anchored_games=2)
+                       # generations 0 and 2, 2 games against the random player only
+                       # (a game against uct:playouts=1000 takes seconds)
+                       anchors=("random",), anchored_every=2, anchored_games=2)
     # Full: stop any time, run the notebook again to go on. ZeroConfig's
     # defaults (those of `mockgo zero`: 4 x 32, 256 games a generation, 64
     # readouts) with KataGo's changes (`mockgo zero --katago`) and without
