@@ -487,3 +487,26 @@ def test_search_player_keeps_its_trees_and_restarts_on_a_foreign_board():
     other.play(coords.from_gtp("C3", 5))
     move = player.select_move(other)
     assert other.is_legal(move) and player.trees[0].root.state.board.history == other.history
+
+
+def test_a_policy_players_first_moves_are_drawn_from_its_policy_then_it_is_greedy(tmp_path):
+    import numpy as np
+
+    from mockgo.go.board import Board
+    from mockgo.nets import models
+    from mockgo.play.policy_player import PolicyPlayer
+
+    model = models.policy_network(5, 48, layers=2, filters=4)
+    model.save(tmp_path / "p5.keras")
+    player = make_player(f"policy:path={tmp_path / 'p5.keras'},softpick=2")
+    assert isinstance(player, PolicyPlayer) and player.softpick_moves == 2
+    opening, later = Board(5), Board(5)
+    for move in ("C3", "B2"):
+        later.play(coords.from_gtp(move, 5))
+    drawn = {player.select_move(opening, np.random.default_rng(seed)) for seed in range(30)}
+    best = int(np.argmax(player.policy(later)))
+    assert len(drawn) > 3  # move 1 drawn at temperature 1
+    assert {player.select_move(later, np.random.default_rng(seed)) for seed in range(10)} == {best}
+    assert player.with_temperature(0.0).softpick_moves == 2
+    with pytest.raises(ValueError, match="softpick is a number of moves >= 0"):
+        make_player(f"policy:path={tmp_path / 'p5.keras'},softpick=-1")

@@ -46,10 +46,19 @@ class PolicyPlayer(Player):
     for matches and GTP; the learning loops' players keep playing until
     nothing sensible is left). TensorFlow is imported when the first
     PolicyPlayer is made, not before.
+
+    ``softpick_moves``: the first moves of a game (those with a move number
+    below it) are drawn from the policy at temperature 1 whatever
+    ``temperature`` says, as the search players draw theirs by visit count
+    (:class:`~mockgo.search.mcts.SearchOptions`). A greedy player against a
+    deterministic opponent plays the same few games again and again (the
+    raw 9x9 network against GnuGo level 1: 17 different games in 40); its
+    own distribution's first moves make each game another, at the price of
+    those moves' quality, as for the searches it is compared with.
     """
 
     def __init__(self, model, encoder=None, temperature=0.0, seed=None, name=None,
-                 keep_planes=False, batch_size=1024, answer_passes=False):
+                 keep_planes=False, batch_size=1024, answer_passes=False, softpick_moves=0):
         from mockgo.nets.inference import \
             network_input  # TensorFlow: imported only when a network is used
 
@@ -57,6 +66,9 @@ class PolicyPlayer(Player):
         self.model = self.predictor.model
         self.size = self.encoder.size
         self.temperature = check_temperature(temperature)
+        self.softpick_moves = int(softpick_moves)
+        if self.softpick_moves < 0:
+            raise ValueError(f"softpick_moves must be >= 0, not {softpick_moves}")
         self.keep_planes = bool(keep_planes)
         self.answer_passes = bool(answer_passes)
         self.seed = seed
@@ -75,7 +87,7 @@ class PolicyPlayer(Player):
         return PolicyPlayer(self.predictor, self.encoder.name, temperature, seed=self.seed,
                             name=name or self.name,
                             keep_planes=self.keep_planes if keep_planes is None else keep_planes,
-                            answer_passes=self.answer_passes)
+                            answer_passes=self.answer_passes, softpick_moves=self.softpick_moves)
 
     def probabilities(self, planes):
         """The network's raw policy for a batch of planes (one compiled call)."""
@@ -117,11 +129,18 @@ class PolicyPlayer(Player):
         raw = self.probabilities(batch)
         ended = time.perf_counter()
         distributions = temper(masked_policy(raw, masks[rows]),
-                               [turns[j].player.temperature for j in rows])
+                               [_temperature(turns[j]) for j in rows])
         moves[rows], log_probs[rows] = sample_moves(distributions, [turns[j].rng for j in rows])
         evaluated[rows] = True
         return Choices(moves, log_probs, evaluated, batch, calls=1, encode_s=middle - began,
                        network_s=ended - middle)
+
+
+def _temperature(turn):
+    """The temperature of a turn's move: 1 for the first ``softpick_moves``
+    moves of its game, then the player's own."""
+    player = turn.player
+    return 1.0 if turn.board.move_number < player.softpick_moves else player.temperature
 
 
 def portable_player(player, temperature=1.0):
@@ -140,5 +159,5 @@ def portable_player(player, temperature=1.0):
     model = ShippedModel.from_model(player.model, encoder=player.encoder.name)
     return Recipe(PolicyPlayer, (model,), dict(
         encoder=player.encoder.name, temperature=player.temperature, seed=player.seed,
-        name=player.name, keep_planes=player.keep_planes, answer_passes=player.answer_passes),
-        name=player.name)
+        name=player.name, keep_planes=player.keep_planes, answer_passes=player.answer_passes,
+        softpick_moves=player.softpick_moves), name=player.name)

@@ -11,6 +11,7 @@ Command lines and worker processes make players from strings
     random:seed=3                       RandomPlayer(seed=3)
     policy:path=models/sl.keras,temperature=0.5,seed=1
     policy:pretrained=sl-19             a network that ships with mockgo (mockgo models)
+    policy:pretrained=zero-9,softpick=6 its first 6 moves drawn from the policy, then greedy
     gnugo                               GnuGo level 10 (its default)
     gnugo:level=1,seed=0                GnuGo at level 1 (binary=PATH: another GnuGo)
     gtp:cmd=/usr/games/gnugo --mode gtp --level 3
@@ -79,19 +80,23 @@ def _make_random(seed=None, name=None):
     return RandomPlayer(seed=None if seed is None else int(seed), name=name)
 
 
-def _make_policy(path=None, pretrained=None, encoder=None, temperature="0", seed=None, name=None):
+def _make_policy(path=None, pretrained=None, encoder=None, temperature="0", softpick="0",
+                 seed=None, name=None):
     if (path is None) == (pretrained is None):
         raise ValueError("a policy player needs path=MODEL.keras or pretrained=NAME "
                          "(mockgo models lists the names)")
     file = _network_file(path, pretrained)
     temperature = check_temperature(float(temperature))
+    softpick = int(softpick)
+    if softpick < 0:
+        raise ValueError(f"policy: softpick is a number of moves >= 0, not {softpick}")
     seed = None if seed is None else int(seed)
     name = name or (f"policy:{pretrained}" if pretrained is not None
                     else f"policy:{os.path.basename(path)}")
 
     def build():
         return PolicyPlayer(file, encoder=encoder, temperature=temperature, seed=seed, name=name,
-                            answer_passes=True)
+                            answer_passes=True, softpick_moves=softpick)
 
     return PlayerPlan(build, name, size=_recorded_size(file), seed=seed)
 
@@ -238,7 +243,8 @@ PLAYER_KINDS = {
     "random": (_make_random, "uniform over the sensible moves; options: seed"),
     "policy": (_make_policy, "a policy network; options: path (a .keras file) or pretrained "
                              "(a shipped network: mockgo models), encoder (default: what the "
-                             "file records), temperature (0 = greedy), seed"),
+                             "file records), temperature (0 = greedy), softpick (the first "
+                             "moves drawn at temperature 1, as a search's by visits; 0), seed"),
     "gnugo": (gnugo_player, "GnuGo through GTP; options: level (default 10), seed, binary"),
     "gtp": (_make_gtp, "any GTP engine; option: cmd=COMMAND LINE (last: takes the rest)"),
     "uct": (_make_uct, "classic Monte Carlo tree search with random playouts (mockgo.search.uct); "
