@@ -10,7 +10,7 @@ import pytest
 from mockgo import Board
 from mockgo.go import coords
 from mockgo.go.board import BLACK, WHITE
-from mockgo.go.features import ALPHAGO48, ALPHAGO49
+from mockgo.go.features import ALPHAGO48, ALPHAGO49, get_encoder
 from mockgo.go.ownership import should_pass
 from mockgo.nets.inference import fastest_precision
 from mockgo.nets.io import NetworkInfo, save_model
@@ -84,9 +84,30 @@ def test_evaluator_refuses_what_it_cannot_use(networks):
         AlphaGoEvaluator(policy, None, mix=0.5)
     with pytest.raises(ValueError, match=r"\[0, 1\]"):
         AlphaGoEvaluator(policy, value, mix=1.5)
+
+
+def test_a_dual_network_gives_the_priors_and_v_in_one_call(tmp_path):
+    """AlphaGo Zero's network in AlphaGo's search (the mixing measured on
+    9x9): its policy head is the prior, its value head v, both from one
+    network call when it is given as both."""
+    from mockgo.nets.inference import Predictor, masked_policy
+    from mockgo.nets.io import save_for_play
+
     dual = dual_network(7, 17, blocks=1, filters=8)
-    with pytest.raises(ValueError, match="dual network"):
-        AlphaGoEvaluator(dual, value, mix=0.0)
+    path = tmp_path / "dual.keras"
+    save_for_play(dual, path, encoder="agz17")
+    states = [GoGame(7), GoGame(7).play(24)]
+    planes = np.stack([get_encoder("agz17", 7).encode(s.board) for s in states])
+    policy, value = Predictor(dual).predict(planes)
+    legal = np.stack([s.legal_actions() for s in states])
+    evaluate = AlphaGoEvaluator(str(path), str(path), mix=0.0)
+    assert evaluate.shared and evaluate.value is evaluate.policy
+    priors, values = evaluate(states)
+    assert np.allclose(priors, masked_policy(policy, legal), atol=1e-5)
+    assert np.allclose(values, value, atol=1e-5)
+    half = AlphaGoEvaluator(dual, dual, mix=0.5, seed=3)
+    rollouts = AlphaGoEvaluator(dual, None, mix=1.0, seed=3)(states)[1]
+    assert np.allclose(half(states)[1], 0.5 * value + 0.5 * rollouts, atol=1e-5)
 
 
 @pytest.mark.parametrize("mix", [1.0, 0.5])
@@ -217,3 +238,12 @@ def test_spec_players_answer_a_pass_and_learning_players_play_on():
     assert PolicyPlayer(policy, answer_passes=True).select_move(board) == board.pass_index
     assert PolicyPlayer(policy).select_move(board) != board.pass_index
     assert make_player("uct:playouts=200,seed=0").select_move(board) == board.pass_index
+
+
+def test_the_alphago_spec_takes_a_dual_network_and_draws_its_first_moves_by_visits():
+    player = make_player("alphago:policy_pretrained=zero-9,value_pretrained=zero-9,readouts=8,"
+                         "mix=0.5,softpick=6")
+    assert isinstance(player, SearchPlayer) and player.search.softpick_moves == 6
+    assert player.evaluate.shared and player.size == 9
+    assert make_player("alphago:policy_pretrained=zero-9,value_pretrained=zero-9,readouts=8"
+                       ).search.softpick_moves == 0

@@ -18,6 +18,8 @@ Command lines and worker processes make players from strings
     uct:playouts=10000,rave=1           classic Monte Carlo tree search, random playouts
     alphago:policy_pretrained=sl-19,value_pretrained=value-19,readouts=800,mix=0
                                         AlphaGo's search: policy priors, value network
+    alphago:policy_pretrained=zero-9,value_pretrained=zero-9,mix=0.5,softpick=6
+                                        the same with a dual network's two heads
     mcts:readouts=200,evaluator=uniform  tree search, uniform priors
     mcts:path=models/zero.keras,readouts=100,resign=-0.9   guided by a dual network
     mcts:pretrained=zero-9,readouts=800  the 9x9 Zero network that ships with mockgo
@@ -166,7 +168,8 @@ def _budget(kind, key, count, seconds, default):
 
 def _make_alphago(policy=None, policy_pretrained=None, value=None, value_pretrained=None,
                   readouts=None, seconds=None, mix="0", heavy="0", precision="auto", c_puct="5",
-                  parallel="16", stop_early="0", resign="none", seed=None, name=None):
+                  parallel="16", softpick="0", stop_early="0", resign="none", seed=None,
+                  name=None):
     readouts, seconds = _budget("alphago", "readouts", readouts, seconds, default=800)
     _check_flag("alphago", "heavy", heavy)
     _check_flag("alphago", "stop_early", stop_early)
@@ -184,7 +187,8 @@ def _make_alphago(policy=None, policy_pretrained=None, value=None, value_pretrai
         evaluate = evaluators.AlphaGoEvaluator(policy_file, value_file, mix=mix,
                                                heavy=heavy == "1", precision=precision, seed=seed)
         return SearchPlayer(evaluate, readouts=readouts, seconds=seconds, c_puct=c_puct,
-                            dirichlet=False, parallel_readouts=parallel, softpick_moves=0,
+                            dirichlet=False, parallel_readouts=parallel,
+                            softpick_moves=int(softpick),
                             resign_threshold=resign, size=evaluate.size, game=CarefulGoGame,
                             name=name, seed=seed, answer_passes=True,
                             stop_early=stop_early == "1")
@@ -262,8 +266,10 @@ PLAYER_KINDS = {
                                "(lambda, 0), heavy (0 or 1: MoGo's rules in the rollouts), "
                                "precision (auto: bfloat16 where the CPU has it, else float32; "
                                "float32; bfloat16), c_puct (5), parallel (leaves per network call, "
-                               "16), stop_early (0 or 1: end a move's search once its pick cannot "
-                               "change), resign (a value, or none), seed"),
+                               "16), softpick (moves drawn by visits at the start of a game, 0), "
+                               "stop_early (0 or 1: end a move's search once its pick cannot "
+                               "change), resign (a value, or none), seed; either network may be "
+                               "a dual one (its policy head, its value head)"),
     "mcts": (_make_mcts, "tree search (mockgo.search); options: readouts (200) or seconds (a "
                          "move), evaluator "
                          "(uniform) or path (a dual network) or pretrained (a shipped one: "

@@ -11,6 +11,7 @@ a dual network (AlphaGo Zero), many positions in one call, and
 :class:`AlphaGoEvaluator` asks AlphaGo's two networks and fast rollouts.
 """
 
+import os
 import time
 
 import numpy as np
@@ -131,7 +132,11 @@ class AlphaGoEvaluator:
 
     ``policy``, ``value``: Keras models or paths (their encoders are the ones
     they record: alphago48 and alphago49); the positions of one call go
-    through each network in one batch. A policy without a pass output gives
+    through each network in one batch. Either may be a dual network
+    (AlphaGo Zero's, such as ``zero-9``): its policy head gives the priors,
+    its value head v; given as both (the same path), it answers both in one
+    call. So the mixing of a value with rollouts can be measured on 9x9,
+    where no AlphaGo value network ships. A policy without a pass output gives
     the pass a prior of 0 unless nothing else is legal (the player decides
     when to pass: :func:`mockgo.go.ownership.passing_wins`). ``seed``: the
     rollouts' generator. ``evaluations``, ``calls``, ``network_seconds`` and
@@ -150,12 +155,16 @@ class AlphaGoEvaluator:
                              "alone: give value= or mix=1")
         self.policy, self.policy_encoder = network_input(policy, None, batch_size,
                                                          precision=precision)
-        if self.policy.is_dual:
-            raise ValueError(f"{self.policy.model.name} is a dual network: AlphaGo's search "
-                             f"takes a policy network (for a dual one use mcts:path=)")
         self.size = self.policy_encoder.size
         self.value = self.value_encoder = None
-        if value is not None and mix < 1.0:
+        # One dual network for both: its one call gives the priors and v.
+        self.shared = self.policy.is_dual and value is not None and mix < 1.0 and (
+            value is policy or (isinstance(value, (str, os.PathLike)) and
+                                isinstance(policy, (str, os.PathLike)) and
+                                os.path.realpath(value) == os.path.realpath(policy)))
+        if self.shared:
+            self.value, self.value_encoder = self.policy, self.policy_encoder
+        elif value is not None and mix < 1.0:
             self.value, self.value_encoder = network_input(value, None, batch_size,
                                                            precision=precision)
             if self.value_encoder.size != self.size:
@@ -179,11 +188,13 @@ class AlphaGoEvaluator:
 
         legal = np.stack([np.asarray(state.legal_actions(), bool) for state in states])
         start = time.perf_counter()
-        priors = masked_policy(self.policy.predict(self._encode(self.policy_encoder, states)),
-                               legal)
+        outputs = self.policy.predict(self._encode(self.policy_encoder, states))
+        priors = masked_policy(outputs[0] if self.policy.is_dual else outputs, legal)
         values = np.zeros(len(states))
         if self.value is not None:
-            v = self.value.predict(self._encode(self.value_encoder, states))
+            v = outputs if self.shared else self.value.predict(
+                self._encode(self.value_encoder, states))
+            v = v[1] if self.value.is_dual else v
             values += (1.0 - self.mix) * np.asarray(v, np.float64).reshape(len(states))
         self.network_seconds += time.perf_counter() - start
         if self.mix > 0:
