@@ -295,7 +295,7 @@ def plot_elo_chain(chain, ax=None, title=None, anchored=None):
     bound: the link counts at its 95% Wilson bound); the label of each point
     is the match that placed it (wins of games against the one before).
     ``anchored``: ``{generation: Rating}`` of the same run's generations
-    rated against fixed players (:func:`mockgo.zero.anchored.anchored_ratings`),
+    rated against fixed players (:func:`mockgo.arena.generations.anchored_ratings`),
     drawn beside the chain with their 95% intervals."""
     ax = _axes(ax, 6)
     if anchored:

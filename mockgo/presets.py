@@ -279,7 +279,7 @@ class ZeroPreset:
     warmup: dict = dataclasses.field(default_factory=dict)
     warmup_readouts: int = 64
     # The generations rated against fixed players of notebook 05's 9x9 ladder
-    # (mockgo.zero.anchored): every ``anchored_every``-th and the last, each
+    # (mockgo.arena.generations): every ``anchored_every``-th and the last, each
     # playing ``anchored_games`` games against each of ``anchors``.
     anchors: tuple = ("random", "uct:playouts=1000")
     anchored_every: int = 10

@@ -80,3 +80,28 @@ def test_close_kills_an_engine_that_ignores_quit():
     engine = GTPEngine([sys.executable, "-c", script])
     engine.close(timeout=0.5)
     assert engine.process.returncode is not None
+
+
+def test_the_gnugo_spec_reaches_gnugo_as_its_level(gnugo_path, capsys):
+    """gnugo:level=N runs GnuGo with --level N: the process's own argv (read
+    from /proc) is the command line a match prints."""
+    from pathlib import Path
+
+    from mockgo.play.match import match
+    from mockgo.play.specs import engine_command, make_player
+
+    command = engine_command("gnugo:level=7,seed=3")
+    assert command[command.index("--level") + 1] == "7" and "--seed" in command
+    player = make_player("gnugo:level=7,seed=3")
+    try:
+        assert player.engine.send("name") == "GNU Go"  # running: exec'd, its argv its own
+        argv = Path(f"/proc/{player.engine.process.pid}/cmdline").read_bytes().split(b"\0")[:-1]
+        assert [a.decode() for a in argv] == command
+    finally:
+        player.close()
+    assert engine_command("random") is None
+    assert engine_command("gtp:cmd=/bin/engine --fast") == ["/bin/engine", "--fast"]
+    match("random:seed=1", "gnugo:level=1", games=1, size=5, workers=1, scorer="tromp-taylor",
+          verbose=True)
+    assert f"gnugo:level=1 runs: {gnugo_path} --mode gtp --level 1 --seed 0" in \
+        capsys.readouterr().out

@@ -135,7 +135,7 @@ FLOORS = [
     ("mockgo.board_widget",),
     # What the notebooks and the command line use, over everything.
     ("mockgo.notebook", "mockgo.presets", "mockgo.plotting", "mockgo.notebook_export",
-     "mockgo.cli"),
+     "mockgo.cli", "mockgo.exercises"),
 ]
 
 

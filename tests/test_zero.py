@@ -657,7 +657,7 @@ def test_the_loop_deletes_its_own_temporaries_not_an_extra_jobs(tmp_path):
 
 
 def test_generations_rated_against_fixed_players_on_the_9x9_ladders_scale(loop_dir, tmp_path):
-    from mockgo.zero.anchored import anchored_ratings, generation_spec
+    from mockgo.arena.generations import anchored_ratings, generation_spec
 
     base = tmp_path / "run"
     shutil.copytree(loop_dir, base)

@@ -6,6 +6,9 @@ import dataclasses
 import numpy as np
 
 from mockgo.exercises import Exercise, NotYet
+from mockgo.search.minimax import check_player
+from mockgo.zero.config import ZeroConfig
+from mockgo.zero.tictactoe import network_player, search_player
 
 __all__ = ["losing_moves", "pick_move", "without_one_change"]
 
@@ -71,9 +74,6 @@ def _losing_moves_skeleton(model, readouts):
 
 
 def _losing_moves_solution(model, readouts):
-    from mockgo.search.minimax import check_player
-    from mockgo.zero.tictactoe import network_player, search_player
-
     player = network_player(model) if readouts == 0 else search_player(model, readouts)
     return len(check_player(player).losing)
 
@@ -127,8 +127,6 @@ def _without_one_change_solution(config):
 
 
 def _check_without_one_change(answer, config):
-    from mockgo.zero.config import ZeroConfig
-
     changed = answer(config)
     if not isinstance(changed, ZeroConfig):
         raise NotYet(f"the answer should be a ZeroConfig (dataclasses.replace(config, ...)), "

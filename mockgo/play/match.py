@@ -69,6 +69,7 @@ The statistics are :mod:`mockgo.play.results`'s, the scoring
 """
 
 import re
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -77,7 +78,8 @@ from mockgo.cluster import Executor, Recipe, local_workers, make_executor
 from mockgo.data.files import job_folder
 from mockgo.gtp.client import find_gnugo
 from mockgo.play.match_folder import log_finished, match_settings, open_folder
-from mockgo.play.players import Player, make_player, parse_spec
+from mockgo.play.player import Player
+from mockgo.play.specs import engine_command, make_player, parse_spec
 from mockgo.play.results import MatchResult
 from mockgo.play.runner import game_seed, play_games
 from mockgo.play.scoring import make_scorer, save_game, score_and_save, score_game
@@ -239,6 +241,10 @@ def match(a, b, games=10, size=9, komi=7.5, max_moves=None, workers=1, concurren
         if finished and verbose:
             print(f"{len(finished)} of {games} games already played in {out_dir}: read back",
                   file=out, flush=True)
+        for spec in dict.fromkeys(specs):
+            command = engine_command(spec)
+            if command and verbose and todo:
+                print(f"{spec} runs: {shlex.join(command)}", file=out, flush=True)
 
         def report(game):
             if out_dir:

@@ -50,9 +50,11 @@ when it must first choose a move. A failure then is a
 """
 
 import os
+import shlex
 
 from mockgo import pretrained as shipped_networks
 from mockgo.nets.io import read_info
+from mockgo.gtp.client import find_gnugo, gnugo_command
 from mockgo.play.gtp_player import GTPPlayer, gnugo_player
 from mockgo.play.lazy_player import LazyPlayer, PlayerPlan
 from mockgo.play.player import Player
@@ -63,8 +65,8 @@ from mockgo.play.search_player import SearchPlayer, UCTPlayer, budget_label, che
 from mockgo.search import evaluators
 from mockgo.search.games import CarefulGoGame
 
-__all__ = ["PLAYER_KINDS", "as_player", "lazy_player", "make_player", "parse_spec", "plan_player",
-           "register_player_kind", "spec_help"]
+__all__ = ["PLAYER_KINDS", "as_player", "engine_command", "lazy_player", "make_player",
+           "parse_spec", "plan_player", "register_player_kind", "spec_help"]
 
 
 def as_player(player, temperature=1.0, **options):
@@ -278,6 +280,22 @@ PLAYER_KINDS = {
                          "search once its pick cannot change), resign (a value threshold, or "
                          "none), seed"),
 }
+
+
+def engine_command(spec):
+    """The command line that a spec of an external engine (``gnugo:...``,
+    ``gtp:cmd=...``) runs, as a list, without starting it; None for the
+    other kinds. A match prints it (``gnugo:level=1`` is ``--level 1``)."""
+    if not isinstance(spec, str):
+        return None
+    kind, options = parse_spec(spec)
+    if kind == "gnugo":
+        return gnugo_command(level=int(options.get("level", 10)),
+                             seed=int(options.get("seed", 0)),
+                             binary=options.get("binary") or find_gnugo())
+    if kind == "gtp" and options.get("cmd"):
+        return shlex.split(options["cmd"])
+    return None
 
 
 def register_player_kind(kind, factory, description=""):

@@ -1,4 +1,4 @@
-"""A Zero run's generations rated on notebook 05's Elo scale: each plays the
+"""A Zero run's generations (notebook 04) rated on notebook 05's Elo scale: each plays the
 same fixed players, and the recorded games of notebook 05's 9x9 ladder tie
 those players to the random player at 0 Elo.
 
