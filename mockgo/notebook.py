@@ -37,7 +37,7 @@ from mockgo import pretrained
 from mockgo.data.download import archives_in
 from mockgo.data.files import read_json
 from mockgo.go.features import ALPHAGO48, ALPHAGO49
-from mockgo.gtp.client import find_gnugo
+from mockgo.play.gtp_engine import find_gnugo
 from mockgo.learn.supervised import build_policy
 from mockgo.learn.value import fit_value_network, value_dataset
 from mockgo.nets.device import auto_precision, compute_device, set_random_seed

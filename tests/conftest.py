@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from mockgo.gtp.client import find_gnugo
+from mockgo.play.gtp_engine import find_gnugo
 
 # JAX compiles every jitted function for each new model and input shape, and
 # on a CPU a compile takes about a second (Keras' weight initialisers, a

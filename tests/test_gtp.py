@@ -15,7 +15,7 @@ from mockgo.gtp.server import GTPServer, free_handicap_points
 from mockgo.go import coords
 from mockgo.go.board import BLACK, WHITE, Board
 from mockgo.go.ownership import estimate_dead
-from mockgo.gtp.client import GTPEngine, GTPError, gnugo_command
+from mockgo.play.gtp_engine import GTPEngine, GTPError, gnugo_command
 from mockgo.play.players import RESIGN, Choices, Player, RandomPlayer
 
 ENGINE = [sys.executable, "-m", "mockgo.gtp", "--player", "random"]

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from mockgo.gtp.client import GTPEngine, GTPEngineDied, GTPError, gnugo_command
+from mockgo.play.gtp_engine import GTPEngine, GTPEngineDied, GTPError, gnugo_command
 
 
 @pytest.fixture

@@ -48,7 +48,7 @@ def board_from(diagram, komi=7.5):
 
 def gnugo_statuses(gnugo_path, board=None, sgf_path=None):
     """GnuGo's (Chinese rules) final_status_list of each kind and its final_score."""
-    from mockgo.gtp.client import GTPEngine, gnugo_command
+    from mockgo.play.gtp_engine import GTPEngine, gnugo_command
 
     with GTPEngine(gnugo_command(level=10, binary=gnugo_path)) as engine:
         if sgf_path is not None:

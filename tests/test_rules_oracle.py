@@ -59,7 +59,7 @@ import pytest
 from mockgo.go import coords
 from mockgo.go.board import (BLACK, COLOR_NAMES, EMPTY, KO, SUPERKO, WHITE, Board,
                              fixed_handicap_points)
-from mockgo.gtp.client import GTPEngine, GTPError, gnugo_command
+from mockgo.play.gtp_engine import GTPEngine, GTPError, gnugo_command
 
 KOMI = 7.5
 

@@ -14,7 +14,8 @@ emulated. So ``precision="auto"`` asks this module:
   ``"float32"``;
 - :func:`training_jit_compile`: whether a network's training step is
   compiled with XLA (Keras' ``jit_compile``), by its precision and the size
-  of the fit.
+  of the fit;
+- :func:`computing_precision`: the precision a model's layers compute in.
 
 Measured on the project's 2-core machine (AVX512_BF16): mixed bfloat16
 trains the 6 x 64 policy network twice as fast as float32
@@ -30,13 +31,18 @@ from pathlib import Path
 
 import numpy as np
 
-from mockgo.nets.io import computing_precision
-
 __all__ = ["PRECISIONS", "XLA_MIN_MULTIPLY_ADDS", "auto_precision", "building_in", "compute_device",
-           "cpu_has_bf16", "multiply_adds", "resolve_precision", "set_random_seed",
-           "training_jit_compile"]
+           "computing_precision", "cpu_has_bf16", "multiply_adds", "resolve_precision",
+           "set_random_seed", "training_jit_compile"]
 
 PRECISIONS = ("float32", "mixed_bfloat16")
+
+
+def computing_precision(model):
+    """The dtype policy most of ``model``'s layers with weights compute in
+    (``"float32"``, ``"mixed_bfloat16"``...)."""
+    names = [layer.dtype_policy.name for layer in model.layers if layer.weights]
+    return max(set(names), key=names.count) if names else "float32"
 
 
 def cpu_has_bf16(cpuinfo="/proc/cpuinfo"):

@@ -42,8 +42,9 @@ from pathlib import Path
 
 from mockgo.data.files import CorruptFileError, atomic_path
 from mockgo.go.features import ENCODERS
+from mockgo.nets.device import compute_device, computing_precision
 
-__all__ = ["INFO_MEMBER", "KINDS", "NetworkInfo", "as_float32", "computing_precision",
+__all__ = ["INFO_MEMBER", "KINDS", "NetworkInfo", "as_float32",
            "infer_info", "kind_of", "load_model", "mark_trained_here", "model_info", "read_info",
            "read_trained_by", "save_for_play", "save_model", "trained_by"]
 
@@ -132,13 +133,6 @@ def model_info(model, encoder=None, source=None):
     return info
 
 
-def computing_precision(model):
-    """The dtype policy most of ``model``'s layers with weights compute in
-    (``"float32"``, ``"mixed_bfloat16"``...)."""
-    names = [layer.dtype_policy.name for layer in model.layers if layer.weights]
-    return max(set(names), key=names.count) if names else "float32"
-
-
 def trained_by(model):
     """Where ``model`` was trained, for its card: ``{"device", "precision",
     "backend"}``. A model loaded from a file carries what the file records
@@ -147,9 +141,7 @@ def trained_by(model):
     made in this process was trained here, on this device and backend."""
     if hasattr(model, "mockgo_trained_by"):
         return model.mockgo_trained_by
-    import keras
-
-    from mockgo.nets.device import compute_device  # with Keras, as the line above
+    import keras  # the backend: imported only when a network is used
 
     return {"device": compute_device(), "precision": computing_precision(model),
             "backend": keras.backend.backend()}

@@ -7,4 +7,4 @@ temperature (:mod:`~mockgo.play.sampling`), many games in lockstep
 the result, win rate, Wilson interval and Elo; :mod:`~mockgo.play.scoring`:
 dead stones and SGF; :mod:`~mockgo.play.match_folder`: the resumable
 folder). External GTP engines such as GnuGo are driven through
-:mod:`mockgo.gtp.client`, on this stage's floor."""
+:mod:`mockgo.play.gtp_engine`, on this stage's floor."""

@@ -1,5 +1,5 @@
 """External GTP engines as players: :class:`GTPPlayer` runs any GTP program
-(through :class:`mockgo.gtp.client.GTPEngine`) one position at a time,
+(through :class:`mockgo.play.gtp_engine.GTPEngine`) one position at a time,
 keeping the engine's board in step with the game's; :func:`gnugo_player`
 is GnuGo with mockgo's rules (specs ``gnugo:level=1``, ``gtp:cmd=...``)."""
 
@@ -11,7 +11,7 @@ import numpy as np
 
 from mockgo.go import coords
 from mockgo.go.board import BLACK, COLOR_NAMES, EMPTY, WHITE
-from mockgo.gtp.client import GTPEngine, GTPEngineDied, GTPError, find_gnugo, gnugo_command
+from mockgo.play.gtp_engine import GTPEngine, GTPEngineDied, GTPError, find_gnugo, gnugo_command
 from mockgo.play.player import RESIGN, Choices, Forfeit, Player
 
 __all__ = ["GTPPlayer", "gnugo_player"]

@@ -76,7 +76,7 @@ from pathlib import Path
 
 from mockgo.cluster import Executor, Recipe, local_workers, make_executor
 from mockgo.data.files import job_folder
-from mockgo.gtp.client import find_gnugo
+from mockgo.play.gtp_engine import find_gnugo
 from mockgo.play.match_folder import log_finished, match_settings, open_folder
 from mockgo.play.player import Player
 from mockgo.play.specs import engine_command, make_player, parse_spec

@@ -19,7 +19,7 @@ here as it always was:
   greedy at temperature 0, else sampled from ``p ** (1 / T)``.
 - :mod:`mockgo.play.gtp_player`: :class:`GTPPlayer`, an external engine
   (GnuGo, or any GTP program) run through
-  :class:`mockgo.gtp.client.GTPEngine`; :func:`gnugo_player`.
+  :class:`mockgo.play.gtp_engine.GTPEngine`; :func:`gnugo_player`.
 - :mod:`mockgo.play.search_player`: the tree searches, one tree per game,
   kept from move to move: :class:`SearchPlayer`, Monte Carlo tree search
   (:mod:`mockgo.search.mcts`) with any evaluator

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from mockgo.data.records import save_sgf
 from mockgo.go import coords
-from mockgo.gtp.client import GTPEngine, find_gnugo, gnugo_command
+from mockgo.play.gtp_engine import GTPEngine, find_gnugo, gnugo_command
 
 
 class GnuGoScorer:

@@ -54,7 +54,7 @@ import shlex
 
 from mockgo import pretrained as shipped_networks
 from mockgo.nets.io import read_info
-from mockgo.gtp.client import find_gnugo, gnugo_command
+from mockgo.play.gtp_engine import find_gnugo, gnugo_command
 from mockgo.play.gtp_player import GTPPlayer, gnugo_player
 from mockgo.play.lazy_player import LazyPlayer, PlayerPlan
 from mockgo.play.player import Player

@@ -93,7 +93,7 @@ from mockgo.data.files import (atomic_write_text, check_same_settings, discard_w
                                job_folder, refuse_unrecorded_work)
 from mockgo.nets.io import load_model, mark_trained_here, save_model
 from mockgo.play.match import match
-from mockgo.gtp.client import find_gnugo
+from mockgo.play.gtp_engine import find_gnugo
 from mockgo.play.players import gnugo_player
 from mockgo.search.evaluators import NetworkEvaluator
 from mockgo.zero.config import ENCODER, seed_of
