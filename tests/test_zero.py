@@ -448,6 +448,72 @@ def test_evaluate_promotes_at_55_percent(tmp_path, monkeypatch, wins, promoted):
     assert (run.latest, run.best) == (1, 1 if promoted else 0)
 
 
+# ------------------------------------------------------ self-play, pinned
+
+
+def position_evaluator(states):
+    """A deterministic evaluator of each position alone, whatever is
+    evaluated beside it (a network with random symmetries is not): priors
+    drawn from the position's hash, the value the area score for the player
+    to move over 20 (clipped to +-1), so that a side that falls behind
+    resigns. Plain numpy, no transcendental functions: the same numbers on
+    every machine."""
+    n = states[0].num_actions
+    priors, values = np.empty((len(states), n)), np.empty(len(states))
+    for i, state in enumerate(states):
+        board = state.board
+        priors[i] = np.random.default_rng([int(board.hash), board.to_play]).random(n)
+        score = board.area_score() if board.to_play == BLACK else -board.area_score()
+        values[i] = min(max(score / 20, -1.0), 1.0)
+    return priors, values
+
+
+def pinned_config(katago):
+    """A small self-play config whose games end every way: two passes,
+    resignations, the move cap, and would-be resignations in the games where
+    resigning is off."""
+    config = ZeroConfig.for_test(max_moves=100, resign_threshold=-0.7, holdout_share=0.25)
+    return config.with_katago() if katago else config
+
+
+# What write_batch wrote for pinned_config's 8 games (position_evaluator):
+# the examples' arrays and the SGF files.
+PINNED_SELFPLAY = {
+    False: "81897c3ca776fcbdbdb9061ad42ba1c05ce3ba7f0b58fd8f65c71082fc52739f",
+    True: "a8869e8bf0f847a98ee68b2001ee9f6c6970a61f23dbf222ac65df37b1406b14",
+}
+
+
+@pytest.mark.parametrize("katago", [False, True], ids=["alphago-zero", "katago"])
+def test_selfplay_writes_the_pinned_examples_and_games(katago, tmp_path):
+    """A batch's files are those self-play wrote before (the digest of every
+    example array and every SGF file): a change that alters a run's data
+    for the same seed shows here."""
+    import hashlib
+
+    from mockgo.zero.selfplay import play_selfplay_games, write_batch
+
+    config = pinned_config(katago)
+    games = play_selfplay_games(position_evaluator, config, list(range(8)), ("m", "j"))
+    layout = RunLayout(tmp_path)
+    for folder in (layout.examples_dir("m"), layout.examples_dir("m", holdout=True),
+                   layout.sgf_dir("m", "clean"), layout.sgf_dir("m", "full")):
+        folder.mkdir(parents=True)
+    write_batch(layout, config, "m", "j", 0, games, dict(seconds=1.0, cpu_seconds=1.0,
+                                                         evaluations=0, network_seconds=0.0,
+                                                         precision="float32"))
+    digest = hashlib.sha256()
+    for path in sorted(tmp_path.rglob("*")):
+        if path.suffix == ".npz":
+            with np.load(path) as data:
+                for name in sorted(data.files):
+                    digest.update(name.encode() + str(data[name].dtype).encode()
+                                  + data[name].tobytes())
+        elif path.suffix == ".sgf":
+            digest.update(path.name.encode() + path.read_bytes())
+    assert digest.hexdigest() == PINNED_SELFPLAY[katago]
+
+
 def test_zero_game_plays_sensible_moves_and_passes_last():
     from mockgo import Board
 
