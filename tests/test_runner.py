@@ -15,6 +15,7 @@ from mockgo.go.features import get_encoder
 from mockgo.nets.inference import masked_policy
 from mockgo.nets.models import policy_network
 from mockgo.play.match import match as play_match
+from mockgo.play.player import RESIGN
 from mockgo.play.players import PolicyPlayer, RandomPlayer, SearchPlayer, as_player
 from mockgo.play.runner import RANDOM_MOVE, mixture, play_games
 from mockgo.play.sampling import temper
@@ -252,6 +253,29 @@ def test_step_wise_search_plays_the_same_games_in_fewer_calls():
     # select_move steps a step-wise search to its end.
     single = SearchPlayer(uniform_evaluator, readouts=16, stepwise=True)
     assert Board(N).is_legal(single.select_move(Board(N)))
+
+
+def test_what_a_player_attaches_to_its_answers_stays_with_its_moves():
+    """Any player may attach a record to each answer (Choices.records): the
+    runner keeps it with the move it played (PlayedGame.records, one per
+    move; None where the player attached none). A resignation is no move
+    and keeps none."""
+    class Noting(RandomPlayer):
+        def choose(self, turns):
+            choices = super().choose(turns)
+            choices.records = [(t.game, t.board.move_number, int(move))
+                               for t, move in zip(turns, choices.moves)]
+            for i, turn in enumerate(turns):
+                if turn.game == 1 and turn.board.move_number == 6:
+                    choices.moves[i] = RESIGN
+            return choices
+
+    games = play_games(Noting(name="noting"), RandomPlayer(), 3, N, seeds=[5, 6, 7], max_moves=30)
+    assert games[1].reason == "resign" and games[1].length == 6
+    for game in games:
+        assert len(game.records) == game.length
+        for t, (record, move, color) in enumerate(zip(game.records, game.moves, game.colors)):
+            assert record == ((game.index, t, int(move)) if color == BLACK else None)
 
 
 def test_mixture_keeps_the_proportions():

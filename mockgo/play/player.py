@@ -85,13 +85,18 @@ class Choices:
     RESIGN), ``log_probs`` (of each move under the distribution it was drawn
     from; 0 for a move that was not drawn), and, for a network player,
     ``evaluated`` (the rows its network saw) and ``planes`` (the encoded
-    positions of the evaluated rows, uint8, in row order); the work done:
-    ``calls`` (network calls), ``encode_s``, ``network_s``."""
+    positions of the evaluated rows, uint8, in row order); ``records``: what
+    the player tells about each answer, one object (or None) per turn, which
+    the runner keeps with the move it played (``PlayedGame.records``; a
+    search player's :class:`~mockgo.play.search_player.MoveSearch`, from
+    which self-play makes its training examples); the work done: ``calls``
+    (network calls), ``encode_s``, ``network_s``."""
 
     moves: np.ndarray
     log_probs: np.ndarray
     evaluated: np.ndarray | None = None
     planes: np.ndarray | None = None
+    records: list | None = None
     calls: int = 0
     encode_s: float = 0.0
     network_s: float = 0.0

@@ -39,7 +39,9 @@ as a :class:`PlayedGame`: the final :class:`~mockgo.go.board.Board` (its
 ``history`` is the game), and per move the move, the mask of moves it was
 chosen from, its log-probability under the policy that chose it (after
 masking and temperature; 0 for a forced pass, a greedy move or a search's
-choice) and who chose it; and, for players with ``keep_planes``, the encoded
+choice), who chose it, and what its player attached to its answer (its
+*record*: a search player's record of the search, from which self-play makes
+its training examples); and, for players with ``keep_planes``, the encoded
 planes of the positions their network saw (bit-packed: 19x19x48 takes 2.2 kB
 instead of 17 kB). :meth:`PlayedGame.planes_at` re-encodes positions of any
 game by replaying its moves, with any encoder.
@@ -118,7 +120,9 @@ class PlayedGame:
     chosen from: the sensible moves, or the legal points for the forced
     random move), ``log_probs[t]``, ``chosen_by[t]`` (0: black's player,
     1: white's player, :data:`RANDOM_MOVE`), ``evaluated[t]`` (a network
-    saw the position) and ``plane_rows[t]`` (its row in ``planes``, or -1).
+    saw the position), ``plane_rows[t]`` (its row in ``planes``, or -1) and
+    ``records[t]`` (what its player attached to the answer, or None; a
+    resignation, which is no move, keeps none).
 
     ``reason``: how it ended, ``"score"`` (two passes), ``"resign"``,
     ``"forfeit"`` (``note`` says what was illegal, or why the player could
@@ -155,6 +159,9 @@ class PlayedGame:
     think_seconds: np.ndarray | None = None
     dead: list = field(default_factory=list)
     path: str | None = None  # its SGF file, once saved by a match
+    # Per move, what its player attached to its answer (Choices.records), such
+    # as a search player's MoveSearch; a game read back from its files has none.
+    records: list = field(default_factory=list)
 
     @property
     def size(self):
@@ -265,60 +272,7 @@ class PlayedGame:
         return path
 
 
-class _Running:
-    """One game while it runs: its board, players, generators and per-move lists."""
-
-    __slots__ = ("index", "board", "players", "rngs", "rng", "start", "began", "moves", "colors",
-                 "masks", "log_probs", "chosen_by", "evaluated", "plane_rows", "planes",
-                 "think", "waited", "keep", "reason", "note", "forfeited_by")
-
-    def __init__(self, index, board, players, rngs, rng, keep):
-        self.index, self.board, self.players = index, board, players
-        self.rngs, self.rng, self.keep = rngs, rng, keep
-        self.start = board.move_number
-        self.began = time.perf_counter()
-        self.moves, self.colors, self.masks, self.log_probs = [], [], [], []
-        self.chosen_by, self.evaluated, self.plane_rows, self.planes = [], [], [], []
-        self.think = []
-        self.waited = 0.0  # seconds of steps at which its player was still THINKING
-        self.reason = self.note = self.forfeited_by = None
-
-    def distinct(self):
-        black, white = self.players
-        return (black,) if black is white else (black, white)
-
-    def finish(self, points, random_at):
-        num_planes = self.keep
-        planes = None
-        if num_planes:
-            planes = (np.stack(self.planes) if self.planes else
-                      np.zeros((0, self.board.size, self.board.size, (num_planes + 7) // 8),
-                               np.uint8))
-        return PlayedGame(
-            board=self.board, players=self.players,
-            names=tuple(p.name for p in self.players),
-            moves=np.array(self.moves, np.int32),
-            colors=np.array(self.colors, np.int8),
-            masks=(np.array(self.masks, bool) if self.masks
-                   else np.zeros((0, points + 1), bool)),
-            log_probs=np.array(self.log_probs, np.float64),
-            chosen_by=np.array(self.chosen_by, np.int8),
-            evaluated=np.array(self.evaluated, bool),
-            plane_rows=np.array(self.plane_rows, np.int32),
-            planes=planes, num_planes=num_planes, start_move=self.start,
-            reason=self.reason, note=self.note, forfeited_by=self.forfeited_by,
-            random_move_at=random_at, index=self.index,
-            seconds=time.perf_counter() - self.began,
-            think_seconds=np.array(self.think, np.float64))
-
-
-def _per_game(player, count, what):
-    if isinstance(player, (list, tuple)):
-        if len(player) != count:
-            raise ValueError(f"{what}: {len(player)} players for {count} games")
-        return [as_player(p) for p in player]
-    player = as_player(player)
-    return [player] * count
+# ------------------------------------------------------------- the lockstep
 
 
 def play_games(black, white, count, size, komi=7.5, rng=None, seeds=None, max_moves=None,
@@ -342,118 +296,248 @@ def play_games(black, white, count, size, komi=7.5, rng=None, seeds=None, max_mo
     ``moves`` and the seconds spent encoding (``encode_s``) and in the network
     (``network_s``). ``on_step(step, running)`` after each step,
     ``on_game(game)`` as each game ends.
+
+    The loop below is the whole of it; each of its parts is a method of
+    :class:`_Lockstep`, the games of this call.
     """
-    blacks = _per_game(black, count, "black")
-    whites = _per_game(white, count, "white")
-    if boards is not None:
-        if len(boards) != count:
-            raise ValueError(f"{len(boards)} boards for {count} games")
-        size = boards[0].size
-    if seeds is None:
-        rng = np.random.default_rng(rng)
-        seeds = [int(s) for s in rng.integers(2**63, size=count)]
-    elif len(seeds) != count:
-        raise ValueError(f"{len(seeds)} seeds for {count} games")
-    points = size * size
-    caps = np.broadcast_to(np.asarray(2 * points if max_moves is None else max_moves, np.int64),
-                           (count,))
-    random_at = np.broadcast_to(np.asarray(-1 if random_move_at is None else random_move_at,
-                                           np.int64), (count,))
-    distinct = {id(p): p for p in blacks + whites}.values()
-    for player in distinct:
-        player.check_size(size)
-    if any(p.one_at_a_time for p in distinct):
-        concurrent = 1
-    concurrent = count if concurrent is None else max(1, min(int(concurrent), count))
-    keeps = []  # per game: the planes kept (0: none)
-    for b, w in zip(blacks, whites):
-        kept = {p.encoder.num_planes for p in (b, w) if p.keep_planes}
-        if len(kept) > 1:
-            raise ValueError(f"{b.name} and {w.name} both keep planes, of different encoders")
-        keeps.append(kept.pop() if kept else 0)
-    stats = {} if stats is None else stats
-    for key in ("steps", "network_calls", "evaluations", "moves"):
-        stats.setdefault(key, 0)
-    stats.setdefault("encode_s", 0.0)
-    stats.setdefault("network_s", 0.0)
+    games = _Lockstep(black, white, count, size, komi, rng, seeds, max_moves, random_move_at,
+                      boards, concurrent, superko, progress, stats, on_game)
+    games.fill()  # the first games, up to `concurrent`
+    while games.running:
+        games.stats["steps"] += 1
+        step = games.turns()  # who is to move in each running game, from which moves
+        games.answer(step)  # each group of players answers all its turns in one call
+        games.play(step)  # the answers played; the games that end are finished
+        games.fill()  # new games take the places of those that ended
+        if on_step is not None:
+            on_step(games.stats["steps"], len(games.running))
+    games.close()
+    return games.results
 
-    results = [None] * count
-    running = []
-    started = 0
-    bar = None
-    if progress:
-        bar = tqdm(total=count, desc=progress if isinstance(progress, str) else "games",
-                   leave=False)
 
-    def start_game():
-        nonlocal started
-        g = started
-        started += 1
-        board = boards[g] if boards is not None else Board(size, komi=komi, superko=superko)
-        players = (blacks[g], whites[g])
-        if players[0] is players[1]:
-            rngs = (players[0].game_rng(seeds[g]),) * 2
+class _Running:
+    """One game while it runs: its board, players, generators and per-move lists."""
+
+    __slots__ = ("index", "board", "players", "rngs", "rng", "start", "began", "moves", "colors",
+                 "masks", "log_probs", "chosen_by", "evaluated", "plane_rows", "planes",
+                 "think", "records", "waited", "keep", "reason", "note", "forfeited_by")
+
+    def __init__(self, index, board, players, rngs, rng, keep):
+        self.index, self.board, self.players = index, board, players
+        self.rngs, self.rng, self.keep = rngs, rng, keep
+        self.start = board.move_number
+        self.began = time.perf_counter()
+        self.moves, self.colors, self.masks, self.log_probs = [], [], [], []
+        self.chosen_by, self.evaluated, self.plane_rows, self.planes = [], [], [], []
+        self.think, self.records = [], []
+        self.waited = 0.0  # seconds of steps at which its player was still THINKING
+        self.reason = self.note = self.forfeited_by = None
+
+    def distinct(self):
+        black, white = self.players
+        return (black,) if black is white else (black, white)
+
+    def note_move(self, move, color, step, j):
+        """Move ``move`` of ``color``, row ``j`` of ``step``, played: note it."""
+        self.moves.append(move)
+        self.colors.append(color)
+        self.masks.append(step.masks[j].copy())
+        self.log_probs.append(step.log_probs[j])
+        self.chosen_by.append(step.who[j])
+        self.evaluated.append(step.evaluated[j])
+        self.think.append(step.think[j] + self.waited)
+        self.records.append(step.records[j])
+        self.waited = 0.0
+        packed = step.planes.get(j)
+        if packed is not None:
+            self.plane_rows.append(len(self.planes))
+            self.planes.append(packed)
         else:
-            rngs = tuple(p.game_rng([*np.atleast_1d(seeds[g]).tolist(), slot])
-                         for slot, p in enumerate(players))
+            self.plane_rows.append(-1)
+
+    def finish(self, points, random_at):
+        num_planes = self.keep
+        planes = None
+        if num_planes:
+            planes = (np.stack(self.planes) if self.planes else
+                      np.zeros((0, self.board.size, self.board.size, (num_planes + 7) // 8),
+                               np.uint8))
+        return PlayedGame(
+            board=self.board, players=self.players,
+            names=tuple(p.name for p in self.players),
+            moves=np.array(self.moves, np.int32),
+            colors=np.array(self.colors, np.int8),
+            masks=(np.array(self.masks, bool) if self.masks
+                   else np.zeros((0, points + 1), bool)),
+            log_probs=np.array(self.log_probs, np.float64),
+            chosen_by=np.array(self.chosen_by, np.int8),
+            evaluated=np.array(self.evaluated, bool),
+            plane_rows=np.array(self.plane_rows, np.int32),
+            planes=planes, num_planes=num_planes, start_move=self.start,
+            reason=self.reason, note=self.note, forfeited_by=self.forfeited_by,
+            random_move_at=random_at, index=self.index,
+            seconds=time.perf_counter() - self.began,
+            think_seconds=np.array(self.think, np.float64), records=self.records)
+
+
+class _Step:
+    """One step of the running games, row ``j`` for ``running[j]``: the
+    moves it may choose from (``masks``), the turns grouped by who answers
+    them together (``groups``: group key -> ``[(j, Turn)]``) and the rows
+    of forced random moves (``forced``); then the answers: the move
+    (``chosen``, or THINKING, RESIGN), its log-probability, who chose it
+    (``who``: 0 black's player, 1 white's, RANDOM_MOVE), whether a network
+    saw the position (``evaluated``), the seconds its player took
+    (``think``), the packed planes of players that keep them (``planes``:
+    j -> row), the players that could not move (``forfeits``: j -> why)
+    and what the players attached to their answers (``records``)."""
+
+    __slots__ = ("masks", "groups", "forced", "chosen", "log_probs", "who", "evaluated",
+                 "think", "planes", "forfeits", "records")
+
+    def __init__(self, n, points):
+        self.masks = np.empty((n, points + 1), bool)
+        self.groups, self.forced = {}, []
+        self.chosen = np.empty(n, np.int64)
+        self.log_probs = np.zeros(n)
+        self.who = np.empty(n, np.int8)
+        self.evaluated = np.zeros(n, bool)
+        self.think = np.zeros(n)
+        self.planes, self.forfeits = {}, {}
+        self.records = [None] * n
+
+
+def _per_game(player, count, what):
+    if isinstance(player, (list, tuple)):
+        if len(player) != count:
+            raise ValueError(f"{what}: {len(player)} players for {count} games")
+        return [as_player(p) for p in player]
+    player = as_player(player)
+    return [player] * count
+
+
+class _Lockstep:
+    """The games of one :func:`play_games` call: their settings, the games
+    running (``running``), those finished (``results``, in game order) and
+    the counters (``stats``). :func:`play_games`'s loop runs its steps."""
+
+    def __init__(self, black, white, count, size, komi, rng, seeds, max_moves, random_move_at,
+                 boards, concurrent, superko, progress, stats, on_game):
+        self.blacks = _per_game(black, count, "black")
+        self.whites = _per_game(white, count, "white")
+        if boards is not None:
+            if len(boards) != count:
+                raise ValueError(f"{len(boards)} boards for {count} games")
+            size = boards[0].size
+        if seeds is None:
+            rng = np.random.default_rng(rng)
+            seeds = [int(s) for s in rng.integers(2**63, size=count)]
+        elif len(seeds) != count:
+            raise ValueError(f"{len(seeds)} seeds for {count} games")
+        self.count, self.size, self.komi, self.superko = count, size, komi, superko
+        self.seeds, self.boards, self.on_game = seeds, boards, on_game
+        self.points = points = size * size
+        self.caps = np.broadcast_to(
+            np.asarray(2 * points if max_moves is None else max_moves, np.int64), (count,))
+        self.random_at = np.broadcast_to(
+            np.asarray(-1 if random_move_at is None else random_move_at, np.int64), (count,))
+        distinct = {id(p): p for p in self.blacks + self.whites}.values()
+        for player in distinct:
+            player.check_size(size)
+        if any(p.one_at_a_time for p in distinct):
+            concurrent = 1
+        self.concurrent = count if concurrent is None else max(1, min(int(concurrent), count))
+        self.keeps = []  # per game: the planes kept (0: none)
+        for b, w in zip(self.blacks, self.whites):
+            kept = {p.encoder.num_planes for p in (b, w) if p.keep_planes}
+            if len(kept) > 1:
+                raise ValueError(f"{b.name} and {w.name} both keep planes, of different encoders")
+            self.keeps.append(kept.pop() if kept else 0)
+        self.stats = {} if stats is None else stats
+        for key in ("steps", "network_calls", "evaluations", "moves"):
+            self.stats.setdefault(key, 0)
+        self.stats.setdefault("encode_s", 0.0)
+        self.stats.setdefault("network_s", 0.0)
+        self.results = [None] * count
+        self.running = []
+        self.started = 0
+        self.bar = None
+        if progress:
+            self.bar = tqdm(total=count, desc=progress if isinstance(progress, str) else "games",
+                            leave=False)
+
+    def fill(self):
+        """Start games until ``concurrent`` run, or every game has started."""
+        while self.started < self.count and len(self.running) < self.concurrent:
+            self.start_game()
+
+    def start_game(self):
+        """Start the next game: its board, its players' generators (module
+        docstring), the players told; a game that is over already ends."""
+        g = self.started
+        self.started += 1
+        board = self.boards[g] if self.boards is not None else \
+            Board(self.size, komi=self.komi, superko=self.superko)
+        players = (self.blacks[g], self.whites[g])
+        seed = np.atleast_1d(self.seeds[g]).tolist()
+        if players[0] is players[1]:
+            rngs = (players[0].game_rng(self.seeds[g]),) * 2
+        else:
+            rngs = tuple(p.game_rng([*seed, slot]) for slot, p in enumerate(players))
         # The forced random move's own stream, apart from the players'.
-        game_rng = np.random.default_rng([*np.atleast_1d(seeds[g]).tolist(), 2])
-        game = _Running(g, board, players, rngs, game_rng, keeps[g])
+        game = _Running(g, board, players, rngs, np.random.default_rng([*seed, 2]), self.keeps[g])
         for player, player_rng in zip(game.distinct(), rngs):
             player.start_game(g, board, player_rng)
-        if board.is_over or board.move_number >= caps[g]:
-            end_game(game, "score" if board.is_over else "move cap")
+        if board.is_over or board.move_number >= self.caps[g]:
+            self.end_game(game, "score" if board.is_over else "move cap")
         else:
-            running.append(game)
+            self.running.append(game)
 
-    def end_game(game, reason):
+    def end_game(self, game, reason):
+        """Game ``game`` is over (``reason``, unless it has one): its players
+        told, its :class:`PlayedGame` made and handed to ``on_game``."""
         game.reason = game.reason or reason
         for player in game.distinct():
             player.end_game(game.index)
-        results[game.index] = played = game.finish(points, int(random_at[game.index]))
-        if bar is not None:
-            bar.update(1)
-        if on_game is not None:
-            on_game(played)
+        self.results[game.index] = played = game.finish(self.points,
+                                                        int(self.random_at[game.index]))
+        if self.bar is not None:
+            self.bar.update(1)
+        if self.on_game is not None:
+            self.on_game(played)
 
-    while started < count and len(running) < concurrent:
-        start_game()
-
-    while running:
-        n = len(running)
-        stats["steps"] += 1
-        # Who moves in each running game, from which moves.
-        masks = np.empty((n, points + 1), bool)
-        groups = {}
-        forced = []
-        for j, game in enumerate(running):
+    def turns(self):
+        """Who moves in each running game, from which moves: a :class:`_Step`
+        with the moves allowed, the turns grouped by the players that answer
+        them together, and the rows of the forced random moves."""
+        step = _Step(len(self.running), self.points)
+        for j, game in enumerate(self.running):
             board = game.board
-            color = board.to_play
-            if random_at[game.index] == board.move_number + 1:
+            slot = 0 if board.to_play == BLACK else 1
+            step.who[j] = slot
+            if self.random_at[game.index] == board.move_number + 1:
                 legal = board.legal_moves()
-                masks[j] = legal
+                step.masks[j] = legal
                 if legal[:-1].any():
-                    masks[j, -1] = False
-                forced.append(j)
+                    step.masks[j, -1] = False
+                step.forced.append(j)
                 continue
-            masks[j] = board.sensible_moves()
-            slot = 0 if color == BLACK else 1
+            step.masks[j] = board.sensible_moves()
             player = game.players[slot]
-            turn = Turn(game.index, board, masks[j], game.rngs[slot], player)
-            groups.setdefault(player.group_key(), []).append((j, turn))
-        chosen = np.empty(n, np.int64)
-        log_probs = np.zeros(n)
-        who = np.array([0 if game.board.to_play == BLACK else 1 for game in running], np.int8)
-        evaluated = np.zeros(n, bool)
-        think = np.zeros(n)
-        plane_of = {}  # j -> packed planes, for players that keep them
-        forfeits = {}  # j -> why its player could not move
-        for j in forced:
-            uniform = masks[j:j + 1].astype(np.float64)
+            turn = Turn(game.index, board, step.masks[j], game.rngs[slot], player)
+            step.groups.setdefault(player.group_key(), []).append((j, turn))
+        return step
+
+    def answer(self, step):
+        """The step's answers: each forced random move drawn from its game's
+        own generator, and each group's turns answered by one ``choose``
+        call, timed (a player that cannot move forfeits its game)."""
+        for j in step.forced:
+            uniform = step.masks[j:j + 1].astype(np.float64)
             uniform /= uniform.sum()
-            move, logp = sample_moves(uniform, [running[j].rng])
-            chosen[j], log_probs[j], who[j] = move[0], logp[0], RANDOM_MOVE
-        for members in groups.values():
+            move, logp = sample_moves(uniform, [self.running[j].rng])
+            step.chosen[j], step.log_probs[j], step.who[j] = move[0], logp[0], RANDOM_MOVE
+        for members in step.groups.values():
             rows = np.array([j for j, _ in members])
             turns = [turn for _, turn in members]
             began = time.perf_counter()
@@ -462,35 +546,49 @@ def play_games(black, white, count, size, komi=7.5, rng=None, seeds=None, max_mo
             except Forfeit as forfeit:
                 if len(turns) != 1:  # only players of one position at a time may forfeit
                     raise
-                forfeits[int(rows[0])] = str(forfeit)  # the move loop ends that game
+                step.forfeits[int(rows[0])] = str(forfeit)  # play() ends that game
                 continue
-            think[rows] = time.perf_counter() - began
-            chosen[rows], log_probs[rows] = choices.moves, choices.log_probs
-            stats["network_calls"] += choices.calls
-            stats["encode_s"] += choices.encode_s
-            stats["network_s"] += choices.network_s
-            if choices.evaluated is not None and choices.evaluated.any():
-                seen = np.flatnonzero(choices.evaluated)
-                evaluated[rows[seen]] = True
-                stats["evaluations"] += len(seen)
-                keepers = [k for k, i in enumerate(seen) if turns[i].player.keep_planes]
-                if keepers:
-                    packed = np.packbits(choices.planes[keepers], axis=-1)
-                    for k, row in zip(keepers, packed):
-                        plane_of[int(rows[seen[k]])] = row
-        # Play the moves and note them.
+            step.think[rows] = time.perf_counter() - began
+            step.chosen[rows], step.log_probs[rows] = choices.moves, choices.log_probs
+            if choices.records is not None:
+                for j, record in zip(rows, choices.records):
+                    step.records[j] = record
+            self.count_work(choices, rows, turns, step)
+
+    def count_work(self, choices, rows, turns, step):
+        """Add a ``choose`` call's work to ``stats``; mark the rows its
+        network saw, and keep their planes for players with ``keep_planes``."""
+        stats = self.stats
+        stats["network_calls"] += choices.calls
+        stats["encode_s"] += choices.encode_s
+        stats["network_s"] += choices.network_s
+        if choices.evaluated is not None and choices.evaluated.any():
+            seen = np.flatnonzero(choices.evaluated)
+            step.evaluated[rows[seen]] = True
+            stats["evaluations"] += len(seen)
+            keepers = [k for k, i in enumerate(seen) if turns[i].player.keep_planes]
+            if keepers:
+                packed = np.packbits(choices.planes[keepers], axis=-1)
+                for k, row in zip(keepers, packed):
+                    step.planes[int(rows[seen[k]])] = row
+
+    def play(self, step):
+        """Play each running game's answer: a forfeit, a resignation or an
+        illegal move ends its game; THINKING keeps the turn to the next step;
+        a move is played, noted, and shown to the players, and the game ends
+        after two passes or at its move cap."""
         still = []
         played = 0
-        for j, game in enumerate(running):
+        for j, game in enumerate(self.running):
             board = game.board
-            move = int(chosen[j])
+            move = int(step.chosen[j])
             color = board.to_play
-            if j in forfeits:
-                game.forfeited_by, game.note = color, forfeits[j]
-                end_game(game, "forfeit")
+            if j in step.forfeits:
+                game.forfeited_by, game.note = color, step.forfeits[j]
+                self.end_game(game, "forfeit")
                 continue
             if move == THINKING:  # a step-wise search goes on: the same turn next step
-                game.waited += think[j]
+                game.waited += step.think[j]
                 still.append(game)
                 continue
             played += 1
@@ -498,7 +596,7 @@ def play_games(black, white, count, size, komi=7.5, rng=None, seeds=None, max_mo
                 board.resign(color)
                 for player in game.distinct():
                     player.observe(game.index, board, RESIGN)
-                end_game(game, "resign")
+                self.end_game(game, "resign")
                 continue
             try:
                 board.play(move)
@@ -506,36 +604,20 @@ def play_games(black, white, count, size, komi=7.5, rng=None, seeds=None, max_mo
                 game.forfeited_by = color
                 game.note = f"{game.players[0 if color == BLACK else 1].name} played an " \
                             f"illegal move: {error}"
-                end_game(game, "forfeit")
+                self.end_game(game, "forfeit")
                 continue
-            game.moves.append(move)
-            game.colors.append(color)
-            game.masks.append(masks[j].copy())
-            game.log_probs.append(log_probs[j])
-            game.chosen_by.append(who[j])
-            game.evaluated.append(evaluated[j])
-            game.think.append(think[j] + game.waited)
-            game.waited = 0.0
-            packed = plane_of.get(j)
-            if packed is not None:
-                game.plane_rows.append(len(game.planes))
-                game.planes.append(packed)
-            else:
-                game.plane_rows.append(-1)
+            game.note_move(move, color, step, j)
             for player in game.distinct():
                 player.observe(game.index, board, move)
             if board.is_over:
-                end_game(game, "score")
-            elif board.move_number >= caps[game.index]:
-                end_game(game, "move cap")
+                self.end_game(game, "score")
+            elif board.move_number >= self.caps[game.index]:
+                self.end_game(game, "move cap")
             else:
                 still.append(game)
-        stats["moves"] += played
-        running[:] = still
-        while started < count and len(running) < concurrent:
-            start_game()
-        if on_step is not None:
-            on_step(stats["steps"], len(running))
-    if bar is not None:
-        bar.close()
-    return results
+        self.stats["moves"] += played
+        self.running[:] = still
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
