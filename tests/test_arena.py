@@ -475,7 +475,13 @@ def test_search_player_keeps_its_trees_and_restarts_on_a_foreign_board():
 
     followed = {}
     player = make_player("mcts:readouts=8,seed=1")
-    player.on_end_game = lambda game, tree: followed.update({game: tree.root.state.board.history})
+    end_game = player.end_game
+
+    def ending(game):  # each game's tree as the game ends
+        followed[game] = player.trees[game].root.state.board.history
+        return end_game(game)
+
+    player.end_game = ending
     games = play_games(player, RandomPlayer(seed=2), 3, 5, komi=0.5, rng=0, max_moves=30)
     assert sorted(followed) == [0, 1, 2]
     for game in games:

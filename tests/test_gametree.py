@@ -257,11 +257,11 @@ def test_search_summaries_read_back_and_read_zero_comments():
     assert summary.win_rate(BLACK) == 0.625 and summary.win_rate(WHITE) == 0.375
     assert summary.win_rate(WHITE, color=WHITE) == 0.625
 
-    # What Zero's self-play writes (mockgo.zero.selfplay.search_comment).
+    # What Zero's self-play writes (mockgo.play.search_player.search_comment).
     from mockgo.search.evaluators import uniform_evaluator
     from mockgo.search.games import GoGame
     from mockgo.search.mcts import MCTSPlayer
-    from mockgo.zero.selfplay import search_comment
+    from mockgo.play.search_player import search_comment
 
     player = MCTSPlayer(uniform_evaluator, num_readouts=24, dirichlet=False, seed=0)
     player.initialize(GoGame.from_board(Board(5), max_moves=50))

@@ -278,6 +278,39 @@ def test_what_a_player_attaches_to_its_answers_stays_with_its_moves():
             assert record == ((game.index, t, int(move)) if color == BLACK else None)
 
 
+def test_a_search_player_attaches_the_record_of_each_moves_search():
+    """SearchPlayer(record_encoder=...): each move a search chose carries a
+    MoveSearch: the position as the encoder sees it, the root's visits, the
+    search's comment; step-wise, only the answer that ends a search, not its
+    THINKING steps. Without an encoder, no records."""
+    from mockgo.data.gametree import SearchSummary
+    from mockgo.play.search_player import MoveSearch
+
+    encoder = get_encoder("agz17", N)
+    player = SearchPlayer(uniform_evaluator, readouts=16, parallel_readouts=4, stepwise=True,
+                          full_search_share=0.5, fast_readouts=4, resign_threshold=None,
+                          record_encoder=encoder, name="search")
+    plain = SearchPlayer(uniform_evaluator, readouts=16, parallel_readouts=4,
+                         resign_threshold=None, name="plain")
+    games = play_games(player, plain, 2, N, seeds=[1, 2], max_moves=16)
+    for game in games:
+        mine = np.flatnonzero(game.colors == BLACK)
+        assert all(game.records[t] is None for t in np.flatnonzero(game.colors == WHITE))
+        searches = [game.records[t] for t in mine]
+        assert all(isinstance(s, MoveSearch) for s in searches)
+        assert [s.move_number for s in searches] == mine.tolist()
+        assert {s.color for s in searches} == {BLACK}
+        np.testing.assert_array_equal(np.stack([s.planes for s in searches]),
+                                      game.planes_at(mine, encoder))
+        for search in searches:
+            assert search.pi.sum() == pytest.approx(1.0)
+            comment = search.comment.removeprefix("fast search, ")
+            assert (comment == search.comment) == search.full_search
+            # The root's visits: this search's readouts and those the kept subtree had.
+            assert SearchSummary.parse(comment, N).visits >= (16 if search.full_search else 4)
+        assert {s.full_search for s in searches} == {True, False}
+
+
 def test_mixture_keeps_the_proportions():
     a, b = RandomPlayer(name="a"), RandomPlayer(name="b")
     chosen = mixture([a, b], [3, 1], 8, rng=0)

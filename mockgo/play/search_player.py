@@ -14,7 +14,13 @@ and start a new tree from a board that did not come from the moves they
 observed (an undo, a loaded position); each game's tree gets its seed from
 the game's generator. ``seconds`` gives either a time budget a move instead
 of a number of readouts or playouts (:func:`check_seconds`,
-:func:`budget_label`)."""
+:func:`budget_label`).
+
+A :class:`SearchPlayer` with a ``record_encoder`` attaches to each answer a
+:class:`MoveSearch`, the record of the search that chose the move (the
+position, the root's visit distribution, the SGF comment): the runner keeps
+it with the move (``PlayedGame.records``), and self-play makes its training
+examples from it (:mod:`mockgo.zero.selfplay`)."""
 
 import dataclasses
 import math
@@ -28,14 +34,15 @@ from mockgo.search.mcts import (MCTSPlayer, ResignationCheck, SearchOptions, sea
                                 search_step)
 from mockgo.search.uct import UCTSearch
 
-__all__ = ["SearchPlayer", "UCTPlayer", "budget_label", "check_seconds"]
+__all__ = ["MoveSearch", "SearchPlayer", "UCTPlayer", "budget_label", "check_seconds",
+           "search_comment"]
 
 
 class _TreePerGame(Player):
     """What the search players share: one tree per game, kept from move to
     move. A tree has ``root.state.board`` (the position at its root) and
     ``play(move)`` (go down to the subtree under the move); subclasses make
-    one with ``_new_tree(board, rng)``. When a turn's board is not the
+    one with :meth:`new_tree`. When a turn's board is not the
     position at the root of its game's tree (a new game, an undo, a loaded
     position), the search starts afresh from it, with the game's generator."""
 
@@ -45,7 +52,7 @@ class _TreePerGame(Player):
 
     def start_game(self, game, board, rng):
         self._rngs[game] = rng
-        self.trees[game] = self._new_tree(board, rng)
+        self.trees[game] = self.new_tree(board, rng)
 
     def _tree_at(self, game, board):
         """Game ``game``'s tree if its root is the position ``board``, else None."""
@@ -68,7 +75,7 @@ class _TreePerGame(Player):
         tree = self._tree_at(game, board)
         if tree is None and rng is not None:
             rng = self._rngs.setdefault(game, rng)
-            tree = self.trees[game] = self._new_tree(board, rng)
+            tree = self.trees[game] = self.new_tree(board, rng)
         return tree
 
     def observe(self, game, board, move):
@@ -114,6 +121,56 @@ def budget_label(count, seconds):
     return f"{count}" if seconds is None else f"{seconds:g}s"
 
 
+@dataclasses.dataclass
+class MoveSearch:
+    """The record of the search that chose a move, as a :class:`SearchPlayer`
+    with a ``record_encoder`` attaches it to its answer (self-play makes a
+    training example of it): the position (``planes``, encoded by the
+    ``record_encoder``; the ``color`` to move and the ``move_number``), the
+    root's visit distribution ``pi``
+    (:meth:`~mockgo.search.mcts.MCTSPlayer.visit_distribution`, forced
+    playouts taken off), whether it was a ``full_search`` (with playout cap
+    randomization, a fast one is not), the SGF ``comment``
+    (:func:`search_comment`), and the game's resignation bookkeeping so far:
+    whether it may resign (``resign_enabled``), and, where it may not, who
+    would have resigned first (``would_have_resigned``; None: no one yet)."""
+
+    planes: np.ndarray
+    color: int
+    move_number: int
+    pi: np.ndarray
+    full_search: bool
+    comment: str
+    resign_enabled: bool
+    would_have_resigned: int | None
+
+    @classmethod
+    def of(cls, tree, encoder):
+        """The record of ``tree``'s finished search (an
+        :class:`~mockgo.search.mcts.MCTSPlayer`), the position at its root
+        encoded by ``encoder``."""
+        board = tree.state.board
+        return cls(encoder.encode(board), board.to_play, board.move_number,
+                   tree.visit_distribution(), tree.full_search,
+                   search_comment(tree, full=tree.full_search), tree.resign_enabled,
+                   tree.would_have_resigned)
+
+
+def search_comment(tree, top=5, full=True):
+    """The root's statistics of ``tree`` (an
+    :class:`~mockgo.search.mcts.MCTSPlayer`) as an SGF comment
+    (:class:`mockgo.data.gametree.SearchSummary`): its value for the player
+    to move, the readouts, and the most visited moves with their visits and
+    Q; ``full=False`` (a fast search of playout cap randomization) puts
+    "fast search, " before them."""
+    root = tree.root
+    counts = root.child_N
+    order = np.argsort(-counts, kind="stable")[:top]
+    moves = [(int(a), int(counts[a]), float(root.child_Q[a])) for a in order if counts[a] > 0]
+    comment = SearchSummary(tree.root_value, int(counts.sum()), moves).comment(root.state.size)
+    return comment if full else f"fast search, {comment}"
+
+
 # A SearchPlayer's search where it differs from the search's own defaults
 # (SearchOptions): 200 readouts a move, no Dirichlet noise, no resigning.
 PLAYER_SEARCH = SearchOptions(num_readouts=200, dirichlet=False, resign_threshold=None)
@@ -142,10 +199,10 @@ class SearchPlayer(_TreePerGame):
     ``resign_disabled_share``: the share of games in which resigning is off
     (drawn from each game's generator; AlphaGo Zero's check of the
     threshold). ``answer_passes``: as :class:`~mockgo.play.policy_player.PolicyPlayer`'s.
-    ``on_search(game, tree)``: called after each search that does not end in
-    a resignation, before the move is picked (self-play records its training
-    examples there); ``on_end_game(game, tree)``: when a game ends, with its
-    last tree (self-play reads whether resigning was on).
+    ``record_encoder``: an :class:`~mockgo.go.features.Encoder`: each move
+    chosen by a search carries a :class:`MoveSearch` of that search, its
+    position encoded by it (``Choices.records``; self-play's training
+    examples); None: no records.
 
     ``seconds``: a time budget a move instead of ``readouts``: each game's
     search gets that many seconds to itself, one game after another (as
@@ -174,9 +231,8 @@ class SearchPlayer(_TreePerGame):
     """
 
     def __init__(self, evaluate, readouts=None, *, search=None, resign_disabled_share=0.0,
-                 size=None, game=None, max_moves=None, on_search=None, on_end_game=None,
-                 name="mcts", seed=None, answer_passes=False, stepwise=False, seconds=None,
-                 **search_options):
+                 size=None, game=None, max_moves=None, record_encoder=None, name="mcts",
+                 seed=None, answer_passes=False, stepwise=False, seconds=None, **search_options):
         if readouts is not None:
             if "num_readouts" in search_options:
                 raise TypeError("give readouts or num_readouts, not both")
@@ -200,8 +256,7 @@ class SearchPlayer(_TreePerGame):
         self.size = size
         self.game = game or GoGame
         self.max_moves = max_moves
-        self.on_search = on_search
-        self.on_end_game = on_end_game
+        self.record_encoder = record_encoder
         self.name = name
         self.seed = seed
         # Called after every step of a move's search, between steps (live
@@ -215,7 +270,11 @@ class SearchPlayer(_TreePerGame):
         """The search's options (:attr:`search`) as a dict."""
         return dataclasses.asdict(self.search)
 
-    def _new_tree(self, board, rng):
+    def new_tree(self, board, rng):
+        """A game's search tree from ``board``, its random numbers drawn from
+        ``rng`` (the game's generator): first whether it may resign (not in
+        a share ``resign_disabled_share`` of games, when it resigns at all),
+        then its tree's seed."""
         enabled = True
         if self.search.resign_threshold is not None:
             enabled = ResignationCheck(self.resign_disabled_share).resign_enabled(rng)
@@ -229,10 +288,10 @@ class SearchPlayer(_TreePerGame):
     def choose(self, turns):
         if self.stepwise:
             return self._choose_stepwise(turns)
-        moves = np.empty(len(turns), np.int64)
+        answers = self._choices(turns, np.empty(len(turns), np.int64))
         passing = passes_now(turns)
         for i in np.flatnonzero(passing):
-            moves[i] = turns[i].board.pass_index
+            answers.moves[i] = turns[i].board.pass_index
         searching = np.flatnonzero(~passing)
         trees = [self._tree_for(turns[i]) for i in searching]
         if self.seconds is None:
@@ -243,8 +302,14 @@ class SearchPlayer(_TreePerGame):
                 search_many([tree], self.evaluate, seconds=self.seconds,
                             after_step=self.after_step)
         for i, tree in zip(searching, trees):
-            moves[i] = self._answer(turns[i], tree)
-        return Choices(moves, np.zeros(len(turns)))
+            self._answer(answers, i, tree)
+        return answers
+
+    def _choices(self, turns, moves):
+        """The answers to ``turns``: ``moves``, and room for the records of
+        the searches with a ``record_encoder``."""
+        records = None if self.record_encoder is None else [None] * len(turns)
+        return Choices(moves, np.zeros(len(turns)), records=records)
 
     def _warm_up(self, trees):
         """Before the first timed search: a search of two steps on a
@@ -263,11 +328,12 @@ class SearchPlayer(_TreePerGame):
 
     def _choose_stepwise(self, turns):
         """One search step for every game (``stepwise`` in the class docstring)."""
-        moves = np.full(len(turns), THINKING, np.int64)
+        answers = self._choices(turns, np.full(len(turns), THINKING, np.int64))
+        moves = answers.moves
         going_on = [self._searching(turn) for turn in turns]
         new = [i for i, searching in enumerate(going_on) if not searching]
-        for i, answers in zip(new, passes_now([turns[i] for i in new])):
-            if answers:  # no search, and the game's tree stays as it was
+        for i, passing in zip(new, passes_now([turns[i] for i in new])):
+            if passing:  # no search, and the game's tree stays as it was
                 moves[i] = turns[i].board.pass_index
         stepping = [i for i in range(len(turns)) if moves[i] == THINKING]
         trees = {i: self._tree_for(turns[i]) for i in stepping}
@@ -277,8 +343,8 @@ class SearchPlayer(_TreePerGame):
         search_step(list(trees.values()), self.evaluate)
         for i, tree in trees.items():
             if not tree.searching:
-                moves[i] = self._answer(turns[i], tree)
-        return Choices(moves, np.zeros(len(turns)))
+                self._answer(answers, i, tree)
+        return answers
 
     def _searching(self, turn):
         """Whether the turn's game has a step-wise search going on at its
@@ -286,19 +352,15 @@ class SearchPlayer(_TreePerGame):
         tree = self._tree_at(turn.game, turn.board)
         return tree is not None and tree.searching
 
-    def _answer(self, turn, tree):
-        """The move after a finished search: RESIGN, or the tree's pick
-        (after ``on_search``)."""
+    def _answer(self, answers, i, tree):
+        """Answer turn ``i`` after its finished search: RESIGN, or the tree's
+        pick with the record of the search (with a ``record_encoder``)."""
         if tree.should_resign():
-            return RESIGN
-        if self.on_search is not None:
-            self.on_search(turn.game, tree)
-        return tree.pick_action()
-
-    def end_game(self, game):
-        tree = super().end_game(game)
-        if self.on_end_game is not None and tree is not None:
-            self.on_end_game(game, tree)
+            answers.moves[i] = RESIGN
+            return
+        if answers.records is not None:
+            answers.records[i] = MoveSearch.of(tree, self.record_encoder)
+        answers.moves[i] = tree.pick_action()
 
     @staticmethod
     def _root_statistics(tree):
@@ -359,7 +421,7 @@ class UCTPlayer(_TreePerGame):
                              f"{budget_label(playouts, seconds)}")
         super().__init__()  # game -> its _UCTTree
 
-    def _new_tree(self, board, rng):
+    def new_tree(self, board, rng):
         search = UCTSearch(seed=int(rng.integers(2**63)), **self.options)
         cap = board.move_number + 3 * board.pass_index
         return _UCTTree(search, search.new_root(GoGame.from_board(board.copy(), max_moves=cap)))

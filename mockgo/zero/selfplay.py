@@ -11,15 +11,17 @@ plays on until no sensible move is left). A game that ended by resignation
 or at the move cap has no scored end position: its examples get
 ``aux_weight`` 0, so they train the policy and value only.
 
-The module reads top to bottom, one step a function, with one data type
-between them, :class:`SelfPlayGame` (a finished game and its examples):
+The module reads top to bottom, with one data type throughout,
+:class:`SelfPlayGame` (a finished game and its examples):
 
 - :func:`selfplay_job` spreads a job's batches of games over workers (or
   plays them here) and keeps the job's progress file;
-- :func:`play_batch` plays one batch (:func:`play_selfplay_games`: the games
-  in lockstep), timed;
-- :class:`ExampleRecorder` records each search's example as the games are
-  played, and makes each finished game's :class:`SelfPlayGame`;
+- :func:`play_batch` plays one batch timed, and :func:`play_selfplay_games`
+  plays its games in lockstep (the runner, :mod:`mockgo.play.runner`): the
+  self-play player attaches the record of each move's search to its answer
+  (:class:`~mockgo.play.search_player.MoveSearch`), the runner keeps it
+  with the move, and :meth:`SelfPlayGame.from_played` makes the finished
+  game's examples of them;
 - :func:`write_batch` writes a batch's SGF files and its examples file, whose
   format is :mod:`mockgo.zero.examples`'s.
 """
@@ -33,21 +35,20 @@ from tqdm.auto import tqdm
 
 from mockgo.cluster import Recipe, ShippedModel
 from mockgo.data import records
-from mockgo.data.gametree import SearchSummary
 from mockgo.go.board import BLACK, EMPTY, WHITE
 from mockgo.go.features import get_encoder
 from mockgo.go.ownership import final_owners
-from mockgo.play.players import SearchPlayer
 from mockgo.play.runner import play_games
+from mockgo.play.search_player import SearchPlayer
 from mockgo.search.evaluators import NetworkEvaluator
 from mockgo.search.mcts import ResignationCheck, fewer_collections
 from mockgo.zero.config import ENCODER, seed_of
 from mockgo.zero.examples import save_npz, stack_games
 from mockgo.zero.layout import RunLayout, is_holdout, read_job_progress, write_json
 
-__all__ = ["ExampleRecorder", "SelfPlayGame", "SelfPlayWorker", "end_targets", "evaluator_for",
-           "play_batch", "play_selfplay_games", "search_comment", "searcher", "selfplay_job",
-           "selfplay_searcher", "summarise_selfplay", "write_batch"]
+__all__ = ["SelfPlayGame", "SelfPlayWorker", "end_targets", "evaluator_for", "play_batch",
+           "play_selfplay_games", "searcher", "selfplay_job", "selfplay_searcher",
+           "summarise_selfplay", "write_batch"]
 
 
 @dataclasses.dataclass
@@ -71,6 +72,37 @@ class SelfPlayGame:
     aux_weight: float = 0.0  # 1 for a game scored at its end, 0 if resigned or move-capped
     full_searches: int = 0  # moves searched in full (each an example)
     fast_searches: int = 0  # moves searched fast (playout cap randomization), no example
+
+    @classmethod
+    def from_played(cls, number, played):
+        """Game ``number``'s examples, from the runner's finished game
+        ``played`` (a :class:`~mockgo.play.runner.PlayedGame` of the
+        self-play player): the records of its moves' searches
+        (:class:`~mockgo.play.search_player.MoveSearch`) give the examples
+        of the full searches and the comments of all; z from the winner,
+        the end targets (:func:`end_targets`)."""
+        board, searches = played.board, played.records
+        full = [search for search in searches if search.full_search]
+        colors = np.array([search.color for search in full], np.int8)
+        winner = board.winner()
+        z = np.where(colors == winner, 1.0, -1.0).astype(np.float32)
+        if winner == EMPTY:
+            z[:] = 0.0
+        ownership, score, weight = end_targets(board, colors)
+        # The last search's resignation bookkeeping is the game's (no search at
+        # all: the game was resigned at its first move, so resigning was on).
+        last = searches[-1] if searches else None
+        shape = get_encoder(ENCODER, board.size).shape
+        return cls(number=number, board=board,
+                   planes=np.array([s.planes for s in full], np.uint8).reshape(len(full), *shape),
+                   pi=np.array([s.pi for s in full], np.float32).reshape(len(full),
+                                                                         board.pass_index + 1),
+                   z=z, comments=[search.comment for search in searches],
+                   resign_enabled=True if last is None else last.resign_enabled,
+                   would_have_resigned=None if last is None else last.would_have_resigned,
+                   winner=int(winner), moves=np.array([s.move_number for s in full], np.int16),
+                   ownership=ownership, score=score, aux_weight=weight,
+                   full_searches=len(full), fast_searches=len(searches) - len(full))
 
 
 def selfplay_job(base_dir, model_path, games, config, job="selfplay", progress=True,
@@ -244,17 +276,18 @@ def play_selfplay_games(evaluate, config, numbers, seed_parts=(), callback=None,
     (:func:`mockgo.search.mcts.search_step`, one ``evaluate`` call for
     all), with Dirichlet noise at the roots of full searches; each game
     whose search is done plays its move (or resigns) and begins its next
-    search at the next step. Before each move the position, the root's visit
-    distribution and the search's comment are recorded (:class:`ExampleRecorder`).
+    search at the next step. The player attaches the record of each search
+    to its move (the position, the root's visit distribution, the search's
+    comment: :class:`~mockgo.play.search_player.MoveSearch`), of which
+    :meth:`SelfPlayGame.from_played` makes the game's examples.
     Game ``i``'s random numbers (noise, sampling, whether it may resign) come
     from ``(config.seed, *seed_parts, i)``. ``callback("selfplay_step", info)``
     is called after each step (``info``: the ``step``, the games still
     ``active``, the ``moves`` played so far), ``on_game(game)`` as each game
     finishes (the runner's :class:`~mockgo.play.runner.PlayedGame`).
     """
-    recorder = ExampleRecorder(get_encoder(ENCODER, config.board_size))
-    player = selfplay_searcher(evaluate, config, on_search=recorder.on_search,
-                               on_end_game=recorder.on_end_game, name="selfplay")
+    player = selfplay_searcher(evaluate, config, name="selfplay",
+                               record_encoder=get_encoder(ENCODER, config.board_size))
     stats = {}
     step = None if callback is None else (
         lambda step, running: callback("selfplay_step", {"step": step, "active": running,
@@ -264,14 +297,14 @@ def play_selfplay_games(evaluate, config, numbers, seed_parts=(), callback=None,
                             seeds=[seed_of(config.seed, *seed_parts, n) for n in numbers],
                             max_moves=config.moves_cap, stats=stats, on_step=step,
                             on_game=on_game)
-    return [recorder.finish(numbers[game.index], game) for game in played]
+    return [SelfPlayGame.from_played(numbers[game.index], game) for game in played]
 
 
 def searcher(evaluate, config, readouts, **options):
     """A :class:`~mockgo.play.players.SearchPlayer` with the run's search
     settings (c_puct, leaves per call, first-play value, moves sampled by
     visits, the moves the run plays and its move cap) and ``readouts`` per
-    move; ``options``: the rest (noise, resignation, hooks, name)."""
+    move; ``options``: the rest (noise, resignation, records, name)."""
     return SearchPlayer(evaluate, readouts=readouts, c_puct=config.c_puct,
                         parallel_readouts=config.parallel_readouts,
                         fpu_reduction=config.fpu_reduction, softpick_moves=config.softpick_moves,
@@ -303,69 +336,6 @@ def evaluator_for(side, config, batch_size, seed):
                             seed=seed, precision=config.precision)
 
 
-@dataclasses.dataclass
-class _Searches:
-    """What a game's searches left so far: per full search the position's
-    planes, pi, the colour to move and the move number; per search (fast
-    ones too) its comment."""
-
-    planes: list = dataclasses.field(default_factory=list)
-    pi: list = dataclasses.field(default_factory=list)
-    colors: list = dataclasses.field(default_factory=list)
-    moves: list = dataclasses.field(default_factory=list)
-    comments: list = dataclasses.field(default_factory=list)
-
-
-class ExampleRecorder:
-    """The recording of a batch's examples while its games are played. The
-    self-play player calls :meth:`on_search` after each search that ends in
-    a move, and :meth:`on_end_game` as a game ends (the ``on_search`` and
-    ``on_end_game`` of :class:`~mockgo.play.players.SearchPlayer`: only
-    during play is there a search tree to read); :meth:`finish` then makes
-    a finished game's :class:`SelfPlayGame`. Games are the runner's indices."""
-
-    def __init__(self, encoder):
-        self.encoder = encoder
-        self.searches = {}  # game -> _Searches
-        self.resigning = {}  # game -> (resign_enabled, would_have_resigned)
-
-    def on_search(self, game, tree):
-        searches = self.searches.setdefault(game, _Searches())
-        board = tree.state.board
-        if tree.full_search:  # a fast search only plays its move
-            searches.planes.append(self.encoder.encode(board))
-            searches.pi.append(tree.visit_distribution().astype(np.float32))
-            searches.colors.append(board.to_play)
-            searches.moves.append(board.move_number)
-        searches.comments.append(search_comment(tree, full=tree.full_search))
-
-    def on_end_game(self, game, tree):
-        self.resigning[game] = (tree.resign_enabled, tree.would_have_resigned)
-
-    def finish(self, number, played):
-        """Game ``number``'s :class:`SelfPlayGame`, from the runner's
-        :class:`~mockgo.play.runner.PlayedGame` ``played`` and what its
-        searches left: z from the winner, the end targets (:func:`end_targets`)."""
-        searches = self.searches.pop(played.index, None) or _Searches()
-        resign_enabled, would_have_resigned = self.resigning.pop(played.index)
-        board = played.board
-        winner = board.winner()
-        colors = np.array(searches.colors, np.int8)
-        z = np.where(colors == winner, 1.0, -1.0).astype(np.float32)
-        if winner == EMPTY:
-            z[:] = 0.0
-        n = len(colors)
-        ownership, score, weight = end_targets(board, colors)
-        return SelfPlayGame(
-            number=number, board=board,
-            planes=np.array(searches.planes, np.uint8).reshape(n, *self.encoder.shape),
-            pi=np.array(searches.pi, np.float32).reshape(n, board.size * board.size + 1), z=z,
-            comments=searches.comments, resign_enabled=resign_enabled,
-            would_have_resigned=would_have_resigned, winner=int(winner),
-            moves=np.array(searches.moves, np.int16), ownership=ownership, score=score,
-            aux_weight=weight, full_searches=n, fast_searches=len(searches.comments) - n)
-
-
 def end_targets(board, colors):
     """The ownership and score targets of a finished game for players to
     move ``colors`` (an array of BLACK and WHITE, one per example):
@@ -382,20 +352,6 @@ def end_targets(board, colors):
     score = (sign * np.float32(board.area_score())).astype(np.float32)
     weight = 1.0 if board.passes >= 2 and board.resigned is None else 0.0
     return ownership.astype(np.int8), score, weight
-
-
-def search_comment(player, top=5, full=True):
-    """The root's statistics as an SGF comment
-    (:class:`mockgo.data.gametree.SearchSummary`): its value for the player
-    to move, the readouts, and the most visited moves with their visits and
-    Q; ``full=False`` (a fast search of playout cap randomization) puts
-    "fast search, " before them."""
-    root = player.root
-    counts = root.child_N
-    order = np.argsort(-counts, kind="stable")[:top]
-    moves = [(int(a), int(counts[a]), float(root.child_Q[a])) for a in order if counts[a] > 0]
-    comment = SearchSummary(player.root_value, int(counts.sum()), moves).comment(root.state.size)
-    return comment if full else f"fast search, {comment}"
 
 
 def write_batch(layout, config, model, job, batch, games, played):
