@@ -448,7 +448,7 @@ def test_evaluate_promotes_at_55_percent(tmp_path, monkeypatch, wins, promoted):
     assert (run.latest, run.best) == (1, 1 if promoted else 0)
 
 
-# ------------------------------------------------------ self-play, pinned
+# ------------------------------------------- one game, and the games in lockstep
 
 
 def position_evaluator(states):
@@ -476,8 +476,41 @@ def pinned_config(katago):
     return config.with_katago() if katago else config
 
 
-# What write_batch wrote for pinned_config's 8 games (position_evaluator):
-# the examples' arrays and the SGF files.
+@pytest.mark.parametrize("katago", [False, True], ids=["alphago-zero", "katago"])
+def test_one_game_played_move_by_move_is_the_game_the_lockstep_batch_plays(katago):
+    """play_selfplay_game, the readable one, gives every field of each
+    SelfPlayGame of play_selfplay_games, the fast one, to the bit: the same
+    random numbers (the game's own), the same searches, the same examples.
+    With KataGo's options too (fast searches are no examples; forced
+    playouts pruned from pi)."""
+    import dataclasses
+
+    from mockgo.zero.selfplay import SelfPlayGame, play_selfplay_game, play_selfplay_games
+
+    config = pinned_config(katago)
+    batch = play_selfplay_games(position_evaluator, config, list(range(8)), ("m", "j"))
+    endings = {("resign" if g.board.resigned is not None else
+                "score" if g.board.passes >= 2 else "move cap") for g in batch}
+    assert endings == {"resign", "score", "move cap"}
+    assert any(g.would_have_resigned is not None for g in batch)
+    assert (sum(g.fast_searches for g in batch) > 0) == katago
+    for game in batch:
+        alone = play_selfplay_game(position_evaluator, config, game.number, ("m", "j"))
+        for field in dataclasses.fields(SelfPlayGame):
+            mine, its = getattr(alone, field.name), getattr(game, field.name)
+            if field.name == "board":
+                assert (mine.history, mine.resigned, mine.area_score()) == \
+                    (its.history, its.resigned, its.area_score())
+            elif isinstance(its, np.ndarray):
+                assert (mine.dtype, mine.shape) == (its.dtype, its.shape), field.name
+                assert mine.tobytes() == its.tobytes(), field.name
+            else:
+                assert mine == its, field.name
+
+
+# What write_batch wrote for pinned_config's 8 games (position_evaluator),
+# before the self-play player attached its records to its moves (the hooks
+# on_search and on_end_game): the examples' arrays and the SGF files.
 PINNED_SELFPLAY = {
     False: "81897c3ca776fcbdbdb9061ad42ba1c05ce3ba7f0b58fd8f65c71082fc52739f",
     True: "a8869e8bf0f847a98ee68b2001ee9f6c6970a61f23dbf222ac65df37b1406b14",

@@ -14,14 +14,17 @@ or at the move cap has no scored end position: its examples get
 The module reads top to bottom, with one data type throughout,
 :class:`SelfPlayGame` (a finished game and its examples):
 
+- :func:`play_selfplay_game` plays ONE game, move by move, written to be
+  read: search, record the example, play the move; then the results;
 - :func:`selfplay_job` spreads a job's batches of games over workers (or
   plays them here) and keeps the job's progress file;
 - :func:`play_batch` plays one batch timed, and :func:`play_selfplay_games`
-  plays its games in lockstep (the runner, :mod:`mockgo.play.runner`): the
-  self-play player attaches the record of each move's search to its answer
-  (:class:`~mockgo.play.search_player.MoveSearch`), the runner keeps it
-  with the move, and :meth:`SelfPlayGame.from_played` makes the finished
-  game's examples of them;
+  plays its games in lockstep (the runner, :mod:`mockgo.play.runner`), the
+  fast way, with the same results as :func:`play_selfplay_game` game by
+  game: the self-play player attaches the record of each move's search to
+  its answer (:class:`~mockgo.play.search_player.MoveSearch`), the runner
+  keeps it with the move, and :meth:`SelfPlayGame.from_played` makes the
+  finished game's examples of them;
 - :func:`write_batch` writes a batch's SGF files and its examples file, whose
   format is :mod:`mockgo.zero.examples`'s.
 """
@@ -35,11 +38,11 @@ from tqdm.auto import tqdm
 
 from mockgo.cluster import Recipe, ShippedModel
 from mockgo.data import records
-from mockgo.go.board import BLACK, EMPTY, WHITE
+from mockgo.go.board import BLACK, EMPTY, WHITE, Board
 from mockgo.go.features import get_encoder
 from mockgo.go.ownership import final_owners
 from mockgo.play.runner import play_games
-from mockgo.play.search_player import SearchPlayer
+from mockgo.play.search_player import SearchPlayer, search_comment
 from mockgo.search.evaluators import NetworkEvaluator
 from mockgo.search.mcts import ResignationCheck, fewer_collections
 from mockgo.zero.config import ENCODER, seed_of
@@ -47,8 +50,8 @@ from mockgo.zero.examples import save_npz, stack_games
 from mockgo.zero.layout import RunLayout, is_holdout, read_job_progress, write_json
 
 __all__ = ["SelfPlayGame", "SelfPlayWorker", "end_targets", "evaluator_for", "play_batch",
-           "play_selfplay_games", "searcher", "selfplay_job", "selfplay_searcher",
-           "summarise_selfplay", "write_batch"]
+           "play_selfplay_game", "play_selfplay_games", "searcher", "selfplay_job",
+           "selfplay_searcher", "summarise_selfplay", "write_batch"]
 
 
 @dataclasses.dataclass
@@ -80,7 +83,8 @@ class SelfPlayGame:
         self-play player): the records of its moves' searches
         (:class:`~mockgo.play.search_player.MoveSearch`) give the examples
         of the full searches and the comments of all; z from the winner,
-        the end targets (:func:`end_targets`)."""
+        the end targets (:func:`end_targets`), as :func:`play_selfplay_game`
+        makes them."""
         board, searches = played.board, played.records
         full = [search for search in searches if search.full_search]
         colors = np.array([search.color for search in full], np.int8)
@@ -103,6 +107,57 @@ class SelfPlayGame:
                    winner=int(winner), moves=np.array([s.move_number for s in full], np.int16),
                    ownership=ownership, score=score, aux_weight=weight,
                    full_searches=len(full), fast_searches=len(searches) - len(full))
+
+
+def play_selfplay_game(evaluate, config, number, seed_parts=()):
+    """Self-play game ``number`` of a job, played move by move as AlphaGo
+    Zero plays it; returns its :class:`SelfPlayGame`.
+
+    Before each move, a tree search guided by ``evaluate`` (Dirichlet noise
+    at the root of a full search); the root's visit distribution pi is the
+    move's training target, kept with the position and the player to move;
+    the move is drawn by visits in the opening, then the most visited is
+    played. A player whose position looks lost resigns, unless resigning
+    is off in this game (a share of games play on, to count how often a
+    resignation would have been wrong). Once the game is over, each example
+    gets z, +1 if its player to move won, and the end targets.
+
+    The readable version: :func:`play_selfplay_games` plays the same games
+    in lockstep, the fast way, and gives the same :class:`SelfPlayGame` to
+    the bit when ``evaluate`` answers each position whatever is evaluated
+    beside it (a network without random symmetries). The game's random
+    numbers come from ``(config.seed, *seed_parts, number)`` alone."""
+    encoder = get_encoder(ENCODER, config.board_size)
+    board = Board(config.board_size, komi=config.komi)
+    game_rng = np.random.default_rng(seed_of(config.seed, *seed_parts, number))
+    tree = selfplay_searcher(evaluate, config).new_tree(board, game_rng)  # may it resign?
+    planes, pi, colors, moves, comments = [], [], [], [], []
+    while not board.is_over and board.move_number < config.moves_cap:
+        tree.search()  # full (with noise) or fast, as playout cap randomization draws
+        if tree.should_resign():  # the root and its best move both below the threshold
+            board.resign(board.to_play)
+            break
+        if tree.full_search:  # the example: the position, the visits, who is to move
+            planes.append(encoder.encode(board))
+            pi.append(tree.visit_distribution())
+            colors.append(board.to_play)
+            moves.append(board.move_number)
+        comments.append(search_comment(tree, full=tree.full_search))
+        move = tree.pick_action()  # sampled by visits in the opening, then the most visited
+        board.play(move)
+        tree.play(move)  # the subtree under the move is the next search's start
+    winner = board.winner()  # by area (Tromp-Taylor), or the resigner's opponent
+    colors = np.array(colors, np.int8)
+    z = np.where(colors == winner, 1.0, -1.0) if winner != EMPTY else np.zeros(len(colors))
+    ownership, score, weight = end_targets(board, colors)
+    return SelfPlayGame(
+        number=number, board=board,
+        planes=np.array(planes, np.uint8).reshape(len(colors), *encoder.shape),
+        pi=np.array(pi, np.float32).reshape(len(colors), board.pass_index + 1),
+        z=z.astype(np.float32), comments=comments, resign_enabled=tree.resign_enabled,
+        would_have_resigned=tree.would_have_resigned, winner=int(winner),
+        moves=np.array(moves, np.int16), ownership=ownership, score=score, aux_weight=weight,
+        full_searches=len(colors), fast_searches=len(comments) - len(colors))
 
 
 def selfplay_job(base_dir, model_path, games, config, job="selfplay", progress=True,
@@ -279,7 +334,8 @@ def play_selfplay_games(evaluate, config, numbers, seed_parts=(), callback=None,
     search at the next step. The player attaches the record of each search
     to its move (the position, the root's visit distribution, the search's
     comment: :class:`~mockgo.play.search_player.MoveSearch`), of which
-    :meth:`SelfPlayGame.from_played` makes the game's examples.
+    :meth:`SelfPlayGame.from_played` makes the game's examples: game by
+    game, the same as :func:`play_selfplay_game` (one game, move by move).
     Game ``i``'s random numbers (noise, sampling, whether it may resign) come
     from ``(config.seed, *seed_parts, i)``. ``callback("selfplay_step", info)``
     is called after each step (``info``: the ``step``, the games still
