@@ -24,13 +24,14 @@ The subpackages, one stage of the series each, in the order a learner meets them
     mockgo.nets          network architectures, saving and loading, inference
     mockgo.search        MCTS with PUCT, evaluators, UCT and RAVE, minimax
     mockgo.play          players (one protocol, many kinds), player specs, the game loop,
-                         the match engine (Wilson intervals, Elo)
-    mockgo.gtp           the GTP engine for Sabaki and GoGui (live analysis), its client
+                         the match engine (Wilson intervals, Elo), the client of GnuGo
+    mockgo.gtp           the GTP engine for Sabaki and GoGui (live analysis)
     mockgo.learn         supervised learning (01), value (02), REINFORCE (03), the recipe
     mockgo.zero          AlphaGo Zero's loop (04) and its tic-tac-toe warm-up
-    mockgo.arena         the match command, the ladder (05), move prediction
+    mockgo.arena         the match command, the ladder (05), readout sweeps, move prediction
     mockgo.board_widget  the Go board for JupyterLab (play and review games), and in a terminal
     mockgo.pretrained    the networks that ship with mockgo, with their model cards
+    mockgo.exercises     each notebook's exercises: check, hint and solution
 
 Beside them: mockgo.presets (each notebook's quick and full settings),
 mockgo.notebook (run folders, networks handed on), mockgo.plotting,
