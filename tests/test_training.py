@@ -267,6 +267,18 @@ def test_a_crash_between_checkpoint_and_state_applies_no_epoch_twice(one_game_da
     assert sorted(p.name for p in run.glob("*.keras")) == ["checkpoint_00003.keras"]
 
 
+def test_the_progress_heads_each_epoch_with_the_runs_count(one_game_dataset, tmp_path, capsys):
+    # Each epoch is a fit of its own: Keras alone would head them "Epoch 2/2",
+    # "Epoch 3/3", and the first not at all.
+    options = dict(SHORT, progress="epoch")
+    training.train_policy(tiny_policy(), one_game_dataset, tmp_path / "run", epochs=2, **options)
+    headers = [line for line in capsys.readouterr().out.splitlines() if line.startswith("Epoch")]
+    assert headers == ["Epoch 1/2", "Epoch 2/2"]
+    training.train_policy(tiny_policy(), one_game_dataset, tmp_path / "run", epochs=4, **options)
+    headers = [line for line in capsys.readouterr().out.splitlines() if line.startswith("Epoch")]
+    assert headers == ["Epoch 3/4", "Epoch 4/4"]  # resumed: from the epoch it stopped at
+
+
 def test_work_without_a_state_is_refused_unless_restarted(one_game_dataset, tmp_path):
     run = tmp_path / "run"
     training.train_policy(tiny_policy(), one_game_dataset, run, epochs=2, **SHORT)

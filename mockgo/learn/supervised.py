@@ -334,6 +334,22 @@ def _schedule_callback(rate_of_epoch):
     return Schedule()
 
 
+def _progress_callback(epochs):
+    import keras  # TensorFlow: imported only when a network is used
+
+    class RunProgress(keras.callbacks.ProgbarLogger):
+        """Keras' progress bar, each epoch headed "Epoch k/N" with N the
+        run's epochs. Each epoch is a fit of its own (``train_policy``),
+        ``epochs=k`` from ``initial_epoch=k - 1``, whose own count Keras would
+        print instead: "Epoch 3/3", and no header at all for the first."""
+
+        def set_params(self, params):
+            super().set_params(params)
+            self.epochs = epochs
+
+    return RunProgress()
+
+
 def _checkpoint_callback(run_dir, settings_record, encoder, network):
     import keras  # TensorFlow: imported only when a network is used
 
@@ -566,6 +582,8 @@ def train_policy(model, dataset_dir, run_dir, epochs, batch_size, learning_rate,
         if tensorboard:
             all_callbacks.append(keras.callbacks.TensorBoard(str(run_dir / "tensorboard")))
         all_callbacks += list(callbacks)
+        if progress:  # last, as Keras puts its own: it prints what the others logged
+            all_callbacks.append(_progress_callback(epochs))
         # One fit an epoch, each on its own batches (epoch_data), so that what an
         # epoch trains on does not depend on where the run last resumed.
         for epoch in range(initial_epoch, epochs):
