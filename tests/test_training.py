@@ -19,7 +19,8 @@ from mockgo.data.dataset import DatasetSpec, build_dataset, load_split
 from mockgo.go.board import BLACK, WHITE
 from mockgo.learn import supervised as training
 from mockgo.learn.value import fit_value_network
-from mockgo.nets.device import XLA_MIN_MULTIPLY_ADDS, multiply_adds, training_jit_compile
+from mockgo.nets.device import (XLA_MIN_MULTIPLY_ADDS, compute_device, multiply_adds,
+                                training_jit_compile)
 from mockgo.nets.io import NetworkInfo, load_model, save_for_play, save_model
 from mockgo.nets.models import (dual_network, imago_conv_network, imago_dense_network,
                                 policy_network, value_network)
@@ -375,14 +376,22 @@ def test_mixed_precision_policy_is_saved_as_float32(tmp_path):
     assert loaded.mockgo_info == NetworkInfo("policy", "simple2", 5)
 
 
-def test_training_compiles_with_xla_in_float32_and_leaves_mixed_precision_to_keras():
+def test_training_compiles_with_xla_in_float32_and_leaves_mixed_precision_to_keras(tmp_path):
     # Keras' "auto" turns XLA off where TensorFlow sees only a CPU; in float32
-    # XLA trained faster there (benchmarks/train.py --against-graph).
+    # XLA trained faster there on a CPU without AVX-512 (benchmarks/train.py
+    # --against-graph), slower on one with it (benchmarks/xla_fit.py).
+    avx2, avx512 = tmp_path / "avx2", tmp_path / "avx512"
+    avx2.write_text("processor\t: 0\nflags\t\t: fpu sse2 avx avx2 fma\n")
+    avx512.write_text("processor\t: 0\nflags\t\t: fpu sse2 avx avx2 fma avx512f avx512_bf16\n")
     inputs = keras.Input((1,))
     keras_choice = keras.Model(inputs, keras.layers.Dense(1)(inputs)).jit_compile
     float32 = training.build_policy(2, 4, board_size=5, planes=2, precision="float32", seed=0)
     training.compile_policy(float32)
-    assert float32.jit_compile is True
+    choice = training_jit_compile(float32)  # this machine's
+    assert float32.jit_compile == (keras_choice if choice == "auto" else choice)
+    if compute_device() == "CPU":
+        assert training_jit_compile(float32, cpuinfo=avx512) == "auto"
+    assert training_jit_compile(float32, cpuinfo=avx2) is True
     mixed = training.build_policy(2, 4, board_size=5, planes=2, precision="mixed_bfloat16", seed=0)
     training.compile_policy(mixed)
     assert mixed.jit_compile == keras_choice
@@ -394,9 +403,9 @@ def test_training_compiles_with_xla_in_float32_and_leaves_mixed_precision_to_ker
     assert per_position == sum(25 * math.prod(layer.kernel.shape) for layer in float32.layers
                                if isinstance(layer, keras.layers.Conv2D))
     enough = math.ceil(XLA_MIN_MULTIPLY_ADDS / per_position)
-    assert training_jit_compile(float32, enough) is True
-    assert training_jit_compile(float32, enough - 1) == "auto"
-    assert training_jit_compile(float32) is True  # positions unknown: a long fit
+    assert training_jit_compile(float32, enough, cpuinfo=avx2) is True
+    assert training_jit_compile(float32, enough - 1, cpuinfo=avx2) == "auto"
+    assert training_jit_compile(float32, cpuinfo=avx2) is True  # positions unknown: a long fit
     # The value learner chooses alike, by the positions it trains on.
     value = value_network(5, 49, layers=2, filters=4, hidden=8)
     rng = np.random.default_rng(0)

@@ -13,8 +13,8 @@ emulated. So ``precision="auto"`` asks this module:
   bfloat16 instructions (``avx512_bf16`` or ``amx_bf16``); else
   ``"float32"``;
 - :func:`training_jit_compile`: whether a network's training step is
-  compiled with XLA (Keras' ``jit_compile``), by its precision and the size
-  of the fit;
+  compiled with XLA (Keras' ``jit_compile``), by its precision, the size
+  of the fit and the CPU;
 - :func:`computing_precision`: the precision a model's layers compute in.
 
 Measured on the project's 2-core machine (AVX512_BF16): mixed bfloat16
@@ -32,8 +32,8 @@ from pathlib import Path
 import numpy as np
 
 __all__ = ["PRECISIONS", "XLA_MIN_MULTIPLY_ADDS", "auto_precision", "building_in", "compute_device",
-           "computing_precision", "cpu_has_bf16", "multiply_adds", "resolve_precision",
-           "set_random_seed", "training_jit_compile"]
+           "computing_precision", "cpu_flags", "cpu_has_bf16", "multiply_adds",
+           "resolve_precision", "set_random_seed", "training_jit_compile"]
 
 PRECISIONS = ("float32", "mixed_bfloat16")
 
@@ -45,18 +45,24 @@ def computing_precision(model):
     return max(set(names), key=names.count) if names else "float32"
 
 
-def cpu_has_bf16(cpuinfo="/proc/cpuinfo"):
-    """Whether the CPU has bfloat16 instructions (``avx512_bf16`` or
-    ``amx_bf16`` among its flags); False where that cannot be read."""
+def cpu_flags(cpuinfo="/proc/cpuinfo"):
+    """The CPU's instruction-set flags as ``cpuinfo`` lists them (a set of
+    names such as ``"avx2"``); empty where that cannot be read."""
     try:
         text = Path(cpuinfo).read_text()
     except OSError:
-        return False
+        return set()
     flags = set()
     for line in text.splitlines():
         if line.startswith("flags"):
             flags.update(line.split(":", 1)[1].split())
-    return bool(flags & {"avx512_bf16", "amx_bf16"})
+    return flags
+
+
+def cpu_has_bf16(cpuinfo="/proc/cpuinfo"):
+    """Whether the CPU has bfloat16 instructions (``avx512_bf16`` or
+    ``amx_bf16`` among its flags); False where that cannot be read."""
+    return bool(cpu_flags(cpuinfo) & {"avx512_bf16", "amx_bf16"})
 
 
 @functools.cache
@@ -140,17 +146,23 @@ def multiply_adds(model):
     return total
 
 
-def training_jit_compile(model, positions=None):
+def training_jit_compile(model, positions=None, cpuinfo="/proc/cpuinfo"):
     """Keras' ``jit_compile`` for training ``model`` on ``positions``
     positions in all (epochs included; None: many): True in float32 for a
     fit of at least :data:`XLA_MIN_MULTIPLY_ADDS`, where Keras' ``"auto"``
     leaves XLA off on a machine whose TensorFlow sees only a CPU and where
-    XLA trained faster on 2 cores: the 6 x 64 policy 1.36 times
-    (``benchmarks/train.py --against-graph``), notebook 02's quick value
-    network 2.14 times (``benchmarks/xla_fit.py``; docs/benchmarks.md).
+    XLA trained faster on 2 cores without AVX-512: the 6 x 64 policy 1.36
+    times (``benchmarks/train.py --against-graph``), notebook 02's quick
+    value network 2.14 times (``benchmarks/xla_fit.py``; docs/benchmarks.md).
     Else ``"auto"``, Keras' choice: for a smaller fit, whose compile would
-    cost more than it saves, and under mixed precision (bfloat16 on a device
-    that computes it), where XLA was not measured. JAX compiles with XLA
+    cost more than it saves; under mixed precision (bfloat16 on a device
+    that computes it), where XLA was not measured; and on a CPU with
+    AVX-512 (``avx512f`` among the flags ``cpuinfo`` lists) and no GPU,
+    where TensorFlow's plain graph trained faster than XLA: on the
+    project's 2-core AMD EPYC with AVX-512, shared with other jobs, the
+    same quick value network at 0.26 times the graph's speed with XLA,
+    a 3 x 16 one on 9x9 at 0.40 (``benchmarks/xla_fit.py``), notebook 01's
+    small 9x9 networks at 0.34 (convolutional) and 0.73 (dense). JAX compiles with XLA
     whatever this says. The supervised and value learners ask it, and so
     does the step the recipe times alone
     (:func:`mockgo.learn.recipe.step_rate`, with no positions: the step a
@@ -159,6 +171,8 @@ def training_jit_compile(model, positions=None):
     if computing_precision(model).startswith("mixed"):
         return "auto"
     if positions is not None and positions * multiply_adds(model) < XLA_MIN_MULTIPLY_ADDS:
+        return "auto"
+    if _accelerator() is None and "avx512f" in cpu_flags(cpuinfo):
         return "auto"
     return True
 
