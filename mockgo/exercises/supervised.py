@@ -11,7 +11,7 @@ from mockgo.go import coords
 from mockgo.go.features import get_encoder
 from mockgo.presets import preset
 
-__all__ = ["board_and_history", "self_atari", "turns_since"]
+__all__ = ["board_and_history", "self_atari", "train_and_score", "turns_since"]
 
 
 def _planes_named(encoder, title):
@@ -28,7 +28,8 @@ def _compare_with_encoder(answer, boards, title):
     found = []
     for k, board in enumerate(boards):
         encoder = get_encoder("alphago48", board.size)
-        expected = encoder.encode(board)[..., _planes_named(encoder, title)]
+        indices = _planes_named(encoder, title)
+        expected = encoder.encode(board)[..., indices]
         planes = np.asarray(answer(board))
         if planes.shape != expected.shape:
             raise NotYet(f"the planes should be an array of shape {expected.shape} (rows, "
@@ -38,7 +39,7 @@ def _compare_with_encoder(answer, boards, title):
             row, col, plane = wrong[0]
             point = coords.to_gtp(int(row) * board.size + int(col), board.size)
             raise NotYet(f"position {k + 1} of {len(boards)} (before move "
-                         f"{board.move_number + 1}), plane '{encoder.plane_names[_planes_named(encoder, title)[plane]]}' "
+                         f"{board.move_number + 1}), plane '{encoder.plane_names[indices[plane]]}' "
                          f"at {point}: yours {planes[row, col, plane]}, the encoder's "
                          f"{expected[row, col, plane]} ({len(wrong)} points differ there)")
         found.append(expected)
