@@ -253,6 +253,22 @@ def test_mostly_utf8_is_read_as_utf8():
     assert decode_sgf_bytes(b"(;PB[M\xc3\xbcller]PW[Jos\xe9])") == "(;PB[Müller]PW[José])"
 
 
+def test_a_gb2312_name_that_is_valid_utf8_by_chance_is_read_as_chinese():
+    """Each value by what it holds: a GB2312 name among UTF-8 values whose
+    byte pairs happen to be valid UTF-8 reads as letters of scripts that no
+    word mixes ("群壮" as "Ⱥ׳", Latin and Hebrew); in GB18030 it reads as
+    Chinese. Names in one script stay UTF-8."""
+    for name in ("群壮", "师枚", "失施", "未垄"):
+        data = (b"(;GM[1]FF[4]SZ[19]PB[" + name.encode("gb18030") + "]PW[柯洁]BR[9段]"
+                "KM[7.5]AP[foxwq];B[pd])".encode())
+        assert name.encode("gb18030").decode("utf-8")  # valid UTF-8, as the whole file is
+        record = read_sgf(data)
+        assert (record.black, record.white, record.black_rank) == (name, "柯洁", "9段")
+    for name in ("Иван Петров", "Ελένη", "Müller", "José", "Łukasz", "Dvořák", "שלום"):
+        data = f"(;GM[1]PB[{name}]PW[柯洁]C[{name}, 9段];B[pd])".encode()
+        assert decode_sgf_bytes(data) == data.decode()
+
+
 def _mixed(*parts):
     """SGF bytes from ``(text, encoding)`` parts: one file, several charsets."""
     return b"".join(text.encode(encoding) for text, encoding in parts)

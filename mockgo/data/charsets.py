@@ -11,6 +11,7 @@ fails; :func:`mockgo.data.sgf_reader.read_sgf` and
 import codecs
 import functools
 import re
+import unicodedata
 
 
 def decode_sgf_bytes(data):
@@ -27,7 +28,10 @@ def decode_sgf_bytes(data):
        ``CA[base64]``, ``CA[rot13]``, ``CA[undefined]`` or ``CA[utf-16]``,
        none of which can be the encoding of a file whose ``CA[`` was found
        as ASCII: those are ignored;
-    2. UTF-8 (what KGS writes);
+    2. UTF-8 (what KGS writes), unless a value of it mixes scripts
+       (:func:`_mixes_scripts`): then each value is decoded on its own, as
+       in a mix (below), since one name in GB2312 can be valid UTF-8 by
+       chance while the rest of the file is UTF-8;
     3. EUC-KR (CP949), if the text reads as Korean (:func:`_looks_korean`),
        then GB18030, if it reads as Chinese (:func:`_looks_chinese`) --
        unless most of the non-ASCII bytes are UTF-8 (:func:`_mostly_utf8`),
@@ -57,8 +61,10 @@ def decode_sgf_bytes(data):
         if text is not None:
             return text
     text = _try_decode(data, "utf-8")
-    if text is not None:
+    if text is not None and not _mixes_scripts(text):
         return text
+    if text is not None:  # valid UTF-8, but a value in it may be a legacy charset's bytes
+        return _decode_values(data, declared)
     if not _mostly_utf8(data):
         for codec, plausible in (("cp949", _looks_korean), ("gb18030", _looks_chinese)):
             text = _try_decode(data, codec)
@@ -118,7 +124,10 @@ def _decode_value(value, declared, at_end=False):
 
     1. the charset the file declares (``CA``), the file's own word;
     2. UTF-8: valid UTF-8 is hardly ever anything else, and it is what the
-       rest of a mixed file is in;
+       rest of a mixed file is in; unless its two-byte characters mix
+       scripts (:func:`_mixes_scripts`: "Ⱥ׳", Latin and Hebrew, is the
+       Chinese name "群壮" in GB2312, whose byte pairs happen to be valid
+       UTF-8) and the value reads as Chinese in GB18030;
     3. Latin-1, if each run of non-ASCII bytes touches an ASCII letter
        ("Müller", "Joséè": :func:`_looks_latin1`). First of the guesses
        because every East Asian codec reads those pairs as some rare
@@ -144,7 +153,12 @@ def _decode_value(value, declared, at_end=False):
         if text is not None and valid.fullmatch(text):
             return text
     text = _try_decode(value, "utf-8")
-    if text is not None:  # "]" and "\\" are single bytes in UTF-8: no check
+    if text is not None and not _mixes_scripts(text):  # "]", "\\": one byte in UTF-8
+        return text
+    if text is not None:  # a GB2312 name can be valid UTF-8 by chance, in mixed scripts
+        chinese = _try_decode(value, "gb18030")
+        if chinese is not None and _looks_chinese(chinese) and valid.fullmatch(chinese):
+            return chinese
         return text
     if _looks_latin1(value):
         return value.decode("latin-1")
@@ -163,6 +177,57 @@ def _decode_value(value, declared, at_end=False):
 # except in a file that ends there.
 _VALUE_TEXT = re.compile(r"[^\\\]]*+(?:\\.[^\\\]]*+)*+", re.DOTALL)
 _VALUE_TEXT_AT_END = re.compile(r"[^\\\]]*+(?:\\.[^\\\]]*+)*+\\?", re.DOTALL)
+
+
+def _mixes_scripts(text):
+    """Whether a word of ``text`` is no word anyone writes, among its
+    two-byte UTF-8 characters (U+0080 to U+07FF: accented Latin letters,
+    Greek, Cyrillic, Armenian, Hebrew, Arabic...), in a run of them with no
+    space or ASCII between: a letter of one script beside a letter of
+    another, a phonetic (IPA) letter or a Latin-1 symbol among letters, or a
+    combining mark with no letter before it. A real word keeps to one
+    script ("Müller", "Иван", "Ελένη"); the byte pairs of a GB2312 or EUC-KR
+    name that happen to be valid UTF-8 land all over that range ("Ⱥ׳",
+    "ǹǯӦ", "ʧʩ", "δ¢")."""
+    for match in _TWO_BYTE_RUN.finditer(text):
+        previous = None
+        for char in match.group():
+            script = _script_of(ord(char))
+            if script in _NOT_IN_WORDS or (script == "combining" and previous is None):
+                return True
+            if script != "combining":
+                if previous is not None and script != previous:
+                    return True
+                previous = script
+    return False
+
+
+# Runs of two-byte UTF-8 characters (no ASCII, no space between them).
+_TWO_BYTE_RUN = re.compile("[\u0080-\u07ff]{2,}")
+# The scripts of that range, by their first code point.
+_SCRIPTS = ((0x0080, "symbol"), (0x00c0, "latin"), (0x0250, "phonetic"), (0x0300, "combining"),
+            (0x0370, "greek"), (0x0400, "cyrillic"), (0x0460, "old cyrillic"),
+            (0x048a, "cyrillic"), (0x0500, "old cyrillic"), (0x0530, "armenian"),
+            (0x0590, "hebrew"), (0x0600, "arabic"), (0x0700, "syriac"), (0x0750, "arabic"),
+            (0x0780, "thaana"), (0x07c0, "nko"))
+# No name or word of today is written with these (Church Slavonic's letters
+# and the Cyrillic Supplement's rare ones among them), nor with a code
+# point Unicode leaves unassigned.
+_NOT_IN_WORDS = {"symbol", "phonetic", "old cyrillic", "unassigned"}
+
+
+def _script_of(code):
+    """The script (of :data:`_SCRIPTS`) of a two-byte character's code point
+    (Latin-1's × and ÷ are symbols; a code point not assigned is
+    ``"unassigned"``)."""
+    if unicodedata.category(chr(code)) == "Cn":
+        return "unassigned"
+    script = None
+    for start, name in _SCRIPTS:
+        if code < start:
+            break
+        script = name
+    return "symbol" if code in (0x00d7, 0x00f7) else script
 
 
 def _looks_latin1(value):
