@@ -265,13 +265,14 @@ def zero_dir(root, quick, settings="katago"):
     return run_folder(root, "04_zero_selfplay", quick) / settings
 
 
-def reinforce_dir(root, quick, baseline):
-    """Notebook 03's REINFORCE run with ``baseline`` ``"value"`` or ``"zero"``,
-    or the run with a sparring partner (``"partner"``, baseline zero):
-    ``runs/03_policy_gradient/{quick,full}/run-{value,zero,partner}``."""
-    if baseline not in ("value", "zero", "partner"):
-        raise ValueError(f"baseline is 'value', 'zero' or 'partner', not {baseline!r}")
-    return run_folder(root, "03_policy_gradient", quick) / f"run-{baseline}"
+def reinforce_dir(root, quick, baseline, partner=None):
+    """Notebook 03's ``runs/03_policy_gradient/{quick,full}/run-{value,zero}``, or with the
+    sparring ``partner`` (``"partner"``, baseline zero) ``run-partner-NAME`` (its name or file
+    stem): a run resumes only with its own settings, so another partner gets its own run."""
+    if baseline not in ("value", "zero", "partner") or (baseline == "partner") != bool(partner):
+        raise ValueError(f"'value', 'zero', or 'partner' with a partner: {baseline!r}, {partner!r}")
+    name = f"partner-{Path(partner).stem}" if partner else baseline
+    return run_folder(root, "03_policy_gradient", quick) / f"run-{name}"
 
 
 # =============================================================== KGS data

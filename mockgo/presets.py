@@ -253,12 +253,24 @@ def _reinforce_presets():
     # notebook's three runs take 10 iterations each
     # (an evaluation against the SL policy, and a new pool member, every 5th):
     # the whole notebook in one sitting. The value-baseline run taken to 100
-    # iterations is rl-19, which ships (its card has the command); it is also
-    # the sparring partner at 19x19 (the same 6 x 64 architecture: no 19x19
-    # network of another shape ships).
+    # iterations is rl-19, which ships (its card has the command).
+    # The sparring partner at 19x19: sl-19-13x192, AlphaGo's SL policy at its
+    # published size (13 x 192, 3.9 million weights to the learner's 225,001),
+    # another architecture than the learner's and a stronger player (28 of 40
+    # against GnuGo level 10 greedy, sl-19 14). Until it shipped the partner was
+    # rl-19, the learner's own 6 x 64: the executed copy's third run met it in 5
+    # of 10 iterations, won 24% of those games and, with baseline zero, fell to 9
+    # of 64 against the SL policy at its 10th iteration (docs/results.md). The
+    # 13 x 192 costs more a move: side by side on the 2 shared cores (load ~11,
+    # batches of 64 positions), sl-19 evaluated 135 to 200 positions/s and
+    # sl-19-13x192 11, so the partner's iterations will take several times the
+    # 141 s median above (not yet measured in a full run). Its run has a folder
+    # of its own (notebook.reinforce_dir), so a full run begun with rl-19 leaves
+    # that folder as it is and starts this one.
     full = ReinforcePreset(ReinforceConfig(size=19, games=64, learning_rate=0.001,
                                            pool_every=5, eval_games=64, eval_every=5, seed=0),
-                           iterations=10, final_games=400, record_every=5, partner="rl-19")
+                           iterations=10, final_games=400, record_every=5,
+                           partner="sl-19-13x192")
     return quick, full
 
 

@@ -66,6 +66,16 @@ def test_presets_are_what_the_notebooks_were_measured_with():
     assert notebook.zero_dir("/r", False, "plain") == Path("/r/runs/04_zero/full/plain")
     with pytest.raises(ValueError, match="katago"):
         notebook.zero_dir("/r", False, "other")
+    assert notebook.reinforce_dir("/r", True, "zero") == \
+        Path("/r/runs/03_policy_gradient/quick/run-zero")
+    # The run with a partner is named by it: a shipped name, or a file's name.
+    assert notebook.reinforce_dir("/r", False, "partner", partner="sl-19-13x192") == \
+        Path("/r/runs/03_policy_gradient/full/run-partner-sl-19-13x192")
+    assert notebook.reinforce_dir("/r", False, "partner", partner="/n/mine.keras").name == \
+        "run-partner-mine"
+    for baseline, partner in (("partner", None), ("value", "zero-9")):
+        with pytest.raises(ValueError, match="or 'partner' with a partner: "):
+            notebook.reinforce_dir("/r", False, baseline, partner=partner)
     with pytest.raises(ValueError, match="unknown notebook '05_nothing'"):
         notebook.preset("05_nothing", True)
 

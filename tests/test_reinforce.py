@@ -624,6 +624,22 @@ def test_a_resumed_run_keeps_its_partners_from_its_own_copies(tmp_path):
         Reinforce(tmp_path / "rl", None, dataclasses.replace(config, partner_share=0.25))
 
 
+def test_a_notebook_whose_partner_changed_starts_its_run_beside_the_old_one(tmp_path):
+    """Notebook 03's run folders (mockgo.notebook.reinforce_dir) are named
+    by the partner: a full run begun with one partner is neither continued
+    with another (its frozen config would refuse it) nor deleted."""
+    from mockgo.notebook import reinforce_dir
+
+    old, new = tiny_partner(tmp_path / "old.keras"), tiny_partner(tmp_path / "new.keras", seed=2)
+    first = reinforce_dir(tmp_path, False, "partner", partner=str(old))
+    Reinforce(first, tiny_policy(), partnered(old)).run(until=1, progress=False)
+    second = reinforce_dir(tmp_path, False, "partner", partner=str(new))
+    assert second != first and not Reinforce(second, tiny_policy(), partnered(new)).resumed
+    assert json.loads((first / "state.json").read_text())["iteration"] == 1
+    with pytest.raises(ValueError, match="other settings.*'partners'"):
+        Reinforce(first, None, partnered(new))
+
+
 def test_a_run_saved_before_partners_existed_resumes(tmp_path):
     Reinforce(tmp_path / "rl", tiny_policy(), dataclasses.replace(CONFIG, eval_every=0)).run(
         until=1, progress=False)
