@@ -1,0 +1,146 @@
+"""The value network's data curve: how well it judges positions, phase by
+phase, against the number of games it learned from (AlphaGo's recipe, one
+position a game: :func:`mockgo.learn.value.value_dataset`).
+
+The same held-out positions score every point of the curve, beside the
+best constant guess (the mean outcome for each colour to move); the point
+for N games is a network trained on the first N training positions. A
+phase where the network's error falls below the constant's is one where it
+has learned something about positions; where it does not, more games are
+the remedy AlphaGo used (30 million positions)::
+
+    data = saved_value_data("runs/value-curve/value_data")   # the batches played so far
+    curve = value_data_curve(data, [1000, 2000, 4000], "runs/value-curve/fits")
+
+    python -m mockgo.learn.value_curve --data runs/value-curve/value_data \\
+        --out runs/value-curve/fits --sizes 1000,2000,4000,8000
+
+Each point is saved as it is made (``curve.json``, atomically, with the
+settings it was made with); run again, the curve goes on from the points it
+has, and a point's training resumes from its last epoch. The positions are
+split once, by a seeded permutation: the first ``test_positions`` are the
+test set, the next ``validation_positions`` decide early stopping, the
+rest are the training pool, taken in that order.
+"""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from mockgo.data.files import atomic_write_text, check_same_settings, read_json, read_npz
+from mockgo.go.board import BLACK, WHITE
+from mockgo.learn.value import ValueData, fit_value_network, mse_by_phase, predict_values
+
+__all__ = ["saved_value_data", "value_data_curve"]
+
+CURVE = "curve.json"
+
+
+def saved_value_data(folder):
+    """The positions of the batches a :func:`~mockgo.learn.value.value_dataset`
+    run has saved in ``folder`` so far (``batch_00000.npz``, ... in order,
+    up to the first one missing), as :class:`~mockgo.learn.value.ValueData`:
+    a run still playing, or stopped, gives its finished part."""
+    parts, k = [], 0
+    while (Path(folder) / f"batch_{k:05d}.npz").exists():
+        saved = read_npz(Path(folder) / f"batch_{k:05d}.npz")
+        parts.append((saved["planes"], saved["outcomes"], saved["steps"], int(saved["played"]),
+                      float(saved["seconds"])))
+        k += 1
+    if not parts:
+        raise FileNotFoundError(f"{folder} holds no value data batches (batch_00000.npz...): "
+                                f"value_dataset(..., folder=...) saves them")
+    planes, outcomes, steps = (np.concatenate([p[i] for p in parts]) for i in range(3))
+    played = sum(p[3] for p in parts)
+    return ValueData(planes, outcomes, steps, played, played - len(outcomes),
+                     sum(p[4] for p in parts))
+
+
+def _movers(planes):
+    """The colour to move of each ``alphago49`` row (its plane 48: 1 for black)."""
+    return np.where(np.asarray(planes)[:, 0, 0, 48] == 1, BLACK, WHITE)
+
+
+def value_data_curve(data, sizes, folder, test_positions=3000, validation_positions=1000,
+                     edges=(1, 151, 302, 452), layers=6, filters=64, epochs=30, batch_size=64,
+                     learning_rate=1e-4, symmetries=True, patience=3, seed=0, progress=False):
+    """The curve (module docstring) of ``data`` at each of ``sizes``
+    training positions, kept in ``folder``; returns its points, one dict
+    each: ``positions``, ``epochs`` (trained, of the most), the test
+    ``count``, ``network`` and ``constant`` MSE of each phase (move numbers
+    ``edges[i]`` to ``edges[i + 1] - 1``). The network is
+    :func:`mockgo.nets.models.value_network` of ``layers`` x ``filters``,
+    trained as notebook 02 trains it (Adam at ``learning_rate``, the 8
+    symmetries, early stopping with ``patience``)."""
+    from mockgo.nets.io import save_for_play  # Keras: imported only when a network is trained
+    from mockgo.nets.models import value_network
+
+    folder = Path(folder)
+    order = np.random.default_rng(seed).permutation(len(data))
+    test = order[:test_positions]
+    validation = order[test_positions:test_positions + validation_positions]
+    pool = order[test_positions + validation_positions:]
+    if max(sizes) > len(pool):
+        raise ValueError(f"{len(data):,} positions leave {len(pool):,} to train on after "
+                         f"{test_positions:,} test and {validation_positions:,} validation "
+                         f"positions: fewer than {max(sizes):,}")
+    settings = dict(test_positions=test_positions, validation_positions=validation_positions,
+                    edges=list(edges), layers=layers, filters=filters, epochs=epochs,
+                    batch_size=batch_size, learning_rate=learning_rate, symmetries=symmetries,
+                    patience=patience, seed=seed)
+    saved = read_json(folder / CURVE, "the value data curve", missing_ok=True, schema=dict)
+    if saved is not None:
+        check_same_settings(folder, "value data curve", saved["settings"], settings)
+    points = {} if saved is None else {p["positions"]: p for p in saved["points"]}
+    movers = _movers(data.planes)
+    train_all = pool[:max(sizes)]
+    constant = {c: float(data.outcomes[train_all][movers[train_all] == c].mean())
+                for c in (BLACK, WHITE)}
+    for size in sorted(sizes):
+        if size in points:
+            continue
+        rows = pool[:size]
+        model = value_network(data.planes.shape[1], data.planes.shape[-1], layers=layers,
+                              filters=filters, name=f"value_{size}")
+        history = fit_value_network(
+            model, data.planes[rows], data.outcomes[rows],
+            validation=(data.planes[validation], data.outcomes[validation]), epochs=epochs,
+            batch_size=batch_size, learning_rate=learning_rate, symmetries=symmetries,
+            patience=patience, seed=seed, checkpoint_dir=folder / f"fit_{size:06d}",
+            progress=progress and f"{size:,} positions")
+        phases = mse_by_phase(predict_values(model, data.planes[test]), data.outcomes[test],
+                              data.steps[test], list(edges), constant, movers[test])
+        points[size] = {"positions": size, "epochs": len(history["loss"]),
+                        **{key: [round(float(v), 4) for v in values]
+                           for key, values in phases.items()}}
+        save_for_play(model, folder / f"value_{size:06d}.keras", encoder="alphago49")
+        atomic_write_text(folder / CURVE, json.dumps(
+            {"settings": settings, "points": [points[s] for s in sorted(points)]}, indent=1))
+    return [points[s] for s in sorted(sizes)]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", required=True, help="a value_dataset folder (its batches)")
+    parser.add_argument("--out", required=True, help="where the curve and its networks go")
+    parser.add_argument("--sizes", required=True, help="training positions, e.g. 1000,2000,4000")
+    parser.add_argument("--test", type=int, default=3000, help="test positions (default 3000)")
+    parser.add_argument("--validation", type=int, default=1000,
+                        help="validation positions (default 1000)")
+    args = parser.parse_args(argv)
+    data = saved_value_data(args.data)
+    points = value_data_curve(data, [int(s) for s in args.sizes.split(",")], args.out,
+                              test_positions=args.test, validation_positions=args.validation,
+                              progress=True)
+    print(f"{len(data):,} positions from {data.games_played:,} games")
+    for p in points:
+        print(f"{p['positions']:>7,} positions: network {p['network']}, constant "
+              f"{p['constant']} ({p['count']} test positions by phase)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
