@@ -75,7 +75,8 @@ def value_data_curve(data, sizes, folder, test_positions=3000, validation_positi
     :func:`mockgo.nets.models.value_network` of ``layers`` x ``filters``,
     trained as notebook 02 trains it (Adam at ``learning_rate``, the 8
     symmetries, early stopping with ``patience``)."""
-    from mockgo.nets.io import save_for_play  # Keras: imported only when a network is trained
+    # Keras: imported only when a network is trained (reading the batches needs none).
+    from mockgo.nets.io import save_for_play
     from mockgo.nets.models import value_network
 
     folder = Path(folder)
