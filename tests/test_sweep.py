@@ -11,6 +11,13 @@ from mockgo.play.match import match
 matplotlib.use("Agg")
 
 
+def test_a_heavy_loss_is_one_by_40_points_or_resignation():
+    from mockgo.arena.sweep import _lost_heavily
+
+    assert _lost_heavily("W+88.5", False) and _lost_heavily("B+R", False)
+    assert not _lost_heavily("W+3.5", False) and not _lost_heavily("B+88.5", True)
+
+
 def test_readouts_are_read_off_the_specs():
     assert readouts_of("policy:pretrained=zero-9,softpick=6") == 0
     assert readouts_of("mcts:pretrained=zero-9,readouts=800") == 800
@@ -38,7 +45,9 @@ def test_a_sweep_rates_each_budget_on_its_games_against_every_opponent(tmp_path)
         assert budget.seconds > 0 and budget.low < budget.elo < budget.high
         rate, low, high = budget.win_rate(opponents[0])
         assert low <= rate <= high
+    assert all(0 <= b.routs[o] <= 4 for b in sweep.budgets for o in opponents)
     table = sweep.table().splitlines()
+    assert "lost by 40+" in table[1]
     assert table[0].split()[:3] == ["readouts", "s", "a"] and len(table) == 3
     axes = plot_sweep(sweep)
     assert [t.get_text() for t in axes[0].get_xticklabels()] == ["2", "24"]

@@ -28,7 +28,22 @@ from mockgo.arena.ladder import fit_ratings
 from mockgo.play.match_folder import MATCH_SETTINGS, read_match
 from mockgo.play.results import wilson_interval
 
-__all__ = ["Budget", "Sweep", "plot_sweep", "read_sweep", "readouts_of"]
+__all__ = ["ROUT", "Budget", "Sweep", "plot_sweep", "read_sweep", "readouts_of"]
+
+
+# A loss by this many points or more on 9x9 is a whole group lost, not a
+# close game (the board has 81 points).
+ROUT = 40
+
+
+def _lost_heavily(result, a_won):
+    """Whether A lost the game of SGF ``result`` by :data:`ROUT` points or
+    more, or by resignation or forfeit."""
+    if a_won:
+        return False
+    margin = result.partition("+")[2]
+    return margin in ("R", "Resign", "F", "Forfeit") or (
+        margin.replace(".", "", 1).isdigit() and float(margin) >= ROUT)
 
 
 def readouts_of(spec):
@@ -44,12 +59,15 @@ def readouts_of(spec):
 class Budget:
     """One budget of the sweep: its spec and readouts, the games against each
     opponent (``{opponent spec: (wins, games)}``), its mean seconds a move,
-    and its rating with the 95% interval."""
+    its rating with the 95% interval, and the games it lost heavily
+    against each opponent (``routs``: by :data:`ROUT` points or more, or by
+    resignation): a whole group lost, not a close game."""
 
     spec: str
     readouts: int
     record: dict
     seconds: float
+    routs: dict = dataclasses.field(default_factory=dict)  # opponent: games lost by ROUT+
     elo: float = math.nan
     low: float = math.nan
     high: float = math.nan
@@ -67,7 +85,8 @@ class Sweep:
 
     def table(self):
         """A row per budget: readouts, seconds a move, the games won against
-        each opponent with the interval, and the Elo with its interval."""
+        each opponent with the interval and the games lost heavily, and the
+        Elo with its interval."""
         header = ["readouts", "s a move", *self.opponents, "Elo (95%)"]
         rows = []
         for b in self.budgets:
@@ -78,7 +97,8 @@ class Sweep:
                     continue
                 wins, games = b.record[opponent]
                 rate, low, high = b.win_rate(opponent)
-                cells.append(f"{wins:g} of {games} ({low:.0%}-{high:.0%})")
+                cells.append(f"{wins:g} of {games} ({low:.0%}-{high:.0%}), "
+                             f"{b.routs[opponent]} lost by {ROUT}+")
             cells.append(f"{b.elo:+.0f} ({b.low:+.0f} to {b.high:+.0f})")
             rows.append(cells)
         widths = [max(len(str(r[k])) for r in [header, *rows]) for k in range(len(header))]
@@ -99,6 +119,8 @@ def read_sweep(folders, recorded=(), anchor="random"):
         budget = budgets.setdefault(m.spec_a, Budget(m.spec_a, readouts_of(m.spec_a), {}, 0.0))
         wins, games = budget.record.get(m.spec_b, (0, 0))
         budget.record[m.spec_b] = (wins + m.score_a, games + m.n)
+        budget.routs[m.spec_b] = budget.routs.get(m.spec_b, 0) + sum(
+            _lost_heavily(g.result, m.a_score(g) == 1) for g in m.games)
         if m.spec_b not in opponents:
             opponents.append(m.spec_b)
     seconds = {}
