@@ -12,6 +12,7 @@
     mockgo train policy --dataset runs/kgs-dataset --out runs/sl.keras
     mockgo play policy:pretrained=sl-19                # a game in the terminal
     mockgo show game.sgf --move 40                    # a record or Zero's examples, drawn
+    mockgo notebooks ~/mockgo-series                  # the notebooks, to open in JupyterLab
 
 Each subcommand lives in a module with two functions,
 ``configure_parser(parser)`` (add its options to an argparse parser) and
@@ -34,6 +35,7 @@ from mockgo.errors import InputError
 
 __all__ = ["InputError", "SUBCOMMANDS", "build_parser", "main"]
 
+#: ``name: (module, one-line help)`` for each subcommand of ``mockgo``.
 SUBCOMMANDS = {
     "gtp": ("mockgo.gtp.cli", "play over GTP (for Sabaki, GoGui, gogui-twogtp...)"),
     "match": ("mockgo.arena.matches", "play N games between two players; win rate and Elo"),
@@ -46,6 +48,7 @@ SUBCOMMANDS = {
     "train": ("mockgo.learn.train_cli", "train a policy or value network on a dataset"),
     "play": ("mockgo.board_widget.terminal", "play a game in the terminal against any player"),
     "show": ("mockgo.data.show", "print an SGF record or a Zero examples file, position by position"),
+    "notebooks": ("mockgo.notebook_folder", "copy the notebooks into a folder, for JupyterLab"),
 }
 
 
@@ -69,6 +72,8 @@ def build_parser(argv=None):
 
 
 def main(argv=None):
+    """Run ``mockgo`` with ``argv`` (default: the command line's arguments);
+    returns the exit status (module docstring)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     args = build_parser(argv).parse_args(argv)
     try:

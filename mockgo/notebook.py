@@ -42,6 +42,7 @@ from mockgo.learn.supervised import build_policy
 from mockgo.learn.value import fit_value_network, value_dataset
 from mockgo.nets.device import auto_precision, compute_device, set_random_seed
 from mockgo.nets.io import NetworkInfo, as_float32, load_model
+from mockgo.notebook_folder import MARK
 from mockgo.play.match_folder import MATCH_SETTINGS, read_match
 from mockgo.play.results import format_elo
 # The presets are read through this module too, as notebook.preset(...).
@@ -78,15 +79,13 @@ def quick_mode(default=False):
 
 
 def repo_root(start=None):
-    """The nearest folder at or above `start` (default: the cwd) holding pyproject.toml.
-
-    Notebooks run with cwd = notebooks/, so paths like data/kgs are found from here.
-    """
+    """The nearest folder at or above `start` (default: the cwd, notebooks/ in a notebook) holding
+    pyproject.toml (a clone) or :data:`~mockgo.notebook_folder.MARK` (`mockgo notebooks`)."""
     here = Path(start or Path.cwd()).resolve()
     for folder in (here, *here.parents):
-        if (folder / "pyproject.toml").is_file():
+        if (folder / "pyproject.toml").is_file() or (folder / MARK).is_file():
             return folder
-    raise FileNotFoundError(f"no pyproject.toml in {here} or any folder above it")
+    raise FileNotFoundError(f"no pyproject.toml or {MARK} in {here} or any folder above it")
 
 
 def check(condition, message):
@@ -169,7 +168,7 @@ class Notebook:
     def describe(self):
         """One line for the notebook's first output: its mode, the preset and
         device that ran, its run folder, and when and on what it ran
-        (:func:`machine_summary`), so an executed notebook says where its
+        (``machine_summary``), so an executed notebook says where its
         numbers come from."""
         return (f"{self.name}, {self.mode} mode, the {self.preset_name} preset on "
                 f"{self.device}, run folder {self.folder.relative_to(self.root)}"
@@ -294,13 +293,15 @@ def kgs_archives(root, archives=None):
 
 
 def gnugo9_archive(root):
-    """``data/gnugo9/gnugo-l1-9x9.tar.gz``: 3,000 9x9 games of GnuGo 3.8 at
-    level 1 against itself, which ship with mockgo for notebook 01's first
-    networks. FileNotFoundError naming ``bash data/gnugo9.sh`` (which makes
-    it again) when it is missing."""
-    path = Path(root) / "data" / "gnugo9" / "gnugo-l1-9x9.tar.gz"
+    """``data/gnugo9/gnugo-l1-9x9.tar.gz`` under ``root``: 3,000 9x9 games of GnuGo 3.8 at
+    level 1 against itself, which ship with mockgo for notebook 01's first networks; in a
+    folder without them (`mockgo notebooks`), an installed mockgo's own copy. FileNotFoundError
+    naming ``bash data/gnugo9.sh`` (which makes it again) when it is missing."""
+    shipped = Path(root) / "data" / "gnugo9" / "gnugo-l1-9x9.tar.gz"
+    # No clone around the notebooks (`mockgo notebooks`): the wheel's mockgo/data/gnugo9/.
+    path = shipped if shipped.is_file() else Path(__file__).with_name("data") / "gnugo9" / shipped.name
     if not path.is_file():
-        raise FileNotFoundError(f"{path} is missing: it comes with the repository "
+        raise FileNotFoundError(f"{shipped} is missing: it comes with the repository "
                                 f"(git checkout data/gnugo9), or make it with bash data/gnugo9.sh")
     return path
 
@@ -357,7 +358,7 @@ def load_sl_policy(repo_root, quick, size, seed=0, stand_in=True):
     """Notebook 01's SL policy for boards of ``size``: the learner's own,
     else the one that ships with mockgo, else a stand-in.
 
-    The policy at :func:`sl_policy_path` is used when it exists and plays
+    The policy at ``sl_policy_path`` is used when it exists and plays
     ``size`` x ``size``; otherwise, in full mode (``quick`` False), the
     pretrained ``sl-19`` (:mod:`mockgo.pretrained`, notebook 01's full run)
     for 19x19; otherwise :func:`standin_policy`, or, with ``stand_in=False``
@@ -430,7 +431,7 @@ def standin_value_network(policy, size, games=300, epochs=8, seed=0, progress=Fa
 
 
 def load_value_network(repo_root, quick, policy, size, seed=0, progress=False, stand_in=True):
-    """Notebook 02's value network (:func:`value_path`) if it exists and
+    """Notebook 02's value network (``value_path``) if it exists and
     fits ``size``; else, in full mode, the pretrained ``value-19``
     (notebook 02's full run) for 19x19 when it ships; else
     :func:`standin_value_network` of ``policy`` (or, with

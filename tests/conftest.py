@@ -7,6 +7,7 @@ import select
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -145,3 +146,21 @@ def another_process_holds():
             holder.wait(timeout=30)
             holder.stdout.close()
     return hold
+
+
+@pytest.fixture(scope="session")
+def built_wheel(tmp_path_factory):
+    """mockgo's wheel, built once a session as ``python -m build`` builds it:
+    the sdist first, then the wheel from the unpacked sdist (so the sdist
+    must carry everything the wheel does). ``build`` fetches setuptools for
+    its isolated environment, as ``pip install`` does. The tests that use it
+    share one xdist group: two builds at once would both write the
+    checkout's ``mockgo.egg-info``."""
+    dev_extra_module("build", "the wheel")
+    out = tmp_path_factory.mktemp("dist")
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(root)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    (wheel,) = out.glob("mockgo-*.whl")
+    return wheel

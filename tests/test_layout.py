@@ -4,6 +4,7 @@ commands stay light, and the old entry points still work."""
 import ast
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import setuptools
@@ -57,9 +58,17 @@ def test_no_import_cycles():
 
 
 def test_every_subpackage_is_packaged():
+    """pyproject.toml lists the packages (two of them folders of the
+    repository that a wheel carries inside mockgo): every folder of mockgo
+    with an ``__init__.py`` must be among them, or the wheel lacks it."""
+    with open(ROOT / "pyproject.toml", "rb") as file:
+        setuptools_table = tomllib.load(file)["tool"]["setuptools"]
+    listed = set(setuptools_table["packages"]) - set(setuptools_table["package-dir"])
     found = set(setuptools.find_packages(str(ROOT), include=["mockgo", "mockgo.*"]))
     folders = {module_name(p) for p in PACKAGE.rglob("__init__.py")}
-    assert found == folders
+    assert found == folders == listed
+    for package, folder in setuptools_table["package-dir"].items():
+        assert (ROOT / folder).is_dir() and package in setuptools_table["package-data"], package
     assert {"mockgo.go", "mockgo.data", "mockgo.nets", "mockgo.search", "mockgo.play",
             "mockgo.learn", "mockgo.zero", "mockgo.arena"} <= folders
 
@@ -136,7 +145,7 @@ FLOORS = [
     ("mockgo.board_widget",),
     # What the notebooks and the command line use, over everything.
     ("mockgo.notebook", "mockgo.presets", "mockgo.plotting", "mockgo.notebook_export",
-     "mockgo.cli", "mockgo.exercises"),
+     "mockgo.notebook_folder", "mockgo.cli", "mockgo.exercises"),
 ]
 
 

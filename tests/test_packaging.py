@@ -13,6 +13,8 @@ import re
 import tomllib
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # name, optional [extras], then the version specifier (possibly empty).
@@ -90,15 +92,17 @@ def test_environment_matches_pyproject():
     assert not differences, "dependency lists differ:\n  " + "\n  ".join(differences)
 
 
-def test_dev_extra_installs_the_cluster_extra():
-    """CI installs the dev extra: it must bring Ray, so the cluster tests run."""
+@pytest.mark.parametrize("extra", ["cluster", "docs"])
+def test_dev_extra_installs_the_cluster_and_docs_extras(extra):
+    """CI installs the dev extra: it must bring Ray and the book's tools, so
+    the cluster tests and the book's run."""
     with open(ROOT / "pyproject.toml", "rb") as f:
         extras = tomllib.load(f)["project"]["optional-dependencies"]
     dev = as_dict(extras["dev"], "the dev extra")
-    missing = [text for text in extras["cluster"]
+    missing = [text for text in extras[extra]
                if parse_requirement(text)[0] not in dev
                or dev[parse_requirement(text)[0]] != parse_requirement(text)[1]]
-    assert not missing, f"the dev extra lacks the cluster extra's {missing}"
+    assert not missing, f"the dev extra lacks the {extra} extra's {missing}"
 
 
 def test_environment_python_satisfies_requires_python():
