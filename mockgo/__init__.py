@@ -9,7 +9,7 @@ coordinates::
     board = Board(9)
     board.play(coords.from_gtp("E5", board.size))
 
-The notebooks, in order:
+The notebooks, in order::
 
     01_supervised       a policy network learns expert moves from KGS games
     02_value_net        a value network predicts the winner; one position a game
@@ -17,7 +17,7 @@ The notebooks, in order:
     04_zero_selfplay    AlphaGo Zero: tree search and self-play from scratch
     05_arena            every player on one Elo scale, against GnuGo
 
-The subpackages, one stage of the series each, in the order a learner meets them:
+The subpackages, one stage of the series each, in the order a learner meets them::
 
     mockgo.go            the game: rules engine, playouts, dead stones, feature planes
     mockgo.data          SGF reading and writing, KGS downloads, datasets, batches
@@ -34,9 +34,11 @@ The subpackages, one stage of the series each, in the order a learner meets them
     mockgo.exercises     each notebook's exercises: check, hint and solution
 
 Beside them: mockgo.presets (each notebook's quick and full settings),
-mockgo.notebook (run folders, networks handed on), mockgo.plotting,
-mockgo.cluster (worker processes or Ray) and mockgo.cli (the ``mockgo``
-command: ``mockgo --help``).
+mockgo.notebook (run folders, networks handed on), mockgo.exercises (the
+exercises that end each notebook, with their checks), mockgo.plotting,
+mockgo.cluster (worker processes or Ray), mockgo.notebook_folder (the
+notebooks outside a clone: ``mockgo notebooks DIR``) and mockgo.cli (the
+``mockgo`` command: ``mockgo --help``).
 """
 
 from mockgo.go import coords

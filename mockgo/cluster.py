@@ -55,6 +55,7 @@ from mockgo.nets.io import load_model, save_model
 __all__ = ["CLUSTERS", "Executor", "InProcess", "Processes", "RayExecutor", "Recipe",
            "ShippedModel", "add_cluster_options", "executor_from_args", "make_executor"]
 
+#: The clusters ``--cluster`` can name.
 CLUSTERS = ("ray",)
 # The sessions a worker keeps (a Zero evaluation needs two models' at once).
 KEEP_SESSIONS = 2

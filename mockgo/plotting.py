@@ -197,7 +197,7 @@ def plot_reinforce_runs(histories, axes=None):
     """REINFORCE runs side by side (``{label: Reinforce.history}``), on three
     axes (new ones when None): the win rate against the SL policy at each
     evaluation, the variance of one game's gradient (log scale: how noisy
-    each update is), and the mean |advantage| of the moves, |z - b(s)|.
+    each update is), and the mean ``|advantage|`` of the moves, ``|z - b(s)|``.
     Iterations whose entries lack a figure (runs of an older mockgo) are
     left out. Returns the axes."""
     if axes is None:
@@ -222,6 +222,7 @@ def plot_reinforce_runs(histories, axes=None):
 
 
 def color_name(color):
+    """``"black"``, ``"white"``, or ``"nobody"`` for any other value (a game without a winner)."""
     return {BLACK: "black", WHITE: "white"}.get(color, "nobody")
 
 

@@ -455,7 +455,7 @@ _PRESETS = {
     "04_zero_selfplay": _zero_presets,
     "05_arena": lambda: (_ARENA_QUICK, _ARENA_FULL),
 }
-NOTEBOOKS = tuple(_PRESETS)
+NOTEBOOKS = tuple(_PRESETS)  #: The notebooks that have presets, in the series' order.
 # The notebooks with a preset of their own for full mode on a GPU.
 _GPU_PRESETS = {"01_supervised": _supervised_gpu, "02_value_net": _value_gpu}
 

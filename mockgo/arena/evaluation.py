@@ -83,6 +83,8 @@ TIE_ROUNDINGS = 8
 
 @dataclasses.dataclass
 class MoveBucket:
+    """Top-1 and top-5 over one stretch of the games' moves (move numbers first to last)."""
+
     first: int  # move numbers first..last (0-based: moves played before)
     last: int
     positions: int
@@ -542,6 +544,7 @@ def configure_parser(parser):
 
 
 def run_cli(args):
+    """``mockgo evaluate``: score the network on the games the options name."""
     for source in args.sources:
         if not Path(source).exists():
             raise InputError(f"no such SGF file, folder or archive: {source}")

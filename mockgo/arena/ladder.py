@@ -149,6 +149,8 @@ def fit_ratings(results, anchor, prior_games=1.0, confidence=0.95, max_iteration
 
 @dataclasses.dataclass
 class LadderResult:
+    """A ladder's outcome: each player's rating, and the matches it rests on."""
+
     ratings: dict  # spec: Rating (name = the player's display name)
     results: list  # (spec i, spec j, score_i, games), the recorded matches' too
     matches: list  # MatchResult, the ones played here
@@ -249,6 +251,7 @@ def plot_ratings(ratings, path, title="mockgo ladder"):
     return path
 
 
+#: The header line of the ladder's table of matches (:func:`match_row`).
 MATCH_HEADER = (f"{'':>3}  {'A':20} {'B':20}{'games':>6}{'A wins':>8}{'as black':>9}"
                 f"{'as white':>9}{'A rate':>8}  {'95% interval':14}{'s/move A':>9}{'s/move B':>9}")
 
@@ -340,6 +343,7 @@ def ladder(players, anchors=ANCHORS, games=10, anchor_games=None, size=9, komi=7
 
 
 def configure_parser(parser):
+    """The options of ``mockgo ladder``."""
     parser.description = ("Rate players in Elo against anchors (random = 0, GnuGo levels 1 and "
                           "10): matches, a table and a plot.")
     parser.epilog = "player specs (KIND or KIND:key=value,...):\n" + spec_help()
@@ -369,6 +373,7 @@ def configure_parser(parser):
 
 
 def run_cli(args):
+    """``mockgo ladder``: play (or read back) the matches, then print and plot the ratings."""
     result = ladder(args.player, anchors=args.anchor or ANCHORS, games=args.games,
                     anchor_games=args.anchor_games, size=args.size, komi=args.komi,
                     workers=args.workers, out_dir=args.out, plot=args.plot,

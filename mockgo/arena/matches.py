@@ -30,6 +30,7 @@ __all__ = ["FINISHED_GAMES", "GnuGoScorer", "MatchResult", "TrompTaylorScorer", 
 
 
 def default_out_dir(spec_a, spec_b):
+    """The match folder ``mockgo match`` uses without ``--out``, named after the two specs."""
     def clean(spec):
         return re.sub(r"[^A-Za-z0-9._=-]+", "_", spec).strip("_")[:40]
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -82,6 +83,7 @@ def configure_parser(parser):
 
 
 def run_cli(args):
+    """``mockgo match``: play (or resume) the match, then print its result."""
     out_dir = args.out or default_out_dir(args.black, args.white)
     new_folder = not Path(out_dir).exists()
     executor = None

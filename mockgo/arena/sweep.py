@@ -80,6 +80,8 @@ class Budget:
 
 @dataclasses.dataclass
 class Sweep:
+    """A network's budgets against fixed opponents, read back from their match folders."""
+
     budgets: list  # Budget, fewest readouts first
     opponents: list  # opponent specs, in the order first met
 

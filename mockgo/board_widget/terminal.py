@@ -32,7 +32,7 @@ from mockgo.play.specs import plan_player
 
 __all__ = ["COMMANDS", "configure_parser", "play_in_terminal", "run_cli"]
 
-COMMANDS = ("pass", "undo", "resign", "quit")
+COMMANDS = ("pass", "undo", "resign", "quit")  #: The words the prompt takes besides a point.
 HELP = "type a point such as D4, or pass, undo, resign, quit"
 
 
@@ -107,6 +107,7 @@ def configure_parser(parser):
 
 
 def run_cli(args):
+    """``mockgo play SPEC``: a game in the terminal, on standard input and output."""
     if not 2 <= args.size <= coords.MAX_GTP_SIZE:
         raise InputError(f"--size {args.size}: a board of 2 to {coords.MAX_GTP_SIZE} lines")
     try:

@@ -1,5 +1,6 @@
-"""The board widget's view: an anywidget that shows a :class:`GameSession`
-in JupyterLab and sends the learner's clicks back to it.
+"""The board widget's view: an anywidget that shows a
+:class:`~mockgo.board_widget.session.GameSession` in JupyterLab and sends the
+learner's clicks back to it.
 
 The view is thin. Python draws the board and the graph as SVG
 (:mod:`mockgo.board_widget.svg`) and sends them with the state (``board_svg``,

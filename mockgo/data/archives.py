@@ -22,6 +22,7 @@ from pathlib import Path
 
 from mockgo.data.sgf_reader import SGFError, SGFWarning, read_sgf
 
+#: The archives whose SGF files are read (the other files are skipped).
 ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar.bz2", ".tar", ".zip")
 
 
@@ -62,7 +63,7 @@ class LoadSummary:
 
 
 def iter_sgf_files(paths, summary=None, keep_going=False):
-    """The games of many SGF files, one :class:`GameRecord` at a time.
+    """The games of many SGF files, one :class:`~mockgo.data.sgf_reader.GameRecord` at a time.
 
     ``paths`` (one path or a list) may name ``.sgf`` files, folders (all
     ``*.sgf`` below them, sorted by path) and archives (``.tar.gz``,

@@ -29,12 +29,12 @@ def decode_sgf_bytes(data):
        none of which can be the encoding of a file whose ``CA[`` was found
        as ASCII: those are ignored;
     2. UTF-8 (what KGS writes), unless a value of it mixes scripts
-       (:func:`_mixes_scripts`): then each value is decoded on its own, as
+       (``_mixes_scripts``): then each value is decoded on its own, as
        in a mix (below), since one name in GB2312 can be valid UTF-8 by
        chance while the rest of the file is UTF-8;
-    3. EUC-KR (CP949), if the text reads as Korean (:func:`_looks_korean`),
-       then GB18030, if it reads as Chinese (:func:`_looks_chinese`) --
-       unless most of the non-ASCII bytes are UTF-8 (:func:`_mostly_utf8`),
+    3. EUC-KR (CP949), if the text reads as Korean (``_looks_korean``),
+       then GB18030, if it reads as Chinese (``_looks_chinese``) --
+       unless most of the non-ASCII bytes are UTF-8 (``_mostly_utf8``),
        which says the file is a UTF-8 one with a few stray bytes.
 
     A file that none of these reads is a mix: UTF-8 names and ranks with a
@@ -43,7 +43,7 @@ def decode_sgf_bytes(data):
     fall back to Latin-1, and "9段" would come out "9æ®µ". So its
     structure is split on the bytes, which needs no charset (every byte of
     ``(;[]\\`` is ASCII in all of them), and each property value is decoded
-    on its own by :func:`_decode_value`; see there for the order.
+    on its own by ``_decode_value``; see there for the order.
 
     Why the checks, and Korean before Chinese: GB18030 accepts almost any
     bytes. Every Korean EUC-KR text is valid GB18030 too (as nonsense
@@ -125,15 +125,15 @@ def _decode_value(value, declared, at_end=False):
     1. the charset the file declares (``CA``), the file's own word;
     2. UTF-8: valid UTF-8 is hardly ever anything else, and it is what the
        rest of a mixed file is in; unless its two-byte characters mix
-       scripts (:func:`_mixes_scripts`: "Ⱥ׳", Latin and Hebrew, is the
+       scripts (``_mixes_scripts``: "Ⱥ׳", Latin and Hebrew, is the
        Chinese name "群壮" in GB2312, whose byte pairs happen to be valid
        UTF-8) and the value reads as Chinese in GB18030;
     3. Latin-1, if each run of non-ASCII bytes touches an ASCII letter
-       ("Müller", "Joséè": :func:`_looks_latin1`). First of the guesses
+       ("Müller", "Joséè": ``_looks_latin1``). First of the guesses
        because every East Asian codec reads those pairs as some rare
        character ("Jos殍" in GB18030, "Jos郵" in EUC-KR);
     4. EUC-KR, if it reads as Korean; then Shift-JIS, if it reads as
-       Japanese (:func:`_looks_japanese`: kana); then GB18030, if it reads
+       Japanese (``_looks_japanese``: kana); then GB18030, if it reads
        as Chinese. The strict and checkable ones first: GB18030 decodes
        nearly any bytes, and Korean text is valid GB18030 too. Big5 is not
        guessed (only read when declared): it has no check that tells a few
@@ -145,7 +145,7 @@ def _decode_value(value, declared, at_end=False):
 
     A multibyte character whose second byte is ``]`` or ``\\`` (Shift-JIS
     "ソ" is ``\\x83\\\\``) would change where the value ends once decoded: a
-    charset that does so is not taken for this value (:data:`_VALUE_TEXT`).
+    charset that does so is not taken for this value (``_VALUE_TEXT``).
     """
     valid = _VALUE_TEXT_AT_END if at_end else _VALUE_TEXT
     if declared:
@@ -217,7 +217,7 @@ _NOT_IN_WORDS = {"symbol", "phonetic", "old cyrillic", "unassigned"}
 
 
 def _script_of(code):
-    """The script (of :data:`_SCRIPTS`) of a two-byte character's code point
+    """The script (of ``_SCRIPTS``) of a two-byte character's code point
     (Latin-1's × and ÷ are symbols; a code point not assigned is
     ``"unassigned"``)."""
     if unicodedata.category(chr(code)) == "Cn":

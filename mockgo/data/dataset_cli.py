@@ -66,6 +66,7 @@ def configure_parser(parser):
 
 
 def run_cli(args):
+    """``mockgo dataset``: build the dataset the options describe (module docstring)."""
     if args.encoder not in ENCODERS:
         raise InputError(f"unknown encoder {args.encoder!r}; the encoders are "
                          f"{', '.join(encoder_names())}")

@@ -195,6 +195,7 @@ class _LinkParser(HTMLParser):
 
 
 def is_official(url):
+    """Whether ``url`` is on u-go.net, the archives' publisher."""
     host = urllib.parse.urlsplit(url).hostname or ""
     return host == "u-go.net" or host.endswith(".u-go.net")
 
@@ -239,6 +240,8 @@ def list_folder(folder, collection=DEFAULT_COLLECTION):
 
 @dataclass(frozen=True)
 class Source:
+    """Where the archives come from: a folder or a URL, and why that one."""
+
     kind: str  # "folder" or "url"
     location: str  # a folder path, or the URL of the index page
     origin: str  # why this source: --mirror, $MOCKGO_KGS_MIRROR, ...
@@ -560,6 +563,7 @@ def default_repo_root():
 
 
 def build_parser(repo_root):
+    """The downloader's command-line options (``--help`` lists them)."""
     parser = argparse.ArgumentParser(
         prog="python -m mockgo.data.download",
         description="Download the KGS archives of games by strong players "
@@ -606,6 +610,8 @@ def _size(n):
 
 
 def main(argv=None, environ=None, repo_root=None):
+    """Download what ``argv`` asks for (``--help``); returns the exit status
+    (0 ok, 1 an archive failed, 2 bad arguments)."""
     repo_root = default_repo_root() if repo_root is None else Path(repo_root)
     environ = os.environ if environ is None else environ
     args = build_parser(repo_root).parse_args(argv)

@@ -49,6 +49,7 @@ def atomic_open(path, mode="wb", encoding=None):
 
 
 def atomic_write_text(path, text):
+    """Write ``text`` (UTF-8) to ``path`` atomically (:func:`atomic_open`)."""
     with atomic_open(path, "w", encoding="utf-8") as file:
         file.write(text)
 

@@ -178,7 +178,7 @@ class GameTree:
 def read_tree(data, source="<string>"):
     """A :class:`GameTree` from the text or bytes of an SGF file: its first
     game, every variation kept. Every node's move and set-up stones are
-    checked (SGFError naming the node's line, as :func:`read_sgf` does);
+    checked (SGFError naming the node's line, as :func:`~mockgo.data.sgf_reader.read_sgf` does);
     the main line is then exactly ``read_sgf``'s record."""
     text = data if isinstance(data, str) else records.decode_sgf_bytes(data)
     root = records.parse_first_game(text, source)

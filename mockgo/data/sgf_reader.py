@@ -56,21 +56,21 @@ from mockgo.go import coords
 from mockgo.go.board import BLACK, EMPTY, ILLEGAL_REASONS, MAX_KOMI, MAX_SIZE, WHITE, Board
 from mockgo.go.handicap import max_handicap
 
-SGF_COLORS = {"B": BLACK, "W": WHITE}
-COLOR_LETTERS = {BLACK: "B", WHITE: "W"}
-# The most load_sgf reads of a file. A long game with comments is some
-# 100 kB, a commented collection a few MB; a larger file is refused, without
-# reading it whole, rather than filling the memory (and the time a bad file
-# can take to parse stays bounded).
+SGF_COLORS = {"B": BLACK, "W": WHITE}  #: An SGF colour letter's colour.
+COLOR_LETTERS = {BLACK: "B", WHITE: "W"}  #: A colour's SGF letter.
+#: The most load_sgf reads of a file. A long game with comments is some
+#: 100 kB, a commented collection a few MB; a larger file is refused, without
+#: reading it whole, rather than filling the memory (and the time a bad file
+#: can take to parse stays bounded).
 MAX_SGF_BYTES = 4 * 2**20
-# The most moves a line of play may have. The longest real games are some
-# 600 moves (passes and all); a line of a million passes would cost every
-# replay (datasets, GTP loadsgf, evaluation) minutes.
+#: The most moves a line of play may have. The longest real games are some
+#: 600 moves (passes and all); a line of a million passes would cost every
+#: replay (datasets, GTP loadsgf, evaluation) minutes.
 MAX_MOVES = 10_000
-# The most set-up points a line of play may list (duplicates counted), in
-# boards: a position never needs more than one board's worth of AB, AW and
-# AE together, and ``AB[aa:ss]`` repeated 500,000 times (3.5 MB) would
-# otherwise expand to 180 million points, 4.5 GB.
+#: The most set-up points a line of play may list (duplicates counted), in
+#: boards: a position never needs more than one board's worth of AB, AW and
+#: AE together, and ``AB[aa:ss]`` repeated 500,000 times (3.5 MB) would
+#: otherwise expand to 180 million points, 4.5 GB.
 SETUP_BOARDS = 4
 
 
@@ -179,7 +179,7 @@ def parse_komi(text):
     multiple of 50 is divided by 100 -- real komi is a multiple of 0.5 and
     never that large, while ``KM[0]``, ``KM[6]`` or ``KM[-100.00]`` (a big
     reverse komi, which KGS allows and writes with decimals) are taken as
-    written. :func:`to_sgf` always writes komi with a decimal point
+    written. :func:`~mockgo.data.sgf_writer.to_sgf` always writes komi with a decimal point
     (``KM[-100.0]``, ``KM[150.0]``), so the files it writes read back
     exactly, whatever the komi.
 

@@ -57,7 +57,7 @@ lost) and writes the whole tree on one line.
 
 Speed: ``sgf`` reads a character at a time in Python, and makes some ten
 objects a node; with the garbage collector paused while it does (see
-:class:`_GCPaused`), a KGS game (1.6 kB) parses in about 0.7 ms of
+``_GCPaused``), a KGS game (1.6 kB) parses in about 0.7 ms of
 processor time, where the regular expressions mockgo used before took
 0.5 ms, and ``read_sgf`` reads some 870 KGS games a second instead of 1,350
 (best of five runs each, on the development machine). The worst files under
@@ -99,8 +99,8 @@ class SGFTooLargeError(SGFSyntaxError):
         return SGFTooLargeError, (self.problem, self.line, self.column)
 
 
-# The most nodes (moves, set-up, comments... in all the variations) a game
-# tree may have; see the module docstring.
+#: The most nodes (moves, set-up, comments... in all the variations) a game
+#: tree may have; see the module docstring.
 MAX_NODES = 100_000
 
 

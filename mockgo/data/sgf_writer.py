@@ -20,8 +20,8 @@ sgf_escape = sgf_syntax.escape  # a property value as SGF writes it
 
 
 def format_komi(komi):
-    """A ``KM`` value that :func:`parse_komi` reads back as exactly ``komi``:
-    the shortest repr of the float, which always has a decimal point or an
+    """A ``KM`` value that :func:`~mockgo.data.sgf_reader.parse_komi` reads
+    back as exactly ``komi``: the shortest repr of the float, which always has a decimal point or an
     exponent (``"6.5"``, ``"0.0"``, ``"-100.0"``, ``"0.3333333333333333"``).
     ValueError for what is no komi (:func:`~mockgo.go.board.check_komi`):
     a file that says ``KM[1e+16]`` could not be read back."""
@@ -46,9 +46,9 @@ def format_result(winner, margin=None, reason=None):
 def to_sgf(record):
     """The record as SGF text (FF[4], UTF-8), main line only.
 
-    :func:`read_sgf` reads it back to an equal record. Komi is written
+    :func:`~mockgo.data.sgf_reader.read_sgf` reads it back to an equal record. Komi is written
     with a decimal point (``KM[7.5]``, ``KM[0.0]``, ``KM[-100.0]``) and
-    all its digits, so that the x100 rule of :func:`parse_komi` never takes
+    all its digits, so that the x100 rule of :func:`~mockgo.data.sgf_reader.parse_komi` never takes
     it for ``KM[650]``; a komi that is not finite raises ValueError.
     """
     size = record.size

@@ -151,6 +151,7 @@ def configure_parser(parser):
 
 
 def run_cli(args):
+    """``mockgo show FILE``: draw the record or the examples file, position by position."""
     try:
         kind = file_kind(args.file)
     except (FileNotFoundError, ValueError) as error:

@@ -37,7 +37,7 @@ import typing
 
 __all__ = ["BoundExercise", "Exercise", "Exercises", "MODULES", "NotYet", "exercises_of"]
 
-# Notebook -> the module of this package that holds its exercises.
+#: Notebook -> the module of this package that holds its exercises.
 MODULES = {"01_supervised": "supervised", "02_value_net": "value_net",
            "03_policy_gradient": "policy_gradient", "04_zero_selfplay": "zero_selfplay",
            "05_arena": "arena"}

@@ -50,9 +50,9 @@ ILLEGAL_REASONS = {
 }
 
 MAX_SIZE = 25  # GTP vertices have letters for 25 columns
-# The largest komi, either way. Real komi is a few points (KGS allows reverse
-# komi of -100 and more in teaching games); a komi of 1e20 decides every game
-# before it starts and prints as "W+1e+20".
+#: The largest komi, either way. Real komi is a few points (KGS allows reverse
+#: komi of -100 and more in teaching games); a komi of 1e20 decides every game
+#: before it starts and prints as "W+1e+20".
 MAX_KOMI = 1000
 HISTORY_PLANES = 7  # earlier positions a Board keeps (AlphaGo Zero's input sees 8 in all)
 

@@ -472,6 +472,7 @@ class Simple2(Encoder):
         _stone_planes(board.stones, board.to_play, out, 0)
 
 
+#: The encoders by name (``simple2``, ``agz17``, ``alphago48``, ``alphago49``).
 ENCODERS = {cls.name: cls for cls in (Simple2, AlphaGoZero17, AlphaGo48, AlphaGo49)}
 
 

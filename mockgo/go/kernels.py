@@ -16,10 +16,11 @@ is_own_eye.
 import numpy as np
 from numba import njit
 
+#: What a point holds: nothing, a black stone or a white one (the Board's colours).
 EMPTY, BLACK, WHITE = 0, 1, 2
 
-# Why a move is illegal: the codes check_move returns (and GAME_OVER, the
-# Board's, for a move after a resignation).
+#: Why a move is illegal: the codes check_move returns (and GAME_OVER, the
+#: Board's, for a move after a resignation).
 LEGAL, OCCUPIED, SUICIDE, KO, SUPERKO, GAME_OVER = 0, 1, 2, 3, 4, 5
 
 _M1 = np.uint64(0x5555555555555555)
@@ -40,6 +41,7 @@ def popcount(x):
 
 @njit(cache=True)
 def seen_contains(seen, key):
+    """Whether the open-addressing table ``seen`` holds the position hash ``key``."""
     mask = len(seen) - 1
     slot = np.int64(key & np.uint64(mask))
     while seen[slot] != 0:
@@ -423,6 +425,7 @@ def area(stones, neighbors):
 
 @njit(cache=True)
 def liberty_map(stones, group, liberties):
+    """Each point's group's liberties (0 on an empty point)."""
     out = np.zeros(len(stones), np.int32)
     for p in range(len(stones)):
         if stones[p] != EMPTY:
@@ -432,6 +435,7 @@ def liberty_map(stones, group, liberties):
 
 @njit(cache=True)
 def group_size_map(stones, group, group_size):
+    """Each point's group's size in stones (0 on an empty point)."""
     out = np.zeros(len(stones), np.int32)
     for p in range(len(stones)):
         if stones[p] != EMPTY:
@@ -441,6 +445,7 @@ def group_size_map(stones, group, group_size):
 
 @njit(cache=True)
 def seen_rehash(old, new):
+    """Add every hash of the table ``old`` to the (larger) table ``new``."""
     for key in old:
         if key != 0:
             seen_add(new, key)

@@ -38,8 +38,8 @@ from numba import njit
 
 from mockgo.go.kernels import EMPTY, LEGAL, check_move, place_stone, popcount
 
-LADDER_DEPTH = 100  # plies read ahead in one ladder, at most
-LADDER_NODES = 2000  # moves read for one candidate point, at most
+LADDER_DEPTH = 100  #: Plies read ahead in one ladder, at most.
+LADDER_NODES = 2000  #: Moves read for one candidate point, at most.
 
 _ONE = np.uint64(1)
 

@@ -87,12 +87,12 @@ __all__ = ["AnalyzeRequest", "InputLines", "MoveInfo", "POLICY_VISITS", "PONDER_
            "COMMANDS", "analyst_for", "engine_analyst", "format_line", "lower_bound",
            "parse_analyze_args", "ponder", "printing"]
 
-# A policy's prior is shown as so many visits (module docstring).
+#: A policy's prior is shown as so many visits (module docstring).
 POLICY_VISITS = 1000
-# lz-analyze stops growing a tree at this many visits at its root and waits
-# for the next command: a 19x19 tree takes about 44 KB a visit (measured:
-# mcts with the uniform evaluator, 4,000 visits from the empty board, the
-# process's peak memory grew 176 MB), so 10,000 visits are about 440 MB.
+#: lz-analyze stops growing a tree at this many visits at its root and waits
+#: for the next command: a 19x19 tree takes about 44 KB a visit (measured:
+#: mcts with the uniform evaluator, 4,000 visits from the empty board, the
+#: process's peak memory grew 176 MB), so 10,000 visits are about 440 MB.
 PONDER_VISITS = 10_000
 # Readouts a slice of UCT playouts (its search has no steps of its own).
 UCT_SLICE = 16
@@ -614,6 +614,7 @@ def genmove_analyze_command(dialect):
     return genmove_analyze
 
 
+#: The analysis commands the engine adds to GTP: ``name: handler``.
 COMMANDS = {
     "lz-analyze": analyze_command("lz"),
     "kata-analyze": analyze_command("kata"),

@@ -111,6 +111,7 @@ def run_cli(args):
 
 
 def main(argv=None):
+    """``python -m mockgo.gtp``: the engine on stdin and stdout; returns the exit status."""
     parser = configure_parser(argparse.ArgumentParser(prog="python -m mockgo.gtp"))
     return run_cli(parser.parse_args(argv))
 

@@ -4,8 +4,8 @@ moves take, and the share of it the next move may spend
 (:meth:`GameClock.budget`). :mod:`mockgo.gtp.server` keeps one a colour.
 """
 
-# Kept back from every move's budget: the controller's and the network's
-# delays, so that a move planned to the limit still arrives in time.
+#: Seconds kept back from every move's budget: the controller's and the network's
+#: delays, so that a move planned to the limit still arrives in time.
 CLOCK_MARGIN = 0.5
 
 

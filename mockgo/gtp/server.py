@@ -36,7 +36,7 @@ Protocol details, as the GTP 2 specification has them:
 
 - Input lines end at LF only. They are cleaned first: control characters
   other than HT and LF are removed (so CR LF line ends work, and a lone CR
-  ends nothing: ``na\rme`` is ``name``), HT becomes a space, everything
+  ends nothing: ``na\\rme`` is ``name``), HT becomes a space, everything
   from ``#`` to the end of the line is a comment, and empty lines are
   ignored. Words are separated by spaces (other Unicode spaces are not
   separators).
@@ -626,7 +626,7 @@ class GTPServer:
                 break
 
 
-# The standard commands: name -> function(server, args) -> the answer's text.
+#: The standard commands: name -> function(server, args) -> the answer's text.
 STANDARD_COMMANDS = {
     "protocol_version": GTPServer.cmd_protocol_version,
     "name": GTPServer.cmd_name,

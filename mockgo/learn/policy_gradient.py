@@ -8,7 +8,7 @@ the step is
 
 over the n games of a mini-batch, with plain SGD. :class:`PolicyGradient`
 computes it with the Keras backend's own gradient machinery (Keras 3 has no
-backend-neutral gradient, so :func:`_objective_gradients` is written once for
+backend-neutral gradient, so ``_objective_gradients`` is written once for
 TensorFlow and once for JAX); :mod:`mockgo.learn.reinforce` plays the games
 and calls it.
 """
@@ -31,7 +31,7 @@ class PolicyGradient:
     network's softmax (of its logits over ``temperature``) restricted to the
     sensible moves. Positions are processed ``chunk`` at a time, their
     gradients summed, then applied once. The gradient is computed by the
-    Keras backend's own machinery (:func:`_objective_gradients`: a
+    Keras backend's own machinery (``_objective_gradients``: a
     ``tf.GradientTape`` in a ``tf.function`` on TensorFlow, ``jax.grad`` of
     the network's stateless call, jitted, on JAX), traced once.
     """

@@ -59,7 +59,7 @@ from mockgo.nets.io import load_model, save_for_play
 __all__ = ["PRESETS", "RecipeConfig", "STAGES", "run_recipe", "step_rate", "timed_plan",
            "wait_for"]
 
-STAGES = ("dataset", "sl", "value")
+STAGES = ("dataset", "sl", "value")  #: The recipe's stages, in order.
 RECORD = "recipe.json"
 
 
@@ -91,6 +91,7 @@ class RecipeConfig:
     value_symmetries: bool = False
 
 
+#: The recipe's settings by ``--preset``: ``gpu``, ``cpu``, and ``tiny`` (seconds, for tests).
 PRESETS = {
     "gpu": RecipeConfig(),
     "cpu": RecipeConfig(layers=6, filters=64, batch_size=128, train_seconds=3 * 3600, epochs=10,

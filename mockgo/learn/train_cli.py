@@ -216,6 +216,7 @@ def configure_parser(parser):
 
 
 def run_cli(args):
+    """``mockgo train policy|value``: train the network the options describe."""
     from mockgo.nets.device import PRECISIONS  # only when the command runs, not for --help
 
     if not (Path(args.dataset) / "dataset.json").is_file():

@@ -35,7 +35,7 @@ __all__ = ["PRECISIONS", "XLA_MIN_MULTIPLY_ADDS", "auto_precision", "building_in
            "computing_precision", "cpu_flags", "cpu_has_bf16", "multiply_adds",
            "resolve_precision", "set_random_seed", "training_jit_compile"]
 
-PRECISIONS = ("float32", "mixed_bfloat16")
+PRECISIONS = ("float32", "mixed_bfloat16")  #: The Keras dtype policies a network trains in.
 
 
 def computing_precision(model):
@@ -125,6 +125,7 @@ def resolve_precision(precision, cpuinfo="/proc/cpuinfo"):
 # 10 billion. Tests that train a network of a hundred thousand a position on
 # tens of positions stay far below it; notebook 01's quick training (180
 # billion) is far above.
+#: The multiply-adds of a fit's forward passes from which XLA pays for its compile.
 XLA_MIN_MULTIPLY_ADDS = 10e9
 
 

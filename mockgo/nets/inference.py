@@ -222,7 +222,7 @@ class Predictor:
         return masked_policy(policy, legal_masks), value
 
 
-# Predictor precisions: the Keras dtype policy each computes in.
+#: Predictor precisions: the Keras dtype policy each computes in.
 PRECISIONS = {"float32": "float32", "bfloat16": "mixed_bfloat16"}
 
 

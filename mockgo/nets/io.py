@@ -48,9 +48,9 @@ __all__ = ["INFO_MEMBER", "KINDS", "NetworkInfo", "as_float32",
            "infer_info", "kind_of", "load_model", "mark_trained_here", "model_info", "read_info",
            "read_trained_by", "save_for_play", "save_model", "trained_by"]
 
-INFO_MEMBER = "mockgo.json"
+INFO_MEMBER = "mockgo.json"  #: The member of a .keras file that holds mockgo's record.
 INFO_FORMAT = 1
-KINDS = ("policy", "value", "dual")
+KINDS = ("policy", "value", "dual")  #: The kinds of network, by their heads.
 
 
 @dataclasses.dataclass(frozen=True)

@@ -245,7 +245,7 @@ def dual_network(board_size=19, planes=17, blocks=None, filters=None, value_hidd
       final margin (area minus the opponent's, with komi) for the player to
       move, as a share of the board's N*N points (output ``"score"``).
     - ``global_pooling``: the number of channels of each *global pooling
-      block* (:func:`_global_pooling_block`); blocks 2, 5, 8, ... (every
+      block* (``_global_pooling_block``); blocks 2, 5, 8, ... (every
       third, from the second, as KataGo spaces them) are such blocks, the
       others plain. 0: none.
 

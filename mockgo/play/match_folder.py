@@ -30,8 +30,8 @@ from mockgo.play.results import MatchResult
 from mockgo.play.runner import PlayedGame
 
 
-MATCH_SETTINGS = "match.json"
-FINISHED_GAMES = "games.jsonl"
+MATCH_SETTINGS = "match.json"  #: A match folder's settings: the players' specs, board, seed...
+FINISHED_GAMES = "games.jsonl"  #: A match folder's finished games, one JSON line each.
 # The shape of a games.jsonl line (log_finished writes it; check_schema), so
 # that a damaged line is named, not a KeyError while the match resumes.
 # "think" came later (its length is checked against the game's moves).
@@ -40,6 +40,7 @@ ENTRY_SCHEMA = {"index": int, "names": [str], "reason": (str, None), "resigned?"
 
 
 def match_settings(specs, size, komi, max_moves, seed, scorer):
+    """The settings a match folder records (``match.json``), as a dict."""
     return dict(spec_a=specs[0], spec_b=specs[1], size=size, komi=float(komi),
                 max_moves=max_moves, seed=seed, scorer=scorer)
 

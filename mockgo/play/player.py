@@ -51,9 +51,9 @@ from mockgo.go.ownership import should_pass
 
 __all__ = ["RESIGN", "THINKING", "Choices", "Forfeit", "Player", "Turn", "passes_now"]
 
-RESIGN = -1  # the move that resigns the game
-# Not decided yet: a step-wise search goes on (SearchPlayer(stepwise=True));
-# the runner offers the same turn again at its next step.
+RESIGN = -1  #: The move that resigns the game.
+#: Not decided yet: a step-wise search goes on (SearchPlayer(stepwise=True));
+#: the runner offers the same turn again at its next step.
 THINKING = -2
 
 
@@ -135,7 +135,7 @@ class Player:
         runner once for all its games, the GTP engine at each new board.)"""
 
     def choose(self, turns):
-        """A :class:`Choices` for ``turns`` (module docstring)."""
+        """A :class:`~mockgo.play.player.Choices` for ``turns`` (module docstring)."""
         raise NotImplementedError
 
     def observe(self, game, board, move):

@@ -67,6 +67,7 @@ def elo_interval(successes, n, confidence=0.95):
 
 
 def format_elo(value):
+    """An Elo difference as text with its sign: ``+35``, ``-120``, ``+inf``."""
     if math.isinf(value):
         return "+inf" if value > 0 else "-inf"
     return f"{value:+.0f}"

@@ -47,7 +47,7 @@ instead of 17 kB). :meth:`PlayedGame.planes_at` re-encodes positions of any
 game by replaying its moves, with any encoder.
 
 Random numbers: game ``g`` has a seed (``seeds[g]``, or drawn from ``rng``);
-each player gets its own generator in it (:meth:`Player.game_rng` of the seed
+each player gets its own generator in it (:meth:`~mockgo.play.player.Player.game_rng` of the seed
 and its colour; a player that plays both colours, as in self-play, of the
 seed itself), so a game is the same whichever games it is played beside.
 
@@ -77,7 +77,7 @@ from mockgo.play.sampling import sample_moves
 
 __all__ = ["PlayedGame", "RANDOM_MOVE", "game_seed", "mixture", "play_games"]
 
-RANDOM_MOVE = 2  # PlayedGame.chosen_by: the forced uniformly random move (0/1: black's/white's player)
+RANDOM_MOVE = 2  #: PlayedGame.chosen_by: the forced uniformly random move (0/1: black's/white's player)
 _COLOR_LETTERS = {BLACK: "B", WHITE: "W"}
 
 

@@ -62,6 +62,8 @@ class TrompTaylorScorer:
 
 
 def make_scorer(kind="auto"):
+    """The scorer of finished games ``kind`` names: ``"gnugo"``,
+    ``"tromp-taylor"``, or ``"auto"`` (GnuGo when it is installed)."""
     if kind == "auto":
         kind = "gnugo" if find_gnugo() else "tromp-taylor"
     if kind == "gnugo":

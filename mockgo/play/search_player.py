@@ -191,7 +191,7 @@ class SearchPlayer(_TreePerGame):
     (default: the board's move number plus 3 * N * N, beyond any match's cap).
     ``search``: the options of each game's search, a
     :class:`~mockgo.search.mcts.SearchOptions` (default
-    :data:`PLAYER_SEARCH`: 200 readouts, no noise, no resigning); any of its
+    ``PLAYER_SEARCH``: 200 readouts, no noise, no resigning); any of its
     fields given as a keyword (``c_puct=5``, ``parallel_readouts=16``,
     ``resign_threshold=-0.9``, ...) replaces the object's, and
     ``readouts`` is its ``num_readouts``. ``search`` holds the result
@@ -267,7 +267,7 @@ class SearchPlayer(_TreePerGame):
 
     @property
     def options(self):
-        """The search's options (:attr:`search`) as a dict."""
+        """The search's options (``search``) as a dict."""
         return dataclasses.asdict(self.search)
 
     def new_tree(self, board, rng):

@@ -46,7 +46,7 @@ worked out, and nothing imported. :func:`make_player` builds the plan at
 once; :func:`lazy_player` wraps it in a :class:`LazyPlayer`, which answers
 ``name``, ``size``, ``check_size``... from the plan and builds the player
 when it must first choose a move. A failure then is a
-:class:`PlayerLoadError` naming the cause.
+:class:`~mockgo.play.lazy_player.PlayerLoadError` naming the cause.
 """
 
 import os
@@ -245,6 +245,7 @@ def _make_mcts(readouts=None, seconds=None, evaluator="uniform", path=None, pret
                         **options)
 
 
+#: ``kind: (the function that makes it from a spec's options, one line of help)``.
 PLAYER_KINDS = {
     "random": (_make_random, "uniform over the sensible moves; options: seed"),
     "policy": (_make_policy, "a policy network; options: path (a .keras file) or pretrained "

@@ -26,7 +26,7 @@ from mockgo.nets.io import load_model, model_info, save_for_play, trained_by
 __all__ = ["FOLDER", "card", "checked_path", "file_sha256", "headline", "load", "names", "path",
            "ship", "table"]
 
-FOLDER = Path(__file__).resolve().parent
+FOLDER = Path(__file__).resolve().parent  #: The folder of the shipped networks and cards.
 
 
 def names():
@@ -49,6 +49,7 @@ def path(name):
 
 
 def file_sha256(file):
+    """The sha256 of ``file``'s bytes, in hexadecimal."""
     digest = hashlib.sha256()
     with open(file, "rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):

@@ -138,7 +138,7 @@ class AlphaGoEvaluator:
     call. So the mixing of a value with rollouts can be measured on 9x9,
     where no AlphaGo value network ships. A policy without a pass output gives
     the pass a prior of 0 unless nothing else is legal (the player decides
-    when to pass: :func:`mockgo.go.ownership.passing_wins`). ``seed``: the
+    when to pass: :func:`mockgo.go.ownership.should_pass`). ``seed``: the
     rollouts' generator. ``evaluations``, ``calls``, ``network_seconds`` and
     ``rollout_seconds`` count the work.
     """

@@ -636,7 +636,7 @@ def search_step(players, evaluate=None):
     docstring); terminal leaves back up their exact value without a call.
     A root expanded here, or met for the first time in a full search, gets
     its Dirichlet noise before its first selection. A player's search is
-    done when :attr:`MCTSPlayer.searching` is False: self-play then plays
+    done when ``MCTSPlayer.searching`` is False: self-play then plays
     its move and begins the next search, so that a game with a fast search
     need not wait for the full searches of the games beside it."""
     players = [p for p in players if p.searching]

@@ -12,7 +12,7 @@ from mockgo.search.games import GoGame, SensibleGoGame
 
 __all__ = ["ENCODER", "ZeroConfig", "ZeroGame", "seed_of"]
 
-ENCODER = AGZ17  # the dual network's input planes
+ENCODER = AGZ17  #: The dual network's input planes.
 
 
 @dataclasses.dataclass

@@ -36,7 +36,7 @@ from mockgo.data.files import CorruptFileError, atomic_open, read_npz
 __all__ = ["EXAMPLE_ARRAYS", "find_example", "load_examples", "load_targets", "save_npz",
            "stack_games"]
 
-# What load_targets returns, and what a training chunk holds.
+#: What load_targets returns, and what a training chunk holds.
 EXAMPLE_ARRAYS = ("planes", "pi", "z", "game", "ownership", "score", "aux_weight")
 
 

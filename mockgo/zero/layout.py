@@ -51,6 +51,7 @@ JOB_SCHEMA = {"games": int, "games_in_parallel": int, "batches": dict}
 
 
 def model_name(generation):
+    """A generation's model's name: ``000012`` for generation 12."""
     return f"{generation:06d}"
 
 
@@ -71,6 +72,7 @@ def is_holdout(game, share):
 
 
 def write_json(path, data):
+    """Write ``data`` to ``path`` as sorted, indented JSON, atomically."""
     atomic_write_text(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
 
 

@@ -133,7 +133,8 @@ def equal_cost_matches(run, other, games, readouts=None, generations=None, progr
     for each generation of ``other`` in ``generations`` (default: the
     generations of ``other``'s strength curve, or all of them when it has
     none), that model against the last
-    model of ``run`` that cost no more CPU time (:meth:`ZeroRun.generation_within`),
+    model of ``run`` that cost no more CPU time
+    (:meth:`~mockgo.zero.run.ZeroRun.generation_within`),
     ``games`` games with colours alternating, both searching with ``readouts``
     a move (default ``run.config.match_readouts``) under their own run's
     settings, no noise, answering a pass with a pass as against GnuGo, and
