@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 # dependencies changed and the venv must be brought up to date.
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test notebooks full docs data lab benchmark clean
+.PHONY: venv test notebooks full docs book data lab benchmark clean
 
 venv: $(STAMP)
 
@@ -62,6 +62,19 @@ DOCS ?= $(sort $(wildcard notebooks/*.ipynb))
 docs: venv data
 	MOCKGO_QUICK=0 $(EXECUTE) --ExecutePreprocessor.timeout=-1 --output-dir docs/notebooks \
 		$(patsubst %,notebooks/%.ipynb,$(basename $(notdir $(DOCS))))
+
+# The series as one static site in build/book/ (open build/book/index.html): the
+# executed notebooks of docs/notebooks/ (not executed again), the pages of docs/ and
+# the API reference made from the docstrings, as a Jupyter Book (docs/_config.yml,
+# docs/_toc.yml; docs/install.md says why). Strict: a warning (a broken link or
+# reference, a public name without a docstring) fails the build. Every page is
+# built again each time (--all): the reference comes from the code, which Sphinx
+# does not watch. Minutes: tests/test_book.py measures it.
+BOOK_WORK := build/book-work
+book: venv
+	$(BIN)/jupyter-book build docs --all --path-output $(BOOK_WORK) --keep-going -W -n
+	rm -rf build/book && cp -r $(BOOK_WORK)/_build/html build/book
+	@echo "the site: build/book/index.html"
 
 data:
 	bash data/download.sh
