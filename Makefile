@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 # dependencies changed and the venv must be brought up to date.
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test notebooks full docs book data lab benchmark clean
+.PHONY: venv test notebooks full docs book image data lab benchmark clean
 
 venv: $(STAMP)
 
@@ -75,6 +75,40 @@ book: venv
 	$(BIN)/jupyter-book build docs --all --path-output $(BOOK_WORK) --keep-going -W -n
 	rm -rf build/book && cp -r $(BOOK_WORK)/_build/html build/book
 	@echo "the site: build/book/index.html"
+
+# A container image of mockgo, installed from its wheel (Containerfile), built
+# without a registry: the base is Debian bookworm made by debootstrap and
+# imported into podman (once; `podman rmi localhost/mockgo-base:bookworm` makes
+# it again). Needs root; installs debootstrap, podman and runc when missing.
+# podman runs containers through Debian's runc (crun refuses a machine whose
+# cgroups are v1 and v2 at once), with the limits given: podman's default
+# open-files limit is above what such a machine lets a process have.
+# docs/cluster.md says how Ray's workers run in it; tests/test_image.py uses it.
+PODMAN := podman --runtime runc
+PODMAN_LIMITS := --ulimit nofile=16384:16384 --ulimit nproc=16384:16384
+IMAGE ?= localhost/mockgo:latest
+BASE_IMAGE := localhost/mockgo-base:bookworm
+DEBIAN_MIRROR ?= http://deb.debian.org/debian
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+# PIP_CERT (from the environment, as pip reads it): the certificate bundle of a
+# machine behind a proxy that signs TLS; the image's pip gets it too.
+PIP_CERT ?=
+image: venv
+	@missing=""; for tool in debootstrap podman runc; do \
+		command -v $$tool >/dev/null 2>&1 || [ -x /usr/sbin/$$tool ] || missing="$$missing $$tool"; \
+	done; [ -z "$$missing" ] || { $(SUDO) apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; }
+	$(PODMAN) image exists $(BASE_IMAGE) || { \
+		rm -rf build/image/rootfs && mkdir -p build/image && \
+		$(SUDO) debootstrap --variant=minbase bookworm build/image/rootfs $(DEBIAN_MIRROR) && \
+		$(SUDO) tar -C build/image/rootfs -c . | $(PODMAN) import - $(BASE_IMAGE) && \
+		$(SUDO) rm -rf build/image/rootfs; }
+	rm -rf build/image/dist
+	$(BIN)/python -m build --wheel --outdir build/image/dist .
+	$(PODMAN) build $(PODMAN_LIMITS) --network host -f Containerfile -t $(IMAGE) \
+		$(if $(PIP_CERT),--volume $(PIP_CERT):/etc/pip-cert.pem:ro --build-arg PIP_CERT=/etc/pip-cert.pem) \
+		build/image
+	@echo "the image: $(IMAGE) ($(PODMAN) run --rm -it $(PODMAN_LIMITS) $(IMAGE) mockgo --help)"
 
 data:
 	bash data/download.sh
