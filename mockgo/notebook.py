@@ -298,7 +298,6 @@ def gnugo9_archive(root):
     folder without them (`mockgo notebooks`), an installed mockgo's own copy. FileNotFoundError
     naming ``bash data/gnugo9.sh`` (which makes it again) when it is missing."""
     shipped = Path(root) / "data" / "gnugo9" / "gnugo-l1-9x9.tar.gz"
-    # No clone around the notebooks (`mockgo notebooks`): the wheel's mockgo/data/gnugo9/.
     path = shipped if shipped.is_file() else Path(__file__).with_name("data") / "gnugo9" / shipped.name
     if not path.is_file():
         raise FileNotFoundError(f"{shipped} is missing: it comes with the repository "
