@@ -15,7 +15,7 @@ adds the folder to ``sys.path`` after the fresh environment's own, and the
 not importable there: the installed one is the only mockgo.
 
 The slow test runs notebook 01 in quick mode from the copied notebooks, on
-the installed package (about three minutes on a busy 2-core machine).
+the installed package (five and a half minutes on a busy 2-core machine).
 """
 
 import json

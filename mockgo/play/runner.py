@@ -298,7 +298,7 @@ def play_games(black, white, count, size, komi=7.5, rng=None, seeds=None, max_mo
     ``on_game(game)`` as each game ends.
 
     The loop below is the whole of it; each of its parts is a method of
-    :class:`_Lockstep`, the games of this call.
+    ``_Lockstep``, the games of this call.
     """
     games = _Lockstep(black, white, count, size, komi, rng, seeds, max_moves, random_move_at,
                       boards, concurrent, superko, progress, stats, on_game)
