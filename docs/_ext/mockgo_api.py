@@ -1,22 +1,25 @@
-"""The book's two additions to Sphinx (`make book`, docs/install.md):
+"""The project's additions to Sphinx for the book (`make book`, docs/install.md):
 
-- ``{mockgo-api} PACKAGE``: a subpackage's reference page, made from the
-  code. For the package and each of its modules: the module's docstring,
-  then every name its ``__all__`` lists that the module defines (autodoc:
-  signature, docstring, a class's documented members), and the names it
-  re-exports as links to their home. A module without a docstring, or a name
-  of ``__all__`` without one (a constant's is a ``#:`` comment above it), is
-  a warning: the strict build (``-W``) fails on it, as on a broken reference
-  (``nitpicky``). ``{mockgo-api} mockgo`` is the package's own page: its top
-  level and its modules, without the subpackages.
-- Formulas are typeset by a copy of MathJax inside the site, so that it
-  reads offline.
+- ``.. mockgo-api:: PACKAGE`` (in a ``{eval-rst}`` block of docs/api/): a
+  subpackage's reference page, made from the code. For the package and each
+  of its modules (a section each): the module's docstring, then its public
+  names (``__all__``) that it defines, by autodoc (signature, docstring, a
+  class's members), and the names it re-exports, as links to their home. A
+  module without a docstring, or a public name without one (a constant's is
+  a ``#:`` comment above it), is a warning, and the strict build (``-W``)
+  fails on it as on a broken reference (``nitpicky``). ``mockgo``'s page is
+  the package's top level and its own modules, without the subpackages.
+- A reference that Sphinx does not find (``:func:`make_player``` where the
+  module imports it from elsewhere, or through a re-export layer) goes to
+  the name's home when that is documented; anything else stays a warning.
 - Names in prose link to the reference: inline code such as
-  ``mockgo.search.mcts`` or ``notebook.check(...)`` in the notebooks' markdown
-  and the pages of docs/ becomes a link when it names a documented module,
-  class, function or method (through a re-export too: the link goes to the
-  name's home).
+  ``mockgo.search.mcts`` or ``notebook.check(...)`` in the notebooks'
+  markdown and the pages of docs/ becomes a link when it names a documented
+  module, class, function or method (through a re-export too).
+- Formulas are typeset by a copy of MathJax inside the site, so that the
+  site reads offline.
 """
+
 
 import ast
 import importlib
@@ -85,7 +88,8 @@ def module_entries(module):
             if not documented and type(obj).__module__.split(".")[0] == "mockgo":
                 # An object of a mockgo class (an Exercise...): its class says what it is.
                 kind = type(obj)
-                lines += [f".. py:data:: {attribute}", f"   :type: {kind.__module__}.{kind.__qualname__}", ""]
+                lines += [f".. py:data:: {attribute}",
+                          f"   :type: {kind.__module__}.{kind.__qualname__}", ""]
                 continue
         if not documented:
             problems.append(f"{name}.{attribute} is public but has no docstring"
@@ -292,17 +296,19 @@ def local_mathjax(app, config):
     config.mathjax_path = MATHJAX
     config.mathjax3_config = None
     # The package carries the STIX-Web fonts only (as Jupyter's notebook configured them).
+    # The theme marks the page tex2jax_ignore: the formulas are in these classes.
+    classes = "tex2jax_process|mathjax_process|math|output_area"
     config.mathjax2_config = {"tex2jax": {"inlineMath": [["\\(", "\\)"]],
                                           "displayMath": [["\\[", "\\]"]],
-                                          # the page is marked tex2jax_ignore; the math is in these
-                                          "processClass": "tex2jax_process|mathjax_process|math|output_area"},
+                                          "processClass": classes},
                               "HTML-CSS": {"availableFonts": [], "preferredFont": None,
                                            "webFont": "STIX-Web", "imageFont": None}}
 
 
 def copy_mathjax(app, exception):
+    """Copy MathJax into the built site's ``_static/mathjax/``."""
     if exception is None and app.builder.format == "html":
-        import jupyter_server_mathjax
+        import jupyter_server_mathjax  # here: only an HTML build needs it
 
         source = Path(jupyter_server_mathjax.__file__).parent / "static"
         shutil.copytree(source, Path(app.outdir) / "_static" / "mathjax", dirs_exist_ok=True)
