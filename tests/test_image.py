@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from mockgo.go import coords
-from mockgo.gtp.client import GTPEngine
+from mockgo.play.gtp_engine import GTPEngine
 
 ROOT = Path(__file__).resolve().parent.parent
 PODMAN = ["podman", "--runtime", "runc"]
