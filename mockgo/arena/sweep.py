@@ -31,8 +31,8 @@ from mockgo.play.results import wilson_interval
 __all__ = ["ROUT", "Budget", "Sweep", "plot_sweep", "read_sweep", "readouts_of"]
 
 
-# A loss by this many points or more on 9x9 is a whole group lost, not a
-# close game (the board has 81 points).
+#: A loss by this many points or more on 9x9 is a whole group lost, not a
+#: close game (the board has 81 points).
 ROUT = 40
 
 
