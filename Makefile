@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 # dependencies changed and the venv must be brought up to date.
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test notebooks full docs book image data lab benchmark clean
+.PHONY: venv test test-long notebooks full docs book image data lab benchmark clean
 
 venv: $(STAMP)
 
@@ -27,7 +27,14 @@ $(STAMP): pyproject.toml
 # other takes the rest. TEST_WORKERS=0 runs everything in one process.
 TEST_WORKERS ?= 2
 test: venv
-	$(BIN)/python -m pytest -q --durations=15 -n $(TEST_WORKERS) --dist loadgroup
+	$(BIN)/python -m pytest -q --durations=15 -n $(TEST_WORKERS) --dist loadgroup -m "not long"
+
+# The tests of minutes each that make test leaves out (marked `long`): notebook 01
+# from the installed wheel, the book built and opened in Chromium, and the
+# container image's GTP game and notebook (those two skip without podman and
+# the image: make image). Run before a release or a change to what they cover.
+test-long: venv
+	$(BIN)/python -m pytest -q --durations=15 -m long
 
 # jupyter from the venv runs the `python3` kernel on the venv's own python
 # (the venv's kernelspec comes first and its "python" is the running interpreter).

@@ -1,9 +1,9 @@
 """The series as a site (``make book``): the book's contents name every page
 of docs/, every executed notebook and one reference page per subpackage;
-every public name has a docstring; and (slow) the strict build passes and
+every public name has a docstring; and (long: make test-long) the strict build passes and
 its pages work in a browser.
 
-The slow test builds the book as ``make book`` does, into a temporary
+The long test (make test-long) builds the book as ``make book`` does, into a temporary
 folder (about two minutes on a busy 2-core machine: most of it Sphinx
 writing the notebooks' pages), serves it on 127.0.0.1 and opens it in
 Debian's Chromium (selenium and chromium-driver, as the board widget's test
@@ -89,7 +89,7 @@ def test_a_names_home_is_found_through_re_exports(extension):
     assert home("mockgo.search.no_such_name") is None
 
 
-# ------------------------------------------------------------------ slow
+# ------------------------------------------------------------------ long (make test-long)
 
 
 def build_book(out):
@@ -149,7 +149,7 @@ def wait_for(what, check, timeout=30):
         time.sleep(0.25)
 
 
-@pytest.mark.slow
+@pytest.mark.long
 def test_the_built_site_shows_notebooks_links_their_names_and_searches(site, served, tmp_path):
     chromium, chromedriver = browser_or_skip()
     from selenium import webdriver

@@ -3,8 +3,9 @@ played in it, mockgo's engine against the image's GnuGo, and notebook 01
 runs in it in quick mode from the notebooks that the installed package
 copies out.
 
-Slow (minutes), and skipped without podman or without the image (``make
-image`` builds it: see the Makefile). The containers run as ``make image``
+Long (minutes: run by ``make test-long``, not ``make test``), and skipped
+without podman or without the image (``make image`` builds it: see the
+Makefile). The containers run as ``make image``
 runs them (Debian's runc, the limits given explicitly), without a network;
 the KGS archive the notebook reads is the checkout's ``data/kgs``, mounted
 read-only.
@@ -25,7 +26,7 @@ PODMAN = ["podman", "--runtime", "runc"]
 LIMITS = ["--ulimit", "nofile=16384:16384", "--ulimit", "nproc=16384:16384"]
 IMAGE = "localhost/mockgo:latest"
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.long
 
 
 @pytest.fixture(scope="module")

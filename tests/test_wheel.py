@@ -14,7 +14,7 @@ adds the folder to ``sys.path`` after the fresh environment's own, and the
 ``.pth`` files inside it are not run, so the checkout's editable mockgo is
 not importable there: the installed one is the only mockgo.
 
-The slow test runs notebook 01 in quick mode from the copied notebooks, on
+The long test (make test-long) runs notebook 01 in quick mode from the copied notebooks, on
 the installed package (five and a half minutes on a busy 2-core machine).
 """
 
@@ -133,7 +133,7 @@ def test_mockgo_models_lists_the_shipped_networks(installed, elsewhere):
 
 def test_mockgo_play_and_gtp_from_the_installed_package(installed, elsewhere):
     # The board's kernels run as Python here: compiling them (numba) is the
-    # slow test's, which runs a notebook from the installed package.
+    # long test's, which runs a notebook from the installed package.
     python_kernels = {"NUMBA_DISABLE_JIT": "1"}
     game = installed.run(["mockgo", "play", "random:seed=3", "--size", "9", "--sgf", "g.sgf"],
                          cwd=elsewhere, stdin="E5\nC3\nquit\n", env=python_kernels).stdout
@@ -167,10 +167,10 @@ def test_the_extras_are_named_and_resolve(installed, elsewhere):
     assert to_install == [] and "does not provide" not in done.stderr, done.stdout[-2000:]
 
 
-# ------------------------------------------------------------------ slow
+# ------------------------------------------------------------------ long (make test-long)
 
 
-@pytest.mark.slow
+@pytest.mark.long
 def test_notebook_01_runs_in_quick_mode_from_the_installed_package(installed, elsewhere):
     """The copied notebook 01 in quick mode on the installed mockgo: its 9x9
     games come from the wheel (the checkout's editable mockgo could not find
