@@ -209,6 +209,40 @@ def test_score_value_mixes_the_margin_in():
         UCTSearch(score_weight=1.0)
 
 
+def black_always_wins(state, rng):
+    """A playout of one's own that plays nothing and says black won."""
+    rng.random()  # it draws from the search's generator, as a real one does
+    return (1.0 if state.to_play == BLACK else -1.0), []
+
+
+@pytest.mark.parametrize("expand_after", [1, 3])
+@pytest.mark.parametrize("rave", [False, True], ids=["uct", "rave"])
+def test_a_playout_function_of_ones_own_replaces_the_compiled_ones(expand_after, rave):
+    """With playout=, every simulation's result is the function's, the sign
+    right whether the move was expanded or played first (expand_after), and
+    the search's generator starts where a plain one from the seed does (the
+    compiled playouts' state is not drawn): a search written out in Python
+    with the same function and seed makes the same choices (notebook 05)."""
+    calls = []
+
+    def counted(state, rng):
+        calls.append(state.board.move_number)
+        return black_always_wins(state, rng)
+
+    search = UCTSearch(playouts=60, rave=rave, expand_after=expand_after, playout=counted, seed=4)
+    assert search._playout_state is None
+    assert search.rng.random() == np.random.default_rng(4).random()
+    root = search.new_root(GoGame(5))  # black to move
+    search.run(root)
+    tried = root.N > 0
+    assert root.N.sum() == 60 and len(calls) == 60  # nothing in the tree ended the game
+    assert np.array_equal(root.W[tried], root.N[tried])  # black won every simulation
+    assert min(calls) == 1  # each began after the root's move (played first or expanded)
+    # The compiled playouts are the default, their state drawn from the seed as before.
+    plain = UCTSearch(seed=4)
+    assert plain._playout_state[0] == np.random.default_rng(4).integers(1, 2**63)
+
+
 def test_search_time_budget_and_bad_options():
     search = UCTSearch(playouts=10, seed=0)
     root = search.new_root(GoGame(9))

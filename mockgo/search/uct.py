@@ -242,11 +242,22 @@ class UCTSearch:
     stones) before choosing at random: slower, and wiser. ``score_weight``:
     the share of a Go playout's value that is its margin
     (:func:`score_value`); 0 is pure win or loss, as in the textbook.
+    ``playout``: a Go playout of one's own in place of the compiled ones, a
+    function ``(state, rng) -> (value, actions)`` that plays the game out
+    from ``state`` (a GoGame, to be left unchanged) with the search's
+    generator ``rng`` (``self.rng``, the one its tree draws from) and gives
+    the result for the player to move at ``state`` (+1 won, -1 lost, 0 a
+    draw) and the moves played, players alternating from that one. For
+    trying a playout policy, or checking a search written out in plain
+    Python against this one (notebook 05 does, with the same function and
+    seed on both sides: the same statistics); ``heavy``, ``score_weight``
+    and ``max_playout_moves`` are then the function's business. The
+    compiled playouts (None, the default) are many times faster.
     """
 
     def __init__(self, playouts=1000, exploration=None, rave=False, rave_equivalence=1000.0,
                  first_play_value=1.0, max_playout_moves=None, scoring_playouts=32,
-                 expand_after=3, heavy=False, score_weight=0.0, seed=None):
+                 expand_after=3, heavy=False, score_weight=0.0, playout=None, seed=None):
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts}")
         self.playouts = int(playouts)
@@ -261,9 +272,14 @@ class UCTSearch:
         if not 0.0 <= score_weight < 1.0:
             raise ValueError(f"score_weight must be in [0, 1), not {score_weight}")
         self.score_weight = float(score_weight)
+        self.playout = playout
         self.rng = np.random.default_rng(seed)
-        # The compiled playouts' own generator state (never 0 for xorshift).
-        self._playout_state = np.array([self.rng.integers(1, 2**63)], np.uint64)
+        # The compiled playouts' own generator state (never 0 for xorshift),
+        # drawn only when they play: a playout function of one's own draws
+        # from self.rng, which then starts where a plain generator from
+        # `seed` starts.
+        self._playout_state = (np.array([self.rng.integers(1, 2**63)], np.uint64)
+                               if playout is None else None)
         self.simulations = 0  # done in all, for the speed figures
 
     # ------------------------------------------------------------- nodes
@@ -319,9 +335,7 @@ class UCTSearch:
             if child is None:
                 if isinstance(node.state, GoGame) and node.N[action] + 1 < self.expand_after:
                     # Not yet worth a node: the playout plays the action first.
-                    value, actions = go_playout(node.state, self._playout_state,
-                                                self.max_playout_moves, first=action,
-                                                heavy=self.heavy, score_weight=self.score_weight)
+                    value, actions = self._go_playout(node.state, first=action)
                     # The rest of the playout begins with the opponent's move.
                     self._backup(path, 3 - node.to_play, -value, actions[1:], None)
                     return
@@ -337,12 +351,23 @@ class UCTSearch:
                 node.value = self._terminal_value(state)
             value, actions, players = node.value, (), ()
         elif isinstance(state, GoGame):
-            value, actions = go_playout(state, self._playout_state, self.max_playout_moves,
-                                        heavy=self.heavy, score_weight=self.score_weight)
+            value, actions = self._go_playout(state)
             players = None  # Go's players alternate, passes included
         else:
             value, actions, players = game_playout(state, self.rng, self.max_playout_moves or 1000)
         self._backup(path, node.to_play, value, actions, players)
+
+    def _go_playout(self, state, first=None):
+        """One playout from a GoGame ``state``, beginning with the move
+        ``first`` if given: ``(value for the player to move at state,
+        actions)``, by the compiled playouts or by ``self.playout``."""
+        if self.playout is None:
+            return go_playout(state, self._playout_state, self.max_playout_moves, first=first,
+                              heavy=self.heavy, score_weight=self.score_weight)
+        if first is None:
+            return self.playout(state, self.rng)
+        value, actions = self.playout(state.play(first), self.rng)
+        return -value, [first, *actions]
 
     def _terminal_value(self, state):
         """The result of a finished game for its player to move. A Go game
