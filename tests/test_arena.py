@@ -291,6 +291,34 @@ def test_ladder_end_to_end_on_a_small_board(tmp_path):
     assert "anchor" in result.table()
 
 
+class FirstPoint(Player):
+    """A player written as a learner would: the lowest sensible point."""
+
+    name = "first-point"
+
+    def choose(self, turns):
+        moves = [int(np.flatnonzero(t.mask)[0]) for t in turns]
+        return Choices(np.array(moves), np.zeros(len(moves)))
+
+
+def test_a_player_object_joins_the_ladder_under_its_name_played_in_this_process(tmp_path):
+    # workers=2: its match is played here (a class of a notebook cannot reach
+    # a worker process), so no worker is started for it.
+    result = ladder([FirstPoint()], anchors=["random"], games=4, size=5, workers=2,
+                    out_dir=tmp_path / "games", plot=None, verbose=False)
+    assert set(result.ratings) == {"random", "first-point"}
+    assert result.ratings["first-point"].games == 4
+    assert result.results[0][:2] == ("first-point", "random")
+    check_ladder_ratings(result, "random")
+    assert len(list((tmp_path / "games").rglob("*first-point*.sgf"))) == 4
+    # A name another player of the ladder has is refused.
+    clash = FirstPoint()
+    clash.name = "random"
+    with pytest.raises(ValueError, match="two players of the ladder are called 'random'"):
+        ladder([clash], anchors=["random"], games=2, size=5, workers=1, out_dir=None,
+               plot=None, verbose=False)
+
+
 def test_ladder_reports_its_matches_as_one_table(tmp_path, capsys):
     ladder(["random:seed=5,name=other", "random:seed=7"], anchors=["random"], games=4, size=5,
            workers=1, out_dir=tmp_path / "games", plot=None, verbose=True)

@@ -22,6 +22,16 @@ the ladder had played them, so a player of such a match is rated on its
 real record, as long as a chain of games links it to the first anchor. The
 table names every recorded match, its folder and the command that played it.
 
+A player of one's own
+---------------------
+Beside specs, a player may be a :class:`~mockgo.play.player.Player` object,
+such as a class written in a notebook cell: it is rated under its ``name``
+and its matches are played in this process (worker processes make their
+players from specs, and cannot import a class that lives in a notebook);
+the anchors' matches still use the workers. Its games are kept under its
+name, so a player changed since its games were played needs a new name, or
+the ladder reads the old games back.
+
 Rating method
 -------------
 Bradley-Terry (the Elo model) fitted by maximum likelihood over all the
@@ -53,6 +63,7 @@ import numpy as np
 from mockgo.cluster import local_workers, make_executor
 from mockgo.play.match import match
 from mockgo.play.match_folder import read_match
+from mockgo.play.player import Player
 from mockgo.play.players import spec_help
 from mockgo.play.results import format_elo, wilson_interval
 
@@ -272,13 +283,14 @@ def match_row(number, m):
 def ladder(players, anchors=ANCHORS, games=10, anchor_games=None, size=9, komi=7.5,
            workers=None, out_dir="matches/ladder", plot="ladder.png", prior_games=1.0,
            seed=0, verbose=True, file=None, recorded=()):
-    """Rate ``players`` (specs) against ``anchors`` (specs; the first is
-    fixed at 0 Elo): every player plays each anchor, and the anchors play
-    each other. ``recorded``: finished matches read back
-    (:class:`~mockgo.play.results.MatchResult`, e.g. from
-    :func:`~mockgo.play.match_folder.read_match`) whose games join the fit
-    without being played (module docstring); they must be of the ladder's
-    board size and komi. Returns a :class:`LadderResult` (and prints its
+    """Rate ``players`` (specs, or Player objects: module docstring)
+    against ``anchors`` (specs; the first is fixed at 0 Elo): every player
+    plays each anchor, and the anchors play each other. The ratings are
+    keyed by spec, a Player object's by its ``name``. ``recorded``:
+    finished matches read back (:class:`~mockgo.play.results.MatchResult`,
+    e.g. from :func:`~mockgo.play.match_folder.read_match`) whose games
+    join the fit without being played (module docstring); they must be of
+    the ladder's board size and komi. Returns a :class:`LadderResult` (and prints its
     table)."""
     out = file or sys.stdout
     recorded = list(recorded)
@@ -289,6 +301,12 @@ def ladder(players, anchors=ANCHORS, games=10, anchor_games=None, size=9, komi=7
                              f"komi {komi:g}")
     anchors = list(dict.fromkeys(anchors))
     players = [p for p in dict.fromkeys(players) if p not in anchors]
+    keys = [_key(p) for p in players]
+    for player in players:
+        if isinstance(player, Player) and (player.name in anchors
+                                           or keys.count(player.name) > 1):
+            raise ValueError(f"two players of the ladder are called {player.name!r}: give the "
+                             f"{type(player).__name__} another name")
     anchor_games = games if anchor_games is None else anchor_games
     pairings = [(a, b, anchor_games) for k, a in enumerate(anchors) for b in anchors[k + 1:]]
     pairings += [(p, a, games) for p in players for a in anchors]
@@ -312,13 +330,15 @@ def ladder(players, anchors=ANCHORS, games=10, anchor_games=None, size=9, komi=7
             if n <= 0:
                 continue
             folder = Path(out_dir) / f"{number + 1:02d}" if out_dir else False
-            m = match(a, b, games=n, size=size, komi=komi, workers=workers, out_dir=folder,
-                      scorer="auto", seed=seed + number, verbose=False, file=out, cluster=pool)
+            here = isinstance(a, Player) or isinstance(b, Player)  # made in this process
+            m = match(a, b, games=n, size=size, komi=komi, workers=1 if here else workers,
+                      out_dir=folder, scorer="auto", seed=seed + number, verbose=False, file=out,
+                      cluster=None if here else pool)
             if verbose:
                 print(match_row(number + 1, m), file=out, flush=True)
             matches.append(m)
-            names[a], names[b] = m.name_a, m.name_b
-            results.append((a, b, m.score_a, m.n))
+            names[_key(a)], names[_key(b)] = m.name_a, m.name_b
+            results.append((_key(a), _key(b), m.score_a, m.n))
     finally:
         if pool is not None:
             pool.close()
@@ -337,6 +357,12 @@ def ladder(players, anchors=ANCHORS, games=10, anchor_games=None, size=9, komi=7
         if result.plot:
             print(f"plot saved to {result.plot}", file=out)
     return result
+
+
+def _key(player):
+    """A ladder player's key in the results and ratings: its spec, or a
+    Player object's name."""
+    return player.name if isinstance(player, Player) else player
 
 
 # ------------------------------------------------------------ command line
