@@ -372,7 +372,8 @@ class ArenaPreset:
     with notebook 02's value network) against ``big_anchors``, with the
     finished matches in ``big_recorded`` (folders relative to the
     repository) joining its fit without being played. ``workers``:
-    processes playing a match's games side by side."""
+    processes playing a match's games side by side (``big_workers`` on the
+    19x19 board; 1: in the notebook's own process)."""
 
     size: int
     anchors: tuple
@@ -392,6 +393,7 @@ class ArenaPreset:
     alphago_mix: float
     big_recorded: tuple = ()
     workers: int = 2
+    big_workers: int = 2
 
 
 # Quick: 9x9, the random player and GnuGo level 1 as anchors (random
@@ -404,7 +406,12 @@ class ArenaPreset:
 # against GnuGo level 10, read from docs/matches in about a second: AlphaGo's
 # search at 1,600 readouts a move, sl-19 alone (the full ladder's
 # pairing 6, the same seed), and sl-19-13x192 alone (AlphaGo's policy at its
-# published size, trained on a GPU). The whole notebook: a few minutes.
+# published size, trained on a GPU). That one match is played in the
+# notebook's process (big_workers=1): its two games share each network call
+# there, where two worker processes each imported TensorFlow and loaded the
+# network first (measured on the 2 shared cores, load ~7: 3 s in the
+# process, 20 s on 2 workers; the same games). The whole notebook: a few
+# minutes.
 _ARENA_QUICK = ArenaPreset(size=9, anchors=("random", "gnugo:level=1"),
                            players=("uct:playouts=200", "uct:playouts=200,rave=1",
                                     "uct:playouts=200,heavy=1"),
@@ -415,7 +422,7 @@ _ARENA_QUICK = ArenaPreset(size=9, anchors=("random", "gnugo:level=1"),
                            big_recorded=("docs/matches/alphago1600-vs-gnugo10",
                                          "docs/matches/sl19-vs-gnugo10-ladder",
                                          "docs/matches/sl19-13x192-vs-gnugo10"),
-                           workers=2)
+                           workers=2, big_workers=1)
 # Full: hours on 2 cores; stopped, it resumes (every match keeps its games
 # in the run folder). Measured (games' seconds in docs/matches/ladder-*,
 # two games at a time on the 2 cores, at times beside other jobs): the 9x9
