@@ -110,6 +110,8 @@ STALE_DOCS = {
                           "full with the series",
     "04_zero_selfplay": "new cells: the search, self-play and loss written out, the generations "
                         "against fixed players, exercises; to be executed in full with the series",
+    "05_arena": "new cells: UCT written out and checked, a player of one's own on the ladder, "
+                "exercises; to be executed in full with the series",
 }
 
 
