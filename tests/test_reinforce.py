@@ -503,6 +503,39 @@ def test_the_game_to_follow_was_decided_on_the_board_and_reaches_the_late_game(t
         decided_game(tmp_path / "ds", "test", min_moves=10, tries=before)
 
 
+def test_the_game_to_follow_is_an_even_game_that_the_networks_komi_would_not_change(tmp_path):
+    import tarfile
+
+    from mockgo.data import records
+    from mockgo.data.dataset import DatasetSpec, build_dataset
+    from mockgo.learn.value import decided_game
+
+    # (komi, black's handicap stones, result): a handicap game, an even game without komi,
+    # a counted game that komi 7.5 would turn (B+0.5 at 6.5 is W+0.5 at 7.5), and one it
+    # would not (W+0.5 at 6.5).
+    games = [(0.5, [20, 60], "B+R"), (0.5, [], "B+R"), (6.5, [], "B+0.5"), (6.5, [], "W+0.5")]
+    archive = tmp_path / "games.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        for i, (komi, handicap, result) in enumerate(games):
+            board = Board(9, komi=komi)
+            board.setup(black=handicap)
+            for move in range(12):
+                board.play(move * 3 + i % 2)
+            name = tmp_path / f"game-{i}.sgf"
+            records.save_sgf(records.record_from_board(board, black=f"b{i}", white="w",
+                                                       result=result), name)
+            tar.add(name, arcname=f"kgs/{name.name}")
+    spec = DatasetSpec(encoder="simple2", board_size=9, min_rank=None,
+                       validation_share=0.0, test_share=1.0)  # every game in the test split
+    build_dataset([archive], tmp_path / "ds", spec, workers=1, progress=False)
+    assert decided_game(tmp_path / "ds", "test", min_moves=10).black == "b3"
+    assert decided_game(tmp_path / "ds", "test", min_moves=10, komi=6.5).black in ("b2", "b3")
+    order = [line.split("\t")[2].rsplit("-", 1)[1].removesuffix(".sgf")
+             for line in (tmp_path / "ds" / "games.tsv").read_text().splitlines()]
+    with pytest.raises(ValueError, match="was an even game with a komi near 7.5"):
+        decided_game(tmp_path / "ds", "test", min_moves=10, tries=order.index("3"))
+
+
 def test_value_fit_warns_when_the_network_has_died():
     x, z = value_data()
     net = fresh_value_net()

@@ -567,14 +567,20 @@ def value_curve(value_model, record):
     return (1 + black_view) / 2
 
 
-def decided_game(dataset_folder, split="test", min_moves=250, tries=100):
+def decided_game(dataset_folder, split="test", min_moves=250, tries=200, komi=7.5):
     """A game of a KGS data set's ``split`` worth following with
     :func:`value_curve`: the first (in the split's order) that the position on
     the board decided, counted to the end or resigned (not lost on time or by
-    forfeit, where the result says nothing about the position), and that has
+    forfeit, where the result says nothing about the position), that has
     at least ``min_moves`` moves, so that it reaches the late game, where a
-    value network trained on one position per game judges best. Looks at the
-    split's first ``tries`` games (each read again from its archive,
+    value network trained on one position per game judges best, and whose
+    result the network's ``komi`` would not change: an even game (no
+    handicap stones) with a komi within 2 points of ``komi``, and, when it
+    was counted, won by more than the difference. (Most games of the older
+    KGS archives are handicap games with a komi of 0.5: a value network
+    that counts with 7.5 and has never seen a handicap stone judges those by
+    other rules than their players'.) Looks at the split's first ``tries``
+    games (each read again from its archive,
     :func:`mockgo.data.dataset.split_game`) and returns a
     :class:`mockgo.data.records.GameRecord`; ValueError when none of them
     qualifies."""
@@ -585,10 +591,22 @@ def decided_game(dataset_folder, split="test", min_moves=250, tries=100):
         except IndexError:  # the split has fewer games
             break
         looked += 1
-        if game.result_reason in ("score", "resign") and len(game.moves) >= min_moves:
+        even = game.handicap == 0 and not game.setup_black and not game.setup_white
+        if (game.result_reason in ("score", "resign") and len(game.moves) >= min_moves and even
+                and abs(game.komi - komi) <= 2 and _same_winner(game, komi)):
             return game
     raise ValueError(f"none of the first {looked} games of the {split} split of {dataset_folder} "
-                     f"was counted or resigned after {min_moves} moves or more")
+                     f"was an even game with a komi near {komi:g}, counted or resigned after "
+                     f"{min_moves} moves or more")
+
+
+def _same_winner(game, komi):
+    """Whether a counted game would have had the same result with ``komi``
+    (a resigned one: assumed so)."""
+    if game.result_reason != "score" or game.margin is None:
+        return True
+    black_lead = {BLACK: game.margin, WHITE: -game.margin}.get(game.winner, 0.0)
+    return np.sign(black_lead + game.komi - komi) == np.sign(black_lead)
 
 
 def predict_values(model, planes):
