@@ -105,6 +105,9 @@ DOCS_DIR = NOTEBOOKS_DIR.parent / "docs" / "notebooks"
 STALE_DOCS = {
     "01_supervised": "new cells: two feature planes, the network, its loss and one training step "
                      "written out and checked, the exercises; to be executed in full with the series",
+    "02_value_net": "new cells: AlphaGo's value-data recipe written out and checked, the judges' "
+                    "costs, the value curve's reading, exercises; to be executed in full with "
+                    "the series",
     "03_policy_gradient": "new cells: the update and the opponents written out and checked, "
                           "sl-19-13x192 as full mode's partner, exercises; to be executed in "
                           "full with the series",
