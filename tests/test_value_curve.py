@@ -53,3 +53,33 @@ def test_a_curve_point_per_size_scored_on_the_same_test_positions_and_resumed(fo
         value_data_curve(data, [16], tmp_path, **dict(settings, layers=3))
     with pytest.raises(ValueError, match="fewer than 1,000"):
         value_data_curve(data, [1000], tmp_path / "more", **settings)
+
+
+def test_the_split_does_not_move_as_batches_are_added(folder, tmp_path):
+    # A curve begun on the first batches scores the same test positions with
+    # the same constant once more batches are played.
+    early = tmp_path / "early"
+    early.mkdir()
+    for k in (0, 1):
+        (early / f"batch_{k:05d}.npz").write_bytes((folder / f"batch_{k:05d}.npz").read_bytes())
+    settings = dict(test_positions=24, validation_positions=16, edges=(1, 11, 21, 33), layers=2,
+                    filters=4, epochs=1, symmetries=False)
+    before = value_data_curve(saved_value_data(early), [16], tmp_path / "a", **settings)
+    after = value_data_curve(saved_value_data(folder), [16], tmp_path / "b", **settings)
+    assert before[0]["count"] == after[0]["count"] and before[0]["constant"] == after[0]["constant"]
+    assert np.allclose(before[0]["network"], after[0]["network"], atol=1e-3)
+
+
+def test_the_saved_curve_is_read_back_and_drawn(folder, tmp_path):
+    import matplotlib
+    matplotlib.use("Agg")
+    from mockgo.learn.value_curve import plot_value_data_curve, read_value_data_curve
+
+    data = saved_value_data(folder)
+    edges = (1, 11, 21, 33)
+    points = value_data_curve(data, [16, 32], tmp_path, test_positions=24, validation_positions=16,
+                              edges=edges, layers=2, filters=4, epochs=1, symmetries=False)
+    settings, read = read_value_data_curve(tmp_path)
+    assert read == points and settings["edges"] == list(edges)
+    ax = plot_value_data_curve(read, settings["edges"])
+    assert len(ax.get_lines()) == 2 * 3  # a network line and a constant line per phase

@@ -3,7 +3,8 @@ phase, against the number of games it learned from (AlphaGo's recipe, one
 position a game: :func:`mockgo.learn.value.value_dataset`).
 
 The same held-out positions score every point of the curve, beside the
-best constant guess (the mean outcome for each colour to move); the point
+best constant guess (the mean outcome for each colour to move, on the
+validation positions); the point
 for N games is a network trained on the first N training positions. A
 phase where the network's error falls below the constant's is one where it
 has learned something about positions; where it does not, more games are
@@ -17,10 +18,13 @@ the remedy AlphaGo used (30 million positions)::
 
 Each point is saved as it is made (``curve.json``, atomically, with the
 settings it was made with); run again, the curve goes on from the points it
-has, and a point's training resumes from its last epoch. The positions are
-split once, by a seeded permutation: the first ``test_positions`` are the
-test set, the next ``validation_positions`` decide early stopping, the
-rest are the training pool, taken in that order.
+has, and a point's training resumes from its last epoch. The split does not
+move as the data grow, so that a curve begun on the first batches goes on
+when more are played: the first ``test_positions + validation_positions``
+positions played, shuffled by a seeded permutation, give the test set and
+the validation set (which decides early stopping); every later position is
+the training pool, taken in the order played. The games are independent
+(each its own seeded generator), so the order of play favours none.
 """
 
 import argparse
@@ -34,7 +38,7 @@ from mockgo.data.files import atomic_write_text, check_same_settings, read_json,
 from mockgo.go.board import BLACK, WHITE
 from mockgo.learn.value import ValueData, fit_value_network, mse_by_phase, predict_values
 
-__all__ = ["saved_value_data", "value_data_curve"]
+__all__ = ["plot_value_data_curve", "read_value_data_curve", "saved_value_data", "value_data_curve"]
 
 CURVE = "curve.json"
 
@@ -76,14 +80,16 @@ def value_data_curve(data, sizes, folder, test_positions=3000, validation_positi
     trained as notebook 02 trains it (Adam at ``learning_rate``, the 8
     symmetries, early stopping with ``patience``)."""
     # Keras: imported only when a network is trained (reading the batches needs none).
+    import keras
+
     from mockgo.nets.io import save_for_play
     from mockgo.nets.models import value_network
 
     folder = Path(folder)
-    order = np.random.default_rng(seed).permutation(len(data))
-    test = order[:test_positions]
-    validation = order[test_positions:test_positions + validation_positions]
-    pool = order[test_positions + validation_positions:]
+    held_out = test_positions + validation_positions
+    head = np.random.default_rng(seed).permutation(min(held_out, len(data)))
+    test, validation = head[:test_positions], head[test_positions:]
+    pool = np.arange(held_out, max(held_out, len(data)))
     if max(sizes) > len(pool):
         raise ValueError(f"{len(data):,} positions leave {len(pool):,} to train on after "
                          f"{test_positions:,} test and {validation_positions:,} validation "
@@ -97,13 +103,15 @@ def value_data_curve(data, sizes, folder, test_positions=3000, validation_positi
         check_same_settings(folder, "value data curve", saved["settings"], settings)
     points = {} if saved is None else {p["positions"]: p for p in saved["points"]}
     movers = _movers(data.planes)
-    train_all = pool[:max(sizes)]
-    constant = {c: float(data.outcomes[train_all][movers[train_all] == c].mean())
+    # One constant for every point: the mean outcome for each colour to move
+    # on the validation positions, which no point trains on.
+    constant = {c: float(data.outcomes[validation][movers[validation] == c].mean())
                 for c in (BLACK, WHITE)}
     for size in sorted(sizes):
         if size in points:
             continue
         rows = pool[:size]
+        keras.utils.set_random_seed(seed)  # the same initial weights for the same point
         model = value_network(data.planes.shape[1], data.planes.shape[-1], layers=layers,
                               filters=filters, name=f"value_{size}")
         history = fit_value_network(
@@ -121,6 +129,39 @@ def value_data_curve(data, sizes, folder, test_positions=3000, validation_positi
         atomic_write_text(folder / CURVE, json.dumps(
             {"settings": settings, "points": [points[s] for s in sorted(points)]}, indent=1))
     return [points[s] for s in sorted(sizes)]
+
+
+def read_value_data_curve(path):
+    """The curve saved at ``path`` (a :func:`value_data_curve` folder, or its
+    ``curve.json``): ``(settings, points)``."""
+    path = Path(path)
+    saved = read_json(path / CURVE if path.is_dir() else path, "the value data curve",
+                      schema=dict)
+    return saved["settings"], saved["points"]
+
+
+def plot_value_data_curve(points, edges, ax=None):
+    """Test MSE by phase against training positions (a log axis): a line per
+    phase for the network, and the constant guess of the same phase as a
+    dashed line of its colour. ``edges`` are the curve's phase edges (its
+    settings' ``edges``)."""
+    import matplotlib.pyplot as plt  # matplotlib: imported only for a plot
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 4.2))
+    sizes = [p["positions"] for p in points]
+    for k, (low, high) in enumerate(zip(edges[:-1], edges[1:])):
+        line, = ax.plot(sizes, [p["network"][k] for p in points], "o-",
+                        label=f"moves {low}-{high - 1}")
+        ax.axhline(points[0]["constant"][k], color=line.get_color(), linestyle="--", linewidth=1)
+    ax.set_xscale("log")
+    ax.set_xticks(sizes, [f"{s:,}" for s in sizes])
+    ax.minorticks_off()
+    ax.set_xlabel("training positions (one a game)")
+    ax.set_ylabel("test MSE")
+    ax.set_title("The value network against the number of games (dashed: the constant guess)")
+    ax.legend()
+    return ax
 
 
 def main(argv=None):
