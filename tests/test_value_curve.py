@@ -83,3 +83,15 @@ def test_the_saved_curve_is_read_back_and_drawn(folder, tmp_path):
     assert read == points and settings["edges"] == list(edges)
     ax = plot_value_data_curve(read, settings["edges"])
     assert len(ax.get_lines()) == 2 * 3  # a network line and a constant line per phase
+
+
+def test_the_command_line_says_what_is_missing_without_a_traceback(folder, tmp_path, capsys):
+    from mockgo.learn.value_curve import main
+
+    assert main(["--data", str(folder), "--out", str(tmp_path), "--sizes", "5000"]) == 2
+    assert "fewer than 5,000" in capsys.readouterr().err
+    assert main(["--data", str(tmp_path), "--out", str(tmp_path), "--sizes", "10"]) == 2
+    assert "holds no value data batches" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--data", str(folder), "--out", str(tmp_path), "--sizes", "1k"])
+    assert "whole numbers" in capsys.readouterr().err

@@ -173,10 +173,17 @@ def main(argv=None):
     parser.add_argument("--validation", type=int, default=1000,
                         help="validation positions (default 1000)")
     args = parser.parse_args(argv)
-    data = saved_value_data(args.data)
-    points = value_data_curve(data, [int(s) for s in args.sizes.split(",")], args.out,
-                              test_positions=args.test, validation_positions=args.validation,
-                              progress=True)
+    try:
+        sizes = [int(s) for s in args.sizes.split(",")]
+    except ValueError:
+        parser.error(f"--sizes {args.sizes!r}: whole numbers separated by commas, e.g. 1000,2000")
+    try:
+        data = saved_value_data(args.data)
+        points = value_data_curve(data, sizes, args.out, test_positions=args.test,
+                                  validation_positions=args.validation, progress=True)
+    except (FileNotFoundError, ValueError) as error:  # too few positions, or other settings
+        print(f"value_curve: {error}", file=sys.stderr)
+        return 2
     print(f"{len(data):,} positions from {data.games_played:,} games")
     for p in points:
         print(f"{p['positions']:>7,} positions: network {p['network']}, constant "
