@@ -14,7 +14,7 @@ the remedy AlphaGo used (30 million positions)::
     curve = value_data_curve(data, [1000, 2000, 4000], "runs/value-curve/fits")
 
     python -m mockgo.learn.value_curve --data runs/value-curve/value_data \\
-        --out runs/value-curve/fits --sizes 1000,2000,4000,8000
+        --out runs/value-curve/fits --sizes 1000,2000,4000,8000 [--no-symmetries]
 
 Each point is saved as it is made (``curve.json``, atomically, with the
 settings it was made with); run again, the curve goes on from the points it
@@ -34,7 +34,8 @@ from pathlib import Path
 
 import numpy as np
 
-from mockgo.data.files import atomic_write_text, check_same_settings, read_json, read_npz
+from mockgo.data.files import (atomic_write_text, check_same_settings, job_folder, read_json,
+                               read_npz)
 from mockgo.go.board import BLACK, WHITE
 from mockgo.learn.value import ValueData, fit_value_network, mse_by_phase, predict_values
 
@@ -98,36 +99,38 @@ def value_data_curve(data, sizes, folder, test_positions=3000, validation_positi
                     edges=list(edges), layers=layers, filters=filters, epochs=epochs,
                     batch_size=batch_size, learning_rate=learning_rate, symmetries=symmetries,
                     patience=patience, seed=seed)
-    saved = read_json(folder / CURVE, "the value data curve", missing_ok=True, schema=dict)
-    if saved is not None:
-        check_same_settings(folder, "value data curve", saved["settings"], settings)
-    points = {} if saved is None else {p["positions"]: p for p in saved["points"]}
-    movers = _movers(data.planes)
-    # One constant for every point: the mean outcome for each colour to move
-    # on the validation positions, which no point trains on.
-    constant = {c: float(data.outcomes[validation][movers[validation] == c].mean())
-                for c in (BLACK, WHITE)}
-    for size in sorted(sizes):
-        if size in points:
-            continue
-        rows = pool[:size]
-        keras.utils.set_random_seed(seed)  # the same initial weights for the same point
-        model = value_network(data.planes.shape[1], data.planes.shape[-1], layers=layers,
-                              filters=filters, name=f"value_{size}")
-        history = fit_value_network(
-            model, data.planes[rows], data.outcomes[rows],
-            validation=(data.planes[validation], data.outcomes[validation]), epochs=epochs,
-            batch_size=batch_size, learning_rate=learning_rate, symmetries=symmetries,
-            patience=patience, seed=seed, checkpoint_dir=folder / f"fit_{size:06d}",
-            progress=progress and f"{size:,} positions")
-        phases = mse_by_phase(predict_values(model, data.planes[test]), data.outcomes[test],
-                              data.steps[test], list(edges), constant, movers[test])
-        points[size] = {"positions": size, "epochs": len(history["loss"]),
-                        **{key: [round(float(v), 4) for v in values]
-                           for key, values in phases.items()}}
-        save_for_play(model, folder / f"value_{size:06d}.keras", encoder="alphago49")
-        atomic_write_text(folder / CURVE, json.dumps(
-            {"settings": settings, "points": [points[s] for s in sorted(points)]}, indent=1))
+    # One run at a time in the folder: a second would write curve.json over the first's points.
+    with job_folder(folder, "training the value data curve"):
+        saved = read_json(folder / CURVE, "the value data curve", missing_ok=True, schema=dict)
+        if saved is not None:
+            check_same_settings(folder, "value data curve", saved["settings"], settings)
+        points = {} if saved is None else {p["positions"]: p for p in saved["points"]}
+        movers = _movers(data.planes)
+        # One constant for every point: the mean outcome for each colour to move
+        # on the validation positions, which no point trains on.
+        constant = {c: float(data.outcomes[validation][movers[validation] == c].mean())
+                    for c in (BLACK, WHITE)}
+        for size in sorted(sizes):
+            if size in points:
+                continue
+            rows = pool[:size]
+            keras.utils.set_random_seed(seed)  # the same initial weights for the same point
+            model = value_network(data.planes.shape[1], data.planes.shape[-1], layers=layers,
+                                  filters=filters, name=f"value_{size}")
+            history = fit_value_network(
+                model, data.planes[rows], data.outcomes[rows],
+                validation=(data.planes[validation], data.outcomes[validation]), epochs=epochs,
+                batch_size=batch_size, learning_rate=learning_rate, symmetries=symmetries,
+                patience=patience, seed=seed, checkpoint_dir=folder / f"fit_{size:06d}",
+                progress=progress and f"{size:,} positions")
+            phases = mse_by_phase(predict_values(model, data.planes[test]), data.outcomes[test],
+                                  data.steps[test], list(edges), constant, movers[test])
+            points[size] = {"positions": size, "epochs": len(history["loss"]),
+                            **{key: [round(float(v), 4) for v in values]
+                               for key, values in phases.items()}}
+            save_for_play(model, folder / f"value_{size:06d}.keras", encoder="alphago49")
+            atomic_write_text(folder / CURVE, json.dumps(
+                {"settings": settings, "points": [points[s] for s in sorted(points)]}, indent=1))
     return [points[s] for s in sorted(sizes)]
 
 
@@ -172,6 +175,9 @@ def main(argv=None):
     parser.add_argument("--test", type=int, default=3000, help="test positions (default 3000)")
     parser.add_argument("--validation", type=int, default=1000,
                         help="validation positions (default 1000)")
+    parser.add_argument("--no-symmetries", dest="symmetries", action="store_false",
+                        help="train on each position as played, not on its 8 symmetries too "
+                             "(an epoch 8 times shorter)")
     args = parser.parse_args(argv)
     try:
         sizes = [int(s) for s in args.sizes.split(",")]
@@ -180,7 +186,8 @@ def main(argv=None):
     try:
         data = saved_value_data(args.data)
         points = value_data_curve(data, sizes, args.out, test_positions=args.test,
-                                  validation_positions=args.validation, progress=True)
+                                  validation_positions=args.validation,
+                                  symmetries=args.symmetries, progress=True)
     except (FileNotFoundError, ValueError) as error:  # too few positions, or other settings
         print(f"value_curve: {error}", file=sys.stderr)
         return 2
