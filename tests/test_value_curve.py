@@ -40,7 +40,8 @@ def test_a_curve_point_per_size_scored_on_the_same_test_positions_and_resumed(fo
     points = value_data_curve(data, [16, 32], tmp_path, **settings)
     assert [p["positions"] for p in points] == [16, 32]
     for p in points:
-        assert sum(p["count"]) == 24 and len(p["network"]) == 3 and 1 <= p["epochs"] <= 2
+        assert sum(p["count"]) == 24 and all(isinstance(c, int) for c in p["count"])
+        assert len(p["network"]) == 3 and 1 <= p["epochs"] <= 2
     assert points[0]["constant"] == points[1]["constant"]  # one constant for the whole curve
     saved = json.loads((tmp_path / "curve.json").read_text())
     assert [p["positions"] for p in saved["points"]] == [16, 32]

@@ -126,8 +126,8 @@ def value_data_curve(data, sizes, folder, test_positions=3000, validation_positi
             phases = mse_by_phase(predict_values(model, data.planes[test]), data.outcomes[test],
                                   data.steps[test], list(edges), constant, movers[test])
             points[size] = {"positions": size, "epochs": len(history["loss"]),
-                            **{key: [round(float(v), 4) for v in values]
-                               for key, values in phases.items()}}
+                            **{key: [int(v) if key == "count" else round(float(v), 4)
+                                     for v in values] for key, values in phases.items()}}
             save_for_play(model, folder / f"value_{size:06d}.keras", encoder="alphago49")
             atomic_write_text(folder / CURVE, json.dumps(
                 {"settings": settings, "points": [points[s] for s in sorted(points)]}, indent=1))
