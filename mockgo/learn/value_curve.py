@@ -83,6 +83,7 @@ def value_data_curve(data, sizes, folder, test_positions=3000, validation_positi
     # Keras: imported only when a network is trained (reading the batches needs none).
     import keras
 
+    # The same reason: both modules load Keras.
     from mockgo.nets.io import save_for_play
     from mockgo.nets.models import value_network
 
