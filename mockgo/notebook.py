@@ -45,17 +45,14 @@ from mockgo.nets.io import NetworkInfo, as_float32, load_model
 from mockgo.notebook_folder import MARK
 from mockgo.play.match_folder import MATCH_SETTINGS, read_match
 from mockgo.play.results import format_elo
-# The presets are read through this module too, as notebook.preset(...).
-from mockgo.presets import (NOTEBOOKS, ArenaPreset, ReinforcePreset, SupervisedPreset,
-                            ValuePreset, ZeroPreset, preset, preset_name)
+from mockgo.presets import preset, preset_name
 from mockgo.zero.layout import RunLayout
 
-__all__ = ["arena_lineup", "ArenaPreset", "big_board_lineup", "check", "gnugo9_archive",
-           "kgs_archive", "kgs_archives", "Lineup", "load_sl_policy", "load_value_network",
-           "LoadedModel", "Notebook", "NOTEBOOKS", "preset", "preset_name", "quick_mode",
-           "recorded_matches", "ReinforcePreset", "repo_root", "standin_policy",
-           "standin_value_network", "start", "SupervisedPreset", "table", "ValuePreset",
-           "what_a_bigger_network_buys", "what_search_buys", "zero_dir", "zero_network", "ZeroPreset"]
+__all__ = ["arena_lineup", "big_board_lineup", "check", "gnugo9_archive", "kgs_archive",
+           "kgs_archives", "Lineup", "load_sl_policy", "load_value_network", "LoadedModel",
+           "Notebook", "quick_mode", "recorded_matches", "repo_root", "standin_policy",
+           "standin_value_network", "start", "table", "what_a_bigger_network_buys",
+           "what_search_buys", "zero_dir", "zero_network"]
 
 _TRUE = {"1", "true", "yes"}
 _FALSE = {"0", "false", "no", ""}
@@ -153,7 +150,7 @@ class Notebook:
 
     @property
     def preset_name(self):
-        """``"quick"``, ``"full"`` or ``"gpu"`` (:func:`preset_name`)."""
+        """``"quick"``, ``"full"`` or ``"gpu"`` (:func:`~mockgo.presets.preset_name`)."""
         return preset_name(self.name, self.quick, self.device)
 
     @property
@@ -223,7 +220,7 @@ def start(notebook, quick=None, root=None, device=None):
     the repository root (default: found from the working folder), the
     device the networks compute on (default:
     :func:`~mockgo.nets.device.compute_device`), its preset for that mode
-    and device (:func:`preset`), and its run folder, emptied first in quick
+    and device (:func:`~mockgo.presets.preset`), and its run folder, emptied first in quick
     mode (quick runs start from nothing every time) and created."""
     quick = quick_mode() if quick is None else bool(quick)
     root = repo_root() if root is None else Path(root)

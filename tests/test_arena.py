@@ -8,12 +8,14 @@ import pytest
 
 from mockgo.arena.ladder import fit_ratings, ladder
 from mockgo.cli import SUBCOMMANDS, main
-from mockgo.data.records import load_sgf, replay
+from mockgo.data.sgf_reader import load_sgf, replay
 from mockgo.go import coords
 from mockgo.go.board import BLACK, EMPTY, WHITE
 from mockgo.play.match import match
-from mockgo.play.players import (RESIGN, Choices, GTPPlayer, Player, RandomPlayer, make_player,
-                                 parse_spec)
+from mockgo.play.gtp_player import GTPPlayer
+from mockgo.play.player import RESIGN, Choices, Player
+from mockgo.play.random_player import RandomPlayer
+from mockgo.play.specs import make_player, parse_spec
 from mockgo.play.results import (MatchResult, elo_from_rate, elo_interval, rate_from_elo,
                                  wilson_interval)
 from mockgo.play.runner import play_games
@@ -429,7 +431,7 @@ def test_policy_player_greedy_sampled_and_sensible(tmp_path):
 
     from mockgo.go.board import Board
     from mockgo.nets import models
-    from mockgo.play.players import PolicyPlayer
+    from mockgo.play.policy_player import PolicyPlayer
 
     model = models.policy_network(5, 48, layers=2, filters=4)
     path = tmp_path / "p5.keras"
@@ -472,7 +474,7 @@ def test_policy_player_greedy_sampled_and_sensible(tmp_path):
 
 def test_search_specs_take_a_time_budget_instead_of_readouts():
     from mockgo.go.board import Board
-    from mockgo.play.players import SearchPlayer
+    from mockgo.play.search_player import SearchPlayer
     from mockgo.search.evaluators import uniform_evaluator
 
     player = make_player("mcts:seconds=0.05,seed=0")

@@ -14,9 +14,12 @@ import numpy as np
 import pytest
 
 from mockgo.gtp import analysis
-from mockgo.arena.gtp import GTPServer
+from mockgo.gtp.server import GTPServer
 from mockgo.go import coords
-from mockgo.play.players import Choices, Player, RandomPlayer, SearchPlayer, make_player
+from mockgo.play.player import Choices, Player
+from mockgo.play.random_player import RandomPlayer
+from mockgo.play.search_player import SearchPlayer
+from mockgo.play.specs import make_player
 from mockgo.search.games import CarefulGoGame
 
 FIXTURES = pathlib.Path(__file__).parent / "fixtures"
@@ -271,7 +274,7 @@ def test_policy_and_random_players_give_their_priors():
     from mockgo.go.features import ALPHAGO48
     from mockgo.nets.io import NetworkInfo
     from mockgo.nets.models import policy_network
-    from mockgo.play.players import PolicyPlayer
+    from mockgo.play.policy_player import PolicyPlayer
 
     keras.utils.set_random_seed(0)
     model = policy_network(5, 48, layers=2, filters=4)
@@ -421,7 +424,7 @@ def test_a_recorded_session_replays_the_same():
 def test_the_command_line_sets_the_ponder_limit():
     import argparse
 
-    from mockgo.arena.gtp import configure_parser
+    from mockgo.gtp.cli import configure_parser
 
     parser = configure_parser(argparse.ArgumentParser())
     assert parser.parse_args([]).ponder_visits == analysis.PONDER_VISITS

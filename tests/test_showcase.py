@@ -7,19 +7,20 @@ import json
 import numpy as np
 import pytest
 
-from mockgo import notebook
+from mockgo import notebook, presets, pretrained
 from mockgo.arena.ladder import Rating, draw_ratings
 from mockgo.arena.showcase import SearchRecord, SearchRecorder, key_moves, showcase_game
 from mockgo.go.board import Board
 from mockgo.notebook import arena_lineup, big_board_lineup, zero_network
-from mockgo.play.players import RandomPlayer, make_player
+from mockgo.play.random_player import RandomPlayer
+from mockgo.play.specs import make_player
 
-QUICK = notebook.preset("05_arena", True)
-FULL = notebook.preset("05_arena", False)
+QUICK = presets.preset("05_arena", True)
+FULL = presets.preset("05_arena", False)
 
 
 def test_the_presets_are_registered_and_quick_is_small():
-    assert "05_arena" in notebook.NOTEBOOKS
+    assert "05_arena" in presets.NOTEBOOKS
     assert QUICK.size == FULL.size == 9 and QUICK.anchors[0] == FULL.anchors[0] == "random"
     assert QUICK.games <= 10 and QUICK.zero_readouts is None and not QUICK.big_networks
     assert FULL.big_games == 40 and set(FULL.big_anchors) >= {"gnugo:level=1", "gnugo:level=10"}
@@ -95,7 +96,7 @@ def test_big_board_lineup_adds_the_networks_that_exist(tmp_path):
     assert len(full.notes) == 2 + len(FULL.big_recorded)  # rl-19's, value-19's, the records'
     assert full.notes[0].startswith("rl-19, the RL policy that notebook 03's full run trained, "
                                     "as it ships with mockgo ("
-                                    + notebook.pretrained.card("rl-19")["headline"])
+                                    + pretrained.card("rl-19")["headline"])
     assert "value-19, the value network that notebook 02's full run trained" in full.notes[1]
     assert "missing" not in " ".join(full.notes[:2])
     assert full.anchors == list(FULL.big_anchors)

@@ -75,7 +75,7 @@ import numpy as np
 from mockgo.go import coords
 from mockgo.gtp.protocol import STREAMED, GTPFailure
 from mockgo.play.lazy_player import LazyPlayer
-from mockgo.play.players import PlayerLoadError
+from mockgo.play.lazy_player import PlayerLoadError
 from mockgo.play.policy_player import PolicyPlayer
 from mockgo.play.random_player import RandomPlayer
 from mockgo.play.search_player import SearchPlayer, UCTPlayer

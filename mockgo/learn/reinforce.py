@@ -81,17 +81,17 @@ from mockgo import pretrained
 from mockgo.cluster import make_executor
 from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, job_folder,
                                list_work, read_json, refuse_unrecorded_work)
-from mockgo.data.records import save_sgf
+from mockgo.data.sgf_writer import save_sgf
 from mockgo.go.board import BLACK, WHITE
 from mockgo.go.features import ALPHAGO48, ALPHAGO49, get_encoder
-from mockgo.learn.policy_gradient import PolicyGradient, Update
+from mockgo.learn.policy_gradient import PolicyGradient
 from mockgo.learn.value import add_colour_plane
 from mockgo.nets.io import load_model, mark_trained_here, read_info, save_model
 from mockgo.play.match import match
-from mockgo.play.players import PolicyPlayer, portable_player
+from mockgo.play.policy_player import PolicyPlayer, portable_player
 
-__all__ = ["OpponentPool", "Partner", "PolicyGradient", "Reinforce", "ReinforceConfig", "Update",
-           "describe_partner_effect", "partner_effect", "partner_file"]
+__all__ = ["OpponentPool", "Partner", "Reinforce", "ReinforceConfig", "describe_partner_effect",
+           "partner_effect", "partner_file"]
 
 # What a run writes besides its state.json; of it, iteration 0's files are
 # copies of the SL policy, made again by a new run.
@@ -265,8 +265,9 @@ class Reinforce:
     it), ``win_rate`` (against the opponent), ``eval_win_rate``
     (against the SL policy, or None), ``pool_size``, ``baseline``,
     ``positions``, ``mean_length``, ``mean_abs_advantage``, ``objective``,
-    ``gradient_norm`` and ``gradient_variance`` (:class:`Update`; older runs'
-    entries lack these two), ``seconds``.
+    ``gradient_norm`` and ``gradient_variance``
+    (:class:`~mockgo.learn.policy_gradient.Update`; older runs' entries lack
+    these two), ``seconds``.
     """
 
     def __init__(self, folder, sl_policy, config, restart=False, record_every=0, cluster=None):

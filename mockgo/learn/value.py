@@ -31,7 +31,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from mockgo.cluster import Executor, Recipe, make_executor
-from mockgo.data import records
+from mockgo.data import sgf_reader
 from mockgo.data.dataset import split_game
 from mockgo.data.files import (CorruptFileError, atomic_path, atomic_write_text,
                                check_same_settings, discard_work, job_folder, list_work, read_json,
@@ -40,7 +40,8 @@ from mockgo.go import symmetries
 from mockgo.go.board import BLACK, WHITE, Board
 from mockgo.go.features import ALPHAGO49, get_encoder
 from mockgo.nets.device import training_jit_compile
-from mockgo.play.players import as_player, portable_player
+from mockgo.play.policy_player import portable_player
+from mockgo.play.specs import as_player
 from mockgo.play.runner import play_games
 from mockgo.search.uct import score_value
 
@@ -83,7 +84,7 @@ def value_dataset(policy, games, size, komi=7.5, max_step=None, rl_policy=None, 
                   cluster=None):
     """AlphaGo's value-network data: ``games`` positions, one per game.
 
-    ``policy`` (a :class:`~mockgo.play.players.PolicyPlayer`, a Keras model on
+    ``policy`` (a :class:`~mockgo.play.policy_player.PolicyPlayer`, a Keras model on
     ``alphago48`` planes, or any player) plays moves 1 to U-1; move U
     is uniform over the legal points (pass only when there is none); then
     ``rl_policy`` (default: ``policy``) plays both sides to the end. U is
@@ -547,19 +548,19 @@ def value_curve(value_model, record):
     """The value network's view of a whole game: for the position before
     each move and the final one, the predicted probability that black wins,
     ``(1 + v) / 2`` with v turned to black's view. ``record``: a
-    :class:`mockgo.data.records.GameRecord` (a KGS game) or a
+    :class:`mockgo.data.sgf_reader.GameRecord` (a KGS game) or a
     :class:`mockgo.play.runner.PlayedGame`."""
     from mockgo.nets.inference import Predictor  # TensorFlow: imported only when a network is used
 
-    if not isinstance(record, records.GameRecord):
+    if not isinstance(record, sgf_reader.GameRecord):
         record = record.record()
     encoder = get_encoder(ALPHAGO49, record.size)
     planes, movers = [], []
     board = None
-    for board, _, _ in records.replay(record):
+    for board, _, _ in sgf_reader.replay(record):
         planes.append(encoder.encode(board))
         movers.append(board.to_play)
-    final = records.final_board(record) if board is None else board
+    final = sgf_reader.final_board(record) if board is None else board
     planes.append(encoder.encode(final))
     movers.append(final.to_play)
     values = Predictor(value_model).predict(np.stack(planes))[:, 0]
@@ -582,7 +583,7 @@ def decided_game(dataset_folder, split="test", min_moves=250, tries=200, komi=7.
     other rules than their players'.) Looks at the split's first ``tries``
     games (each read again from its archive,
     :func:`mockgo.data.dataset.split_game`) and returns a
-    :class:`mockgo.data.records.GameRecord`; ValueError when none of them
+    :class:`mockgo.data.sgf_reader.GameRecord`; ValueError when none of them
     qualifies."""
     looked = 0
     for index in range(tries):

@@ -39,8 +39,7 @@ This module holds the interface (:class:`Player`, :class:`Turn`,
 share (:func:`passes_now`). The kinds of player live one family a module:
 :mod:`mockgo.play.random_player`, :mod:`mockgo.play.policy_player`,
 :mod:`mockgo.play.gtp_player`, :mod:`mockgo.play.search_player`; specs
-(``"random:seed=3"``) are parsed in :mod:`mockgo.play.specs`, and
-:mod:`mockgo.play.players` imports them all.
+(``"random:seed=3"``) are parsed in :mod:`mockgo.play.specs`.
 """
 
 import dataclasses

@@ -145,7 +145,7 @@ def _temperature(turn):
 
 def portable_player(player, temperature=1.0):
     """A player as it travels to workers: a spec string or a :class:`Recipe`
-    as it is; a :class:`~mockgo.play.players.PolicyPlayer` (or a Keras policy
+    as it is; a :class:`~mockgo.play.policy_player.PolicyPlayer` (or a Keras policy
     model, played at ``temperature``) as a recipe that makes the same player
     from its network's bytes. Other Player objects cannot travel: give a
     spec."""
@@ -155,7 +155,7 @@ def portable_player(player, temperature=1.0):
         player = PolicyPlayer(player, temperature=temperature)
     if not isinstance(player, PolicyPlayer):
         raise ValueError(f"{player.name} ({type(player).__name__}) cannot be sent to workers: "
-                         f"give it as a spec (mockgo.play.players.make_player)")
+                         f"give it as a spec (mockgo.play.specs.make_player)")
     model = ShippedModel.from_model(player.model, encoder=player.encoder.name)
     return Recipe(PolicyPlayer, (model,), dict(
         encoder=player.encoder.name, temperature=player.temperature, seed=player.seed,
