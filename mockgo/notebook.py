@@ -39,8 +39,9 @@ from mockgo.data.files import read_json
 from mockgo.go.features import ALPHAGO48, ALPHAGO49
 from mockgo.play.gtp_engine import find_gnugo
 from mockgo.learn.supervised import build_policy
-from mockgo.learn.value import fit_value_network, value_dataset
-from mockgo.nets.device import auto_precision, compute_device, set_random_seed
+from mockgo.learn.trainers import train_value_on_positions
+from mockgo.learn.value import value_dataset
+from mockgo.nets.device import auto_precision, compute_device
 from mockgo.nets.io import NetworkInfo, as_float32, load_model
 from mockgo.notebook_folder import MARK
 from mockgo.play.match_folder import MATCH_SETTINGS, read_match
@@ -409,20 +410,17 @@ def _load_if_it_fits(path, size, notebook, model_name, verb):
 
 def standin_value_network(policy, size, games=300, epochs=8, seed=0, progress=False):
     """What notebook 03 uses when notebook 02's value network is missing: a
-    small ``value_network(size, 49, layers=3, filters=16, hidden=64)``
-    trained as notebook 02 trains it (:func:`~mockgo.learn.value.fit_value_network`
+    small value network (3 x 16, 64 hidden units, float32) trained as
+    notebook 02 trains it (:func:`~mockgo.learn.trainers.train_value_on_positions`
     with the 8 symmetries and early stopping) on
-    :func:`~mockgo.learn.value.value_dataset` of ``games`` games of ``policy``."""
-    from mockgo.nets.models import value_network  # TensorFlow: imported only when a network is used
-
+    :func:`~mockgo.learn.value.value_dataset` of ``games`` games of ``policy``,
+    nine tenths to learn from and a tenth to stop on."""
     data = value_dataset(policy, games, size, rng=seed, progress=progress)
-    set_random_seed(seed)
-    model = value_network(size, 49, layers=3, filters=16, hidden=64, name="standin_value")
     split = int(0.9 * len(data))
-    fit_value_network(model, data.planes[:split], data.outcomes[:split],
-                      validation=(data.planes[split:], data.outcomes[split:]), epochs=epochs,
-                      symmetries=True, patience=2, seed=seed)
-    model.mockgo_info = NetworkInfo("value", ALPHAGO49, size)
+    model, _ = train_value_on_positions(
+        data.planes[:split], data.outcomes[:split], (data.planes[split:], data.outcomes[split:]),
+        size, layers=3, filters=16, hidden=64, encoder=ALPHAGO49, precision="float32", seed=seed,
+        epochs=epochs, symmetries=True, patience=2, name="standin_value")
     return model
 
 

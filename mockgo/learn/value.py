@@ -39,14 +39,16 @@ from mockgo.data.files import (CorruptFileError, atomic_path, atomic_write_text,
 from mockgo.go import symmetries
 from mockgo.go.board import BLACK, WHITE, Board
 from mockgo.go.features import ALPHAGO49, get_encoder
-from mockgo.nets.device import training_jit_compile
+from mockgo.nets.device import (building_in, resolve_precision, set_random_seed,
+                                training_jit_compile)
+from mockgo.nets.io import NetworkInfo
 from mockgo.play.policy_player import portable_player
 from mockgo.play.specs import as_player
 from mockgo.play.runner import play_games
 from mockgo.search.uct import score_value
 
-__all__ = ["ValueData", "add_colour_plane", "decided_game", "fit_value_network", "game_positions",
-           "mse_by_phase", "position_from_planes", "predict_values", "rollout_values",
+__all__ = ["ValueData", "add_colour_plane", "build_value", "decided_game", "fit_value_network",
+           "game_positions", "mse_by_phase", "position_from_planes", "predict_values", "rollout_values",
            "stones_from_planes", "value_curve", "value_dataset", "with_symmetries"]
 
 @dataclasses.dataclass
@@ -362,6 +364,27 @@ def with_symmetries(planes, outcomes):
     planes = np.asarray(planes)
     return (np.concatenate([symmetries.apply_to_planes(s, planes) for s in symmetries.SYMMETRIES]),
             np.tile(np.asarray(outcomes, np.float32), len(symmetries.SYMMETRIES)))
+
+
+def build_value(layers, filters, board_size=19, planes=49, precision="auto", seed=0, hidden=256,
+                encoder=None, name="value_network"):
+    """A new, uncompiled :func:`mockgo.nets.models.value_network` of
+    ``layers`` convolutions of ``filters`` filters and ``hidden`` units,
+    built under ``precision`` (``"auto"``, ``"float32"`` or
+    ``"mixed_bfloat16"``, as :func:`mockgo.learn.supervised.build_policy`
+    builds a policy), with its weights drawn from ``seed``. Given an
+    ``encoder``, the network records what it reads (``mockgo_info``), as a
+    file saved from it will."""
+    from mockgo.nets.models import value_network  # TensorFlow: imported only when a network is used
+
+    precision = resolve_precision(precision)
+    set_random_seed(seed)
+    with building_in(precision):
+        model = value_network(board_size, planes, layers=layers, filters=filters, hidden=hidden,
+                              name=name)
+    if encoder is not None:
+        model.mockgo_info = NetworkInfo("value", encoder, board_size)
+    return model
 
 
 def fit_value_network(model, planes, outcomes, validation=None, epochs=10, batch_size=64,
