@@ -40,6 +40,7 @@ from pathlib import Path
 
 from mockgo.data.files import atomic_write_text
 from mockgo.errors import InputError
+from mockgo.nets.architectures import ARCHITECTURES
 
 __all__ = ["card_path", "configure_parser", "run_cli", "train_policy_network",
            "train_value_network"]
@@ -93,9 +94,8 @@ def train_policy_network(dataset, out, layers=6, filters=64, epochs=4, seconds=N
                                      if not math.isnan(v)), 1)}
     headline = (f"{results['test_top1']}% top-1, {results['test_top5']}% top-5 on "
                 f"{results['test_positions']:,} test positions")
-    return _write_card(out, done.network, "mockgo.nets.models.policy_network",
-                       {"layers": layers, "filters": filters}, dataset, done.manifest, training,
-                       trained_by(done.network), results, headline)
+    return _write_card(out, done.network, {"layers": layers, "filters": filters}, dataset,
+                       done.manifest, training, trained_by(done.network), results, headline)
 
 
 def train_value_network(dataset, out, layers=6, filters=64, epochs=4, batch_size=64,
@@ -143,20 +143,21 @@ def train_value_network(dataset, out, layers=6, filters=64, epochs=4, batch_size
     training = {"epochs": len(history["loss"]), "max_epochs": epochs, "batch_size": batch_size,
                 "learning_rate": learning_rate, "positions": int(len(splits["train"][1])),
                 "seed": seed}
-    return _write_card(out, net, "mockgo.nets.models.value_network",
-                       {"layers": layers, "filters": filters}, dataset, manifest, training,
-                       trained, results, headline)
+    return _write_card(out, net, {"layers": layers, "filters": filters}, dataset, manifest,
+                       training, trained, results, headline)
 
 
-def _write_card(out, net, builder, architecture, dataset, manifest, training, trained, results,
-                headline):
-    """The card of a network trained here, written beside it (atomically)."""
+def _write_card(out, net, architecture, dataset, manifest, training, trained, results, headline):
+    """The card of a network trained here, written beside it (atomically),
+    its builder named by the network's architecture
+    (:data:`~mockgo.nets.architectures.ARCHITECTURES`)."""
     from mockgo.nets.io import model_info  # only when a network is trained
 
     info = model_info(net)
     card = {"name": Path(out).stem, "file": Path(out).name, "kind": info.kind,
             "encoder": info.encoder, "board_size": info.board_size,
-            "architecture": {"builder": builder, **architecture,
+            "architecture": {"builder": ARCHITECTURES[net.mockgo_architecture].builder,
+                             **architecture,
                              "parameters": int(net.count_params())},
             "training": {"dataset": str(dataset),
                          "sources": [Path(source).name for source in manifest["sources"]],

@@ -39,6 +39,7 @@ from mockgo.data.files import (CorruptFileError, atomic_path, atomic_write_text,
 from mockgo.go import symmetries
 from mockgo.go.board import BLACK, WHITE, Board
 from mockgo.go.features import ALPHAGO49, get_encoder
+from mockgo.nets.architectures import build_network
 from mockgo.nets.device import (building_in, resolve_precision, set_random_seed,
                                 training_jit_compile)
 from mockgo.nets.io import NetworkInfo
@@ -375,13 +376,11 @@ def build_value(layers, filters, board_size=19, planes=49, precision="auto", see
     builds a policy), with its weights drawn from ``seed``. Given an
     ``encoder``, the network records what it reads (``mockgo_info``), as a
     file saved from it will."""
-    from mockgo.nets.models import value_network  # TensorFlow: imported only when a network is used
-
     precision = resolve_precision(precision)
     set_random_seed(seed)
     with building_in(precision):
-        model = value_network(board_size, planes, layers=layers, filters=filters, hidden=hidden,
-                              name=name)
+        model = build_network("value_network", board_size=board_size, planes=planes,
+                              layers=layers, filters=filters, hidden=hidden, name=name)
     if encoder is not None:
         model.mockgo_info = NetworkInfo("value", encoder, board_size)
     return model
