@@ -15,7 +15,7 @@ from mockgo.play.match import match
 from mockgo.play.gtp_player import GTPPlayer
 from mockgo.play.player import RESIGN, Choices, Player
 from mockgo.play.random_player import RandomPlayer
-from mockgo.play.specs import make_player, parse_spec
+from mockgo.play.specs import format_spec, make_player, parse_spec
 from mockgo.play.results import (MatchResult, elo_from_rate, elo_interval, rate_from_elo,
                                  wilson_interval)
 from mockgo.play.runner import play_games
@@ -106,6 +106,24 @@ def test_player_specs():
         make_player("policy")
     player = make_player("random:seed=3,name=dice")
     assert isinstance(player, RandomPlayer) and player.name == "dice" and player.seed == 3
+
+
+def test_a_spec_written_by_format_spec_reads_back_as_it_was_given(tmp_path):
+    assert format_spec("random") == "random"
+    spec = format_spec("alphago", policy_pretrained="sl-19", value=tmp_path / "v.keras",
+                       readouts=800, mix=0.5, seed=None, name="alphago-800")
+    assert spec == f"alphago:policy_pretrained=sl-19,value={tmp_path / 'v.keras'},readouts=800," \
+                   f"mix=0.5,name=alphago-800"
+    assert parse_spec(spec) == ("alphago", {"policy_pretrained": "sl-19",
+                                            "value": str(tmp_path / "v.keras"), "readouts": "800",
+                                            "mix": "0.5", "name": "alphago-800"})
+    assert format_spec("alphago", mix=0.0) == "alphago:mix=0"
+    command = format_spec("gtp", name="g", cmd="gnugo --mode gtp --x=1,2")
+    assert parse_spec(command) == ("gtp", {"name": "g", "cmd": "gnugo --mode gtp --x=1,2"})
+    with pytest.raises(ValueError, match="a value has no commas"):
+        format_spec("policy", path="a,b.keras")
+    with pytest.raises(ValueError, match="cmd must come last"):
+        format_spec("gtp", cmd="gnugo", name="g")
 
 
 def test_gtp_player_follows_the_game_and_resyncs_after_an_undo(gnugo_path):

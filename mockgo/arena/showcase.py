@@ -8,7 +8,7 @@
         record = game.records[k]               # the position, the root's visits, the move
 
 (Which players take part in notebook 05's ladders, its line-ups, is
-:func:`mockgo.notebook.arena_lineup`'s: it reads the other notebooks' run
+:mod:`mockgo.arena.lineups`' to say: it is given the other notebooks' run
 folders.)
 
 The showcase game is one game of a UCT player (:class:`~mockgo.play.search_player.UCTPlayer`)
