@@ -629,7 +629,8 @@ def reinforce_job(inputs, iterations=6, rtol=1e-4):
     def command(folder):
         return _snippet(
             "import keras\n"
-            "from mockgo.learn.reinforce import Reinforce, ReinforceConfig\n"
+            "from mockgo.learn.reinforce import Reinforce\n"
+            "from mockgo.learn.reinforce_config import ReinforceConfig\n"
             "from mockgo.nets.models import policy_network\n"
             "keras.utils.set_random_seed(0)\n"
             "sl = policy_network(5, 48, layers=2, filters=4)\n"

@@ -96,7 +96,7 @@ def test_full_mode_on_a_gpu_picks_the_gpu_preset_where_a_notebook_has_one(name):
 
 
 def test_the_gpu_presets_train_the_recipes_networks():
-    from mockgo.learn.recipe import PRESETS
+    from mockgo.learn.recipe_config import PRESETS
 
     recipe = PRESETS["gpu"]
     sl = presets.preset("01_supervised", False, "GPU (NVIDIA H100)")

@@ -7,7 +7,8 @@ import json
 import pytest
 
 from mockgo.data import sgf_writer
-from mockgo.learn.recipe import PRESETS, RecipeConfig, run_recipe
+from mockgo.learn.recipe import run_recipe
+from mockgo.learn.recipe_config import PRESETS, RecipeConfig
 from tests.test_dataset import random_game
 
 

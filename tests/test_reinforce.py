@@ -17,7 +17,8 @@ from mockgo.go.board import BLACK, WHITE
 from mockgo.go.features import get_encoder
 from mockgo.learn import value
 from mockgo.learn.policy_gradient import PolicyGradient
-from mockgo.learn.reinforce import OpponentPool, Reinforce, ReinforceConfig
+from mockgo.learn.reinforce import OpponentPool, Reinforce
+from mockgo.learn.reinforce_config import ReinforceConfig
 from mockgo.learn.value import add_colour_plane, fit_value_network, value_dataset
 from mockgo.nets.inference import Predictor, masked_policy
 from mockgo.nets.models import policy_network, value_network

@@ -32,11 +32,12 @@ the device it ran on, so a stage done is not done again. The plan of the
 ``sl`` stage (its epochs and steps) is recorded before training starts, so
 that a resumed run keeps it.
 
-Presets (:data:`PRESETS`): ``gpu``, AlphaGo's sizes for one GPU (about 56,000
-positions a second on an H200 for 13 x 192 in mixed bfloat16, measured);
-``cpu``, the 6 x 64 network of ``sl-19`` for a laptop's hours; ``tiny``, a few
-games and a network of 2 x 8 that runs every stage in about a minute on a
-CPU (the tests run it).
+A recipe's sizes are a :class:`~mockgo.learn.recipe_config.RecipeConfig`;
+its presets (:data:`mockgo.learn.recipe_config.PRESETS`): ``gpu``, AlphaGo's
+sizes for one GPU (about 56,000 positions a second on an H200 for 13 x 192
+in mixed bfloat16, measured); ``cpu``, the 6 x 64 network of ``sl-19`` for a
+laptop's hours; ``tiny``, a few games and a network of 2 x 8 that runs every
+stage in about a minute on a CPU (the tests run it).
 """
 
 import dataclasses
@@ -51,56 +52,15 @@ import numpy as np
 from mockgo.cluster import Processes, local_workers
 from mockgo.data.dataset import DatasetSpec, build_dataset
 from mockgo.data.files import atomic_write_text, read_json
-from mockgo.go.features import ALPHAGO48
+from mockgo.learn.recipe_config import PRESETS
 from mockgo.learn.value import mse_by_phase, predict_values, value_dataset
 from mockgo.nets.device import compute_device, resolve_precision
 from mockgo.nets.io import load_model, save_for_play
 
-__all__ = ["PRESETS", "RecipeConfig", "STAGES", "run_recipe"]
+__all__ = ["STAGES", "run_recipe"]
 
 STAGES = ("dataset", "sl", "value")  #: The recipe's stages, in order.
 RECORD = "recipe.json"
-
-
-@dataclasses.dataclass(frozen=True)
-class RecipeConfig:
-    """The sizes of one recipe: the dataset (``max_games``: None for every
-    game of the archives), the SL network (``layers`` x ``filters``) and its
-    training (``train_seconds`` of training, in ``epochs`` epochs of a
-    cosine schedule; ``validation_steps`` batches of validation an epoch)."""
-
-    encoder: str = ALPHAGO48
-    board_size: int = 19
-    max_games: int | None = None
-    layers: int = 13
-    filters: int = 192
-    batch_size: int = 1024
-    learning_rate: float = 1e-3
-    train_seconds: float = 330.0
-    epochs: int = 12
-    validation_steps: int = 40
-    precision: str = "auto"
-    seed: int = 0
-    value_games: int = 200_000
-    value_batch: int = 512
-    value_layers: int = 13
-    value_filters: int = 192
-    value_epochs: int = 10
-    value_batch_size: int = 256
-    value_symmetries: bool = False
-
-
-#: The recipe's settings by ``--preset``: ``gpu``, ``cpu``, and ``tiny`` (seconds, for tests).
-PRESETS = {
-    "gpu": RecipeConfig(),
-    "cpu": RecipeConfig(layers=6, filters=64, batch_size=128, train_seconds=3 * 3600, epochs=10,
-                        validation_steps=200, value_games=8000, value_batch=256, value_layers=6,
-                        value_filters=64, value_symmetries=True),
-    "tiny": RecipeConfig(max_games=100, layers=2, filters=8, batch_size=64, train_seconds=10,
-                         epochs=2, validation_steps=2, value_games=40, value_batch=20,
-                         value_layers=2, value_filters=4, value_epochs=2, value_batch_size=16,
-                         value_symmetries=True),
-}
 
 
 def _record(folder):
