@@ -16,6 +16,7 @@ import time
 import numpy as np
 
 from mockgo.cluster import Recipe, ShippedModel
+from mockgo.play.analysts import PolicyAnalyst
 from mockgo.play.player import Choices, Player, passes_now
 from mockgo.play.sampling import check_temperature, sample_moves, temper
 
@@ -102,6 +103,10 @@ class PolicyPlayer(Player):
         self.check_size(board.size)
         return masked_policy(self.probabilities(self.encoder.encode(board)[None])[0],
                              board.sensible_moves())
+
+    def analyst(self, board, rng, limit):
+        """Its policy's priors on ``board`` as candidates (no search)."""
+        return PolicyAnalyst(self.policy, board)
 
     def choose(self, turns):
         from mockgo.nets.inference import \
