@@ -333,9 +333,10 @@ def _used_names(tree):
 def handed_on(path):
     """What ``path`` imports only to export again: names its ``__all__``
     lists that it does not define, names it imports from mockgo at its top
-    and never uses, and a body of nothing but imports."""
+    and never uses, a public second name for an imported one (``X = Y``,
+    ``X = module.Y``), and a body of nothing but imports."""
     tree = ast.parse(path.read_text())
-    defined, imported, exported = set(), {}, []
+    defined, imported, exported, aliases = set(), {}, None, {}
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             defined.add(node.name)
@@ -345,6 +346,13 @@ def handed_on(path):
                 names = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
                 if "__all__" in names and isinstance(node.value, (ast.List, ast.Tuple)):
                     exported = [e.value for e in node.value.elts if isinstance(e, ast.Constant)]
+                elif isinstance(target, ast.Name) and isinstance(node.value, (ast.Name,
+                                                                             ast.Attribute)):
+                    root = node.value
+                    while isinstance(root, ast.Attribute):
+                        root = root.value
+                    aliases[target.id] = (root.id if isinstance(root, ast.Name) else None,
+                                          ast.unparse(node.value), node.lineno)
                 defined |= names
         elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "mockgo":
             for alias in node.names:
@@ -353,8 +361,14 @@ def handed_on(path):
             for alias in node.names:
                 if alias.name.split(".")[0] == "mockgo" and alias.asname:
                     imported[alias.asname] = node.lineno
-    problems = [f"__all__ lists {name}, defined elsewhere" for name in exported
+    problems = [f"__all__ lists {name}, defined elsewhere" for name in exported or ()
                 if name not in defined]
+    public = set(exported) if exported is not None else {n for n in defined
+                                                         if not n.startswith("_")}
+    problems += [f"line {line}: {name} is another name for {value}, defined elsewhere"
+                 for name, (root, value, line) in aliases.items()
+                 # a constant's value (ENCODER = AGZ17) is a setting, not a second name
+                 if name in public and root in imported and not value.split(".")[-1].isupper()]
     used = _used_names(tree)
     problems += [f"line {line}: imports {name} and never uses it" for name, line in imported.items()
                  if name not in used]
@@ -382,6 +396,13 @@ def test_every_name_has_one_home():
 def test_a_name_handed_on_is_caught(tmp_path):
     layer = tmp_path / "layer.py"
     layer.write_text('"""A layer."""\n\nfrom mockgo.go.board import Board\n\n__all__ = ["Board"]\n')
+    alias = tmp_path / "alias.py"
+    alias.write_text("from mockgo.data import sgf_syntax\nfrom mockgo.search.games import GoGame\n\n"
+                     "escape = sgf_syntax.escape\nGame = GoGame\n_private = GoGame\n"
+                     "PLANES = sgf_syntax.AGZ17\n")
+    assert handed_on(alias) == ["line 4: escape is another name for sgf_syntax.escape, "
+                                "defined elsewhere",
+                                "line 5: Game is another name for GoGame, defined elsewhere"]
     kept = tmp_path / "kept.py"
     kept.write_text("from mockgo.go.board import Board, opponent  # noqa: F401\n\n\n"
                     "def f(x: 'Board'):\n    return x\n")

@@ -20,11 +20,12 @@ from mockgo.data import sgf_reader
 from mockgo.go.features import get_encoder
 from mockgo.nets.inference import fastest_precision
 from mockgo.play.results import MatchResult
+from mockgo.search.games import SensibleGoGame
 from mockgo.zero import run as zero_run
 from mockgo.zero.cli import _parser as zero_parser
 from mockgo.zero.cli import generations_wanted
 from mockgo.zero.cli import main as zero_main
-from mockgo.zero.config import ZeroConfig, ZeroGame
+from mockgo.zero.config import ZeroConfig
 from mockgo.zero.layout import RunLayout, is_holdout, model_name
 from mockgo.zero.report import elo_chain, generation_line, resume_lines
 from mockgo.zero.run import STEPS, bootstrap
@@ -557,15 +558,15 @@ def test_zero_game_plays_sensible_moves_and_passes_last():
         X X O . O
         . X O O .
     """
-    game = ZeroGame.from_board(Board.from_diagram(diagram.format("."), to_play=BLACK))
+    game = SensibleGoGame.from_board(Board.from_diagram(diagram.format("."), to_play=BLACK))
     # Black's own eyes (A5, A3, A1) are left out, and so is the pass: C5 is left.
     assert np.flatnonzero(game.legal_actions()).tolist() == [2]
     assert game.board.legal_moves()[[0, 10, 20]].all()
     for color in (BLACK, WHITE):  # nothing but eyes: the pass is the one action
-        game = ZeroGame.from_board(Board.from_diagram(diagram.format("X"), to_play=color))
+        game = SensibleGoGame.from_board(Board.from_diagram(diagram.format("X"), to_play=color))
         assert np.flatnonzero(game.legal_actions()).tolist() == [25]
-    assert isinstance(game.play(25), ZeroGame)
-    assert type(ZeroConfig.for_test(sensible_moves=False).new_game()) is not ZeroGame
+    assert isinstance(game.play(25), SensibleGoGame)
+    assert type(ZeroConfig.for_test(sensible_moves=False).new_game()) is not SensibleGoGame
 
 
 def test_holdout_share_is_exact():

@@ -50,7 +50,7 @@ strength curve against its CPU-hours (:meth:`ZeroRun.gnugo_strength`).
 
 The moves
 ---------
-The search plays the *sensible* moves (:class:`mockgo.zero.config.ZeroGame`): legal moves
+The search plays the *sensible* moves (:class:`mockgo.search.games.SensibleGoGame`): legal moves
 that do not fill the player's own single-point eye, and the pass only when
 nothing else is left, so that games go on until the board is settled and
 Tromp-Taylor scoring gives the right result. ``sensible_moves=False`` gives
