@@ -100,7 +100,8 @@ def test_a_names_home_is_found_through_re_exports(extension):
     """What links a name in prose (or a docstring's reference) to the page
     where it is documented: the module that defines it."""
     home = extension._home
-    assert home("mockgo.play.policy_player.PolicyPlayer") == "mockgo.play.policy_player.PolicyPlayer"
+    assert home("mockgo.play.policy_player.PolicyPlayer") == \
+        "mockgo.play.policy_player.PolicyPlayer"
     # a name a module imports to use it: zero.run plays zero.match's play_match
     assert home("mockgo.zero.run.play_match") == "mockgo.zero.match.play_match"
     assert home("mockgo.notebook.check") == "mockgo.notebook.check"

@@ -359,7 +359,8 @@ def test_strength_curve_matches_gnugo_and_resumes(gnugo_path, tmp_path):
     assert point["generation"] == 1 and point["wins"] <= 2 and point["selfplay_games"] == 4
     assert point["cpu_hours"] > 0 and point["hours"] > 0 and point["seconds_per_move"] > 0
     games = sorted((base / "sgf" / "strength" / "000001-vs-gnugo-l1").glob("*.sgf"))
-    assert len(games) == 2 and sgf_reader.load_sgf(games[1]).black == "gnugo-l1"  # colours alternate
+    # the colours alternate
+    assert len(games) == 2 and sgf_reader.load_sgf(games[1]).black == "gnugo-l1"
     # A point is made once: opened again, the run plays no match.
     again = bootstrap(base, config)
     assert again.gnugo_strength(1) == again.strength_curve() == [point]

@@ -453,7 +453,8 @@ def test_split_game_reads_a_game_back_from_its_archive(tmp_path):
         for move in (10 + i, 40, 70 - i, 30):
             board.play(move)
         names.append(tmp_path / f"game-{i}.sgf")
-        sgf_writer.save_sgf(sgf_writer.record_from_board(board, black=f"b{i}", white="w"), names[-1])
+        record = sgf_writer.record_from_board(board, black=f"b{i}", white="w")
+        sgf_writer.save_sgf(record, names[-1])
     archive = tmp_path / "games.tar.gz"
     with tarfile.open(archive, "w:gz") as tar:
         for name in names:

@@ -126,7 +126,8 @@ def test_examples_pi_and_z(loop_dir):
     assert set(np.unique(z)) <= {-1.0, 1.0}
     checked = 0
     for game in sorted(set(games.tolist())):
-        record = sgf_reader.load_sgf(loop_dir / "sgf" / model / "clean" / f"gen000002-{game:05d}.sgf")
+        clean = loop_dir / "sgf" / model / "clean"
+        record = sgf_reader.load_sgf(clean / f"gen000002-{game:05d}.sgf")
         rows = np.flatnonzero(games == game)
         assert moves[rows].tolist() == list(range(len(rows))) == list(range(len(record.moves)))
         for row, (board, color, move) in zip(rows, sgf_reader.replay(record)):

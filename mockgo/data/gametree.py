@@ -215,7 +215,8 @@ def _check_variations(tree, text):
                                           f"AB, AW and AE of one line")
             if moves > sgf_reader.MAX_MOVES:
                 raise sgf_reader.SGFError(source, "too long",
-                                          f"more than {sgf_reader.MAX_MOVES:,} moves in a line of play")
+                                          f"more than {sgf_reader.MAX_MOVES:,} moves in a "
+                                          f"line of play")
         except sgf_reader.SGFError as error:
             line, _ = (sgf_syntax.line_and_column(text, node.offset) if node.offset >= 0
                        else (0, 0))

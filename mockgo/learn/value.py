@@ -49,8 +49,9 @@ from mockgo.play.runner import play_games
 from mockgo.search.uct import score_value
 
 __all__ = ["ValueData", "add_colour_plane", "build_value", "decided_game", "fit_value_network",
-           "game_positions", "mse_by_phase", "position_from_planes", "predict_values", "rollout_values",
-           "stones_from_planes", "value_curve", "value_dataset", "with_symmetries"]
+           "game_positions", "mse_by_phase", "position_from_planes", "predict_values",
+           "rollout_values", "stones_from_planes", "value_curve", "value_dataset",
+           "with_symmetries"]
 
 @dataclasses.dataclass
 class ValueData:
