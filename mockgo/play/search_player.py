@@ -288,7 +288,7 @@ class SearchPlayer(_TreePerGame):
 
     def analyst(self, board, rng, limit):
         """Its tree of game 0 at ``board``, read live and grown a step of its
-        own search at a time (:class:`_MCTSAnalyst`)."""
+        own search at a time (:mod:`mockgo.play.analysts`)."""
         return _MCTSAnalyst(self, board, rng, limit)
 
     def choose(self, turns):
@@ -433,8 +433,8 @@ class UCTPlayer(_TreePerGame):
         return _UCTTree(search, search.new_root(GoGame.from_board(board.copy(), max_moves=cap)))
 
     def analyst(self, board, rng, limit):
-        """Its tree of game 0 at ``board``, read live and grown
-        :data:`UCT_SLICE` playouts at a time (:class:`_UCTAnalyst`)."""
+        """Its tree of game 0 at ``board``, read live and grown a slice of
+        playouts at a time (:mod:`mockgo.play.analysts`)."""
         return _UCTAnalyst(self, board, rng, limit)
 
     def choose(self, turns):
