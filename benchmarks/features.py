@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mockgo.data import records
+from mockgo.data import archives, sgf_reader
 from mockgo.data.dataset import DatasetSpec, build_dataset
 from mockgo.go.features import get_encoder
 
@@ -46,7 +46,7 @@ def encode_rate(games, encoder_name):
     positions = 0
     start = time.perf_counter()
     for record in games:
-        for board, _, _ in records.replay(record):
+        for board, _, _ in sgf_reader.replay(record):
             encoder.encode_into(board, out)
             positions += 1
     return positions / (time.perf_counter() - start), positions
@@ -59,9 +59,9 @@ def main(argv=None):
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
     archive = args.archive or default_archive()
-    warnings.simplefilter("ignore", records.SGFWarning)
+    warnings.simplefilter("ignore", sgf_reader.SGFWarning)
     games = []
-    for record in records.iter_sgf_files(archive):
+    for record in archives.iter_sgf_files(archive):
         if record.size == 19:
             games.append(record)
         if len(games) >= args.games:

@@ -25,8 +25,8 @@ from pathlib import Path
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # before TensorFlow is imported
 
-from mockgo.data.records import load_sgf, replay  # noqa: E402
-from mockgo.play.players import make_player  # noqa: E402
+from mockgo.data.sgf_reader import load_sgf, replay  # noqa: E402
+from mockgo.play.specs import make_player  # noqa: E402
 
 
 def positions(folder, files, every):

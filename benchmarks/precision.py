@@ -28,7 +28,7 @@ from move_time import positions  # noqa: E402  (benchmarks/move_time.py, beside 
 from mockgo import Board, pretrained  # noqa: E402
 from mockgo.go.features import get_encoder  # noqa: E402
 from mockgo.nets.inference import Predictor, masked_policy  # noqa: E402
-from mockgo.play.players import make_player  # noqa: E402
+from mockgo.play.specs import make_player  # noqa: E402
 
 PRECISIONS = ("float32", "bfloat16")
 

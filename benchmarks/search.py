@@ -99,7 +99,7 @@ def alphago_figures(args):
     from mockgo.nets.inference import Predictor
     from mockgo.nets.io import NetworkInfo
     from mockgo.nets.models import value_network
-    from mockgo.play.players import SearchPlayer
+    from mockgo.play.search_player import SearchPlayer
     from mockgo.search.evaluators import AlphaGoEvaluator
     from mockgo.search.games import SensibleGoGame
 

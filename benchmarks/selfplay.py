@@ -66,7 +66,7 @@ def main(argv=None):
     import keras
 
     from mockgo.nets.models import policy_network
-    from mockgo.play.players import PolicyPlayer
+    from mockgo.play.policy_player import PolicyPlayer
     from mockgo.play.runner import play_games
 
     keras.utils.set_random_seed(args.seed)

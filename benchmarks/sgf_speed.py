@@ -1,6 +1,6 @@
 """Speed of reading and writing SGF: one JSON line.
 
-- ``read_sgf_games_per_s`` (and MB/s): :func:`mockgo.data.records.read_sgf`
+- ``read_sgf_games_per_s`` (and MB/s): :func:`mockgo.data.sgf_reader.read_sgf`
   on real KGS games held in memory (decode, parse, the main line's record),
   what every dataset build and evaluation does per game;
 - ``read_tree_games_per_s``: :func:`mockgo.data.gametree.read_tree`, the
@@ -23,7 +23,7 @@ from pathlib import Path
 
 from features import default_archive
 
-from mockgo.data import records
+from mockgo.data import sgf_reader
 from mockgo.data.gametree import read_tree
 
 
@@ -50,8 +50,8 @@ def main(argv=None):
             if len(files) >= args.games:
                 break
     megabytes = sum(map(len, files)) / 1e6
-    rate(records.read_sgf, files[:50])  # warm up: caches, imports
-    read = rate(records.read_sgf, files)
+    rate(sgf_reader.read_sgf, files[:50])  # warm up: caches, imports
+    read = rate(sgf_reader.read_sgf, files)
     trees = [read_tree(data) for data in files]
     print(json.dumps({
         "archive": archive.name,

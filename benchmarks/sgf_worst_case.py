@@ -1,11 +1,11 @@
 """The worst SGF files under the size limit: time and memory to read each.
 
-Issue 36's target: any file under :data:`mockgo.data.records.MAX_SGF_BYTES`
+Issue 36's target: any file under :data:`mockgo.data.sgf_reader.MAX_SGF_BYTES`
 is read, or refused with an SGFError, in at most 2 s and 500 MB. Each case
 below is a file built to cost as much as the format allows at that size
 (point lists that expand, a property with a million values, a million
 variations, variations nested a million deep...); each is read by
-:func:`~mockgo.data.records.read_sgf` (datasets, matches, ``mockgo
+:func:`~mockgo.data.sgf_reader.read_sgf` (datasets, matches, ``mockgo
 evaluate``) and :func:`~mockgo.data.gametree.read_tree` (the board widget's
 reviews) in a process of its own, so that its peak memory is its own.
 One JSON line per case and reader::
@@ -44,9 +44,9 @@ from pathlib import Path
 
 # Every reader's module imported here, before any clock starts.
 from mockgo.gtp.server import GTPServer
-from mockgo.data.records import MAX_MOVES, MAX_SGF_BYTES
+from mockgo.data.sgf_reader import MAX_MOVES, MAX_SGF_BYTES
 from mockgo.data.sgf_syntax import MAX_NODES
-from mockgo.play.players import RandomPlayer
+from mockgo.play.random_player import RandomPlayer
 
 LIMIT = MAX_SGF_BYTES - 100  # room for the head and the tail
 
@@ -111,17 +111,17 @@ READERS = ("read_sgf", "read_tree", "gtp_loadsgf")
 
 def _run_one(case, reader):
     """In the child: read ``case`` with ``reader``; print the JSON line."""
-    from mockgo.data import gametree, records
+    from mockgo.data import gametree, sgf_reader
 
     text = CASES[case]()
     text = text if isinstance(text, bytes) else text.encode()
-    read = {"read_sgf": records.read_sgf, "read_tree": gametree.read_tree,
+    read = {"read_sgf": sgf_reader.read_sgf, "read_tree": gametree.read_tree,
             "gtp_loadsgf": _loadsgf}[reader]
     start, cpu_start = time.perf_counter(), time.process_time()
     try:
         answer = read(text, source=f"<{case}>")
         outcome = answer if isinstance(answer, str) else "read"
-    except records.SGFError as error:
+    except sgf_reader.SGFError as error:
         outcome = f"refused: {error.reason}: {str(error)[:120]}"
     except Exception as error:  # what the target forbids, reported as such
         outcome = f"CRASHED: {error!r}"[:160]

@@ -36,7 +36,7 @@ import time
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # before TensorFlow is imported
 
 from move_time import positions  # noqa: E402  (benchmarks/move_time.py, beside this script)
-from mockgo.play.players import make_player  # noqa: E402
+from mockgo.play.specs import make_player  # noqa: E402
 
 
 def timed_move(player, board, game):

@@ -49,7 +49,7 @@ import keras  # noqa: E402
 from mockgo.data.dataset import build_dataset, read_manifest  # noqa: E402
 from mockgo.data.pipeline import HeldBatches, PackedBatches  # noqa: E402
 from mockgo.learn import supervised as training  # noqa: E402
-from mockgo.learn.recipe import wait_for  # noqa: E402
+from mockgo.learn.trainers import wait_for  # noqa: E402
 from mockgo.nets.device import compute_device, resolve_precision  # noqa: E402
 from mockgo.nets.packed import packed_input_model  # noqa: E402
 

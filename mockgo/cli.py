@@ -22,7 +22,7 @@ a one-line help. Modules are imported only when their subcommand runs (or
 for ``--help``), so ``mockgo gtp`` does not pay for TensorFlow or matplotlib.
 
 Exit status: 0 done; 2 for bad input named on the command line (argparse's
-own usage errors, and :class:`InputError`: a missing archive, an unknown
+own usage errors, and :class:`~mockgo.errors.InputError`: a missing archive, an unknown
 name), with one line on stderr naming it; 1 for any other failure.
 """
 
@@ -33,7 +33,7 @@ import sys
 import mockgo
 from mockgo.errors import InputError
 
-__all__ = ["InputError", "SUBCOMMANDS", "build_parser", "main"]
+__all__ = ["SUBCOMMANDS", "build_parser", "main"]
 
 #: ``name: (module, one-line help)`` for each subcommand of ``mockgo``.
 SUBCOMMANDS = {

@@ -35,27 +35,19 @@ from pathlib import Path
 
 from mockgo import pretrained
 from mockgo.data.download import archives_in
-from mockgo.data.files import read_json
 from mockgo.go.features import ALPHAGO48, ALPHAGO49
-from mockgo.play.gtp_engine import find_gnugo
 from mockgo.learn.supervised import build_policy
-from mockgo.learn.value import fit_value_network, value_dataset
-from mockgo.nets.device import auto_precision, compute_device, set_random_seed
+from mockgo.learn.trainers import train_value_on_positions
+from mockgo.learn.value import value_dataset
+from mockgo.nets.device import auto_precision, compute_device
 from mockgo.nets.io import NetworkInfo, as_float32, load_model
 from mockgo.notebook_folder import MARK
-from mockgo.play.match_folder import MATCH_SETTINGS, read_match
-from mockgo.play.results import format_elo
-# The presets are read through this module too, as notebook.preset(...).
-from mockgo.presets import (NOTEBOOKS, ArenaPreset, ReinforcePreset, SupervisedPreset,
-                            ValuePreset, ZeroPreset, preset, preset_name)
-from mockgo.zero.layout import RunLayout
+from mockgo.presets import preset, preset_name
 
-__all__ = ["arena_lineup", "ArenaPreset", "big_board_lineup", "check", "gnugo9_archive",
-           "kgs_archive", "kgs_archives", "Lineup", "load_sl_policy", "load_value_network",
-           "LoadedModel", "Notebook", "NOTEBOOKS", "preset", "preset_name", "quick_mode",
-           "recorded_matches", "ReinforcePreset", "repo_root", "standin_policy",
-           "standin_value_network", "start", "SupervisedPreset", "table", "ValuePreset",
-           "what_a_bigger_network_buys", "what_search_buys", "zero_dir", "zero_network", "ZeroPreset"]
+__all__ = ["check", "gnugo9_archive", "kgs_archive", "kgs_archives", "load_sl_policy",
+           "load_value_network", "LoadedModel", "Notebook", "quick_mode", "reinforce_dir",
+           "repo_root", "rl_policy_path", "sl_policy_path", "standin_policy",
+           "standin_value_network", "start", "table", "value_path", "zero_dir"]
 
 _TRUE = {"1", "true", "yes"}
 _FALSE = {"0", "false", "no", ""}
@@ -153,7 +145,7 @@ class Notebook:
 
     @property
     def preset_name(self):
-        """``"quick"``, ``"full"`` or ``"gpu"`` (:func:`preset_name`)."""
+        """``"quick"``, ``"full"`` or ``"gpu"`` (:func:`~mockgo.presets.preset_name`)."""
         return preset_name(self.name, self.quick, self.device)
 
     @property
@@ -223,7 +215,7 @@ def start(notebook, quick=None, root=None, device=None):
     the repository root (default: found from the working folder), the
     device the networks compute on (default:
     :func:`~mockgo.nets.device.compute_device`), its preset for that mode
-    and device (:func:`preset`), and its run folder, emptied first in quick
+    and device (:func:`~mockgo.presets.preset`), and its run folder, emptied first in quick
     mode (quick runs start from nothing every time) and created."""
     quick = quick_mode() if quick is None else bool(quick)
     root = repo_root() if root is None else Path(root)
@@ -391,7 +383,7 @@ def _shipped(name, size, why, what, notebook):
     card = pretrained.card(name)
     if card["board_size"] != size:
         return None
-    note = f"{_shipped_player(name, what, notebook)}; used because {why}"
+    note = f"{pretrained.stand_in_note(name, what, notebook)}; used because {why}"
     return LoadedModel(pretrained.load(name), note, False, pretrained.path(name))
 
 
@@ -412,20 +404,17 @@ def _load_if_it_fits(path, size, notebook, model_name, verb):
 
 def standin_value_network(policy, size, games=300, epochs=8, seed=0, progress=False):
     """What notebook 03 uses when notebook 02's value network is missing: a
-    small ``value_network(size, 49, layers=3, filters=16, hidden=64)``
-    trained as notebook 02 trains it (:func:`~mockgo.learn.value.fit_value_network`
+    small value network (3 x 16, 64 hidden units, float32) trained as
+    notebook 02 trains it (:func:`~mockgo.learn.trainers.train_value_on_positions`
     with the 8 symmetries and early stopping) on
-    :func:`~mockgo.learn.value.value_dataset` of ``games`` games of ``policy``."""
-    from mockgo.nets.models import value_network  # TensorFlow: imported only when a network is used
-
+    :func:`~mockgo.learn.value.value_dataset` of ``games`` games of ``policy``,
+    nine tenths to learn from and a tenth to stop on."""
     data = value_dataset(policy, games, size, rng=seed, progress=progress)
-    set_random_seed(seed)
-    model = value_network(size, 49, layers=3, filters=16, hidden=64, name="standin_value")
     split = int(0.9 * len(data))
-    fit_value_network(model, data.planes[:split], data.outcomes[:split],
-                      validation=(data.planes[split:], data.outcomes[split:]), epochs=epochs,
-                      symmetries=True, patience=2, seed=seed)
-    model.mockgo_info = NetworkInfo("value", ALPHAGO49, size)
+    model, _ = train_value_on_positions(
+        data.planes[:split], data.outcomes[:split], (data.planes[split:], data.outcomes[split:]),
+        size, layers=3, filters=16, hidden=64, encoder=ALPHAGO49, precision="float32", seed=seed,
+        epochs=epochs, symmetries=True, patience=2, name="standin_value")
     return model
 
 
@@ -447,254 +436,3 @@ def load_value_network(repo_root, quick, policy, size, seed=0, progress=False, s
     model = standin_value_network(policy, size, seed=seed, progress=progress)
     return LoadedModel(model, f"{why}: using a stand-in, a small value net trained here on 300 "
                               f"games of one position each (value_dataset)", True, None)
-
-
-# ============================================== notebook 05's line-ups
-#
-# A line-up is what a ladder (mockgo.arena.ladder.ladder) rates: its
-# anchors (the first fixed at 0 Elo), its players, and a note for every
-# player or anchor left out and why (GnuGo not installed, a network a
-# notebook's full run has not made yet). Players that depend on other
-# notebooks' runs come last, so that a ladder resumed after they appear
-# keeps the numbering (and the folders) of the matches it already played.
-
-
-@dataclasses.dataclass
-class Lineup:
-    """A ladder's anchors (the first fixed at 0 Elo) and players, with a
-    note for each one left out or replaced, saying why; ``recorded``: the
-    finished matches (:class:`~mockgo.play.results.MatchResult`, read back)
-    whose games join the fit without being played."""
-
-    size: int
-    anchors: list
-    players: list
-    notes: list
-    recorded: list = dataclasses.field(default_factory=list)
-
-    def describe(self):
-        lines = [f"{self.size}x{self.size}: anchors {', '.join(self.anchors)} "
-                 f"({self.anchors[0]} = 0 Elo)",
-                 f"players: {', '.join(self.players) or 'none'}"]
-        lines += [f"recorded, not played here: {m.name_a} vs {m.name_b}, {m.n} games "
-                  f"({m.out_dir})" for m in self.recorded]
-        return "\n".join(lines + [f"  - {note}" for note in self.notes])
-
-
-def _shipped_player(name, what, notebook):
-    """How a note names the shipped network ``name`` when it stands in for
-    one of this machine's runs (a loaded network's, :func:`_shipped`, or a
-    line-up's player): what it is first (notebook ``notebook``'s full run,
-    its card's headline); the note says why it stands in after."""
-    return (f"{name}, the {what} that notebook {notebook}'s full run trained, as it ships with "
-            f"mockgo ({pretrained.card(name)['headline']}; its card: mockgo models {name})")
-
-
-def recorded_matches(folders, root, notes, rated):
-    """The finished matches in ``folders`` (paths relative to the repository
-    ``root``), read back (:func:`~mockgo.play.match_folder.read_match`) and
-    named by those relative paths, so that tables print no machine's path.
-    Left out, with a note in ``notes``: a folder this checkout lacks, and a
-    match linked by no chain of records to ``rated`` (the specs the ladder
-    plays), which nothing would tie to the ladder's scale (GnuGo's record,
-    when GnuGo is not installed and so not on the ladder)."""
-    matches = []
-    for folder in folders:
-        if not (Path(root) / folder / MATCH_SETTINGS).exists():
-            notes.append(f"the recorded match {folder} is not in this checkout: left out")
-            continue
-        match = read_match(Path(root) / folder)
-        match.out_dir = str(folder)
-        matches.append(match)
-    linked, grew = set(rated), True
-    while grew:  # a record joins when one of its players is linked; it links the other
-        grew = False
-        for match in matches:
-            if linked & {match.spec_a, match.spec_b} and not {match.spec_a, match.spec_b} <= linked:
-                linked |= {match.spec_a, match.spec_b}
-                grew = True
-    for match in [m for m in matches if m.spec_a not in linked]:
-        notes.append(f"the recorded match {match.out_dir} ({match.name_a} vs {match.name_b}) "
-                     f"shares no player with this ladder: left out")
-        matches.remove(match)
-    return matches
-
-
-def _shown(path, root):
-    """``path`` relative to ``root`` when it is under it (for notes)."""
-    try:
-        return Path(path).resolve().relative_to(Path(root).resolve())
-    except ValueError:
-        return path
-
-
-def _gnugo_available(gnugo):
-    return bool(find_gnugo() if gnugo is None else gnugo)
-
-
-def _anchors(anchors, gnugo, notes):
-    """The anchors that can play: GnuGo's only when it is installed."""
-    if _gnugo_available(gnugo):
-        return list(anchors)
-    kept = [a for a in anchors if not a.startswith("gnugo")]
-    left = [a for a in anchors if a.startswith("gnugo")]
-    if left:
-        notes.append(f"GnuGo is not installed (apt-get install gnugo): {', '.join(left)} left "
-                     f"out, so {' and '.join(kept) or 'nothing'} is the only anchor and the "
-                     f"ratings say only how far each player is from it")
-    return kept
-
-
-def _met(result, spec, opponent):
-    """Whether ``spec`` played ``opponent`` on the ladder ``result``."""
-    return result.record(spec, opponent)[1] > 0
-
-
-def _searches_that_met(result, opponent):
-    """The ``alphago:`` searches on the ladder ``result`` that played
-    ``opponent``, best-rated first (the order of the ratings)."""
-    return [spec for spec in result.ratings
-            if spec.startswith("alphago:") and _met(result, spec, opponent)]
-
-
-def what_search_buys(result, policy, opponent):
-    """What AlphaGo's search buys on a ladder ``result``
-    (:class:`~mockgo.arena.ladder.LadderResult`): ``policy`` alone and each
-    ``alphago:`` search that met ``opponent``, each with its score against
-    it and its rating (:meth:`~mockgo.arena.ladder.LadderResult.against`),
-    then the gap between the best-rated search and the policy. Returns
-    ``(text, gap in Elo)``; the gap is None, and the text says why, when the
-    ladder has no such search or the policy never met ``opponent``."""
-    searches = _searches_that_met(result, opponent)
-    if opponent not in result.ratings or not _met(result, policy, opponent) or not searches:
-        return (f"no AlphaGo search and {policy} both met {opponent} on this ladder: nothing "
-                f"to compare"), None
-    best = searches[0]  # the ratings are best first
-    gap = result.ratings[best].elo - result.ratings[policy].elo
-    return (result.against(opponent, [policy, *searches])
-            + f"\nthe best-rated search, {result.ratings[best].name}, against "
-              f"{result.ratings[policy].name} alone: {format_elo(gap)} Elo"), gap
-
-
-def what_a_bigger_network_buys(result, small, large, opponent):
-    """What a bigger policy network buys on a ladder ``result``: ``small``
-    and ``large`` (two policies, no search) with their scores against
-    ``opponent`` and their ratings, then the gap between ``large`` and the
-    best-rated of ``small`` and every ``alphago:`` search that met
-    ``opponent`` (the searches built on the small network). Returns ``(text,
-    gap in Elo)``; the gap is None, and the text says why, when the two did
-    not both meet ``opponent`` on this ladder."""
-    if opponent not in result.ratings or not all(_met(result, spec, opponent)
-                                                 for spec in (small, large)):
-        return (f"{small} and {large} did not both meet {opponent} on this ladder: nothing "
-                f"to compare"), None
-    best = max([small, *_searches_that_met(result, opponent)],
-               key=lambda spec: result.ratings[spec].elo)
-    gap = result.ratings[large].elo - result.ratings[best].elo
-    return (result.against(opponent, [small, large])
-            + f"\n{result.ratings[large].name} alone against the best-rated of "
-              f"{result.ratings[small].name} and its searches, {result.ratings[best].name}: "
-              f"{format_elo(gap)} Elo"), gap
-
-
-def zero_network(root):
-    """Notebook 04's full run's best network (``runs/04_zero/full/katago``,
-    :func:`zero_dir`: its ``state.json``'s best model, as
-    :class:`mockgo.zero.layout.RunLayout` lays it out): ``(path, None)``, or
-    ``(None, why not)``."""
-    folder = zero_dir(root, quick=False)
-    layout = RunLayout(folder)
-    if not layout.state.exists():
-        return None, (f"no 9x9 Zero network: notebook 04's full run ({_shown(folder, root)}) "
-                      f"has not started (run it in full mode first)")
-    # Only "best" is read (a run of an earlier mockgo may lack it: no model):
-    # checked, so that a damaged state is named, not a TypeError.
-    state = read_json(layout.state, "the run's progress", schema={"best?": int})
-    best = state.get("best", 0)
-    path = layout.model(best)
-    if best == 0:
-        return None, (f"no 9x9 Zero network: notebook 04's full run ({_shown(folder, root)}) "
-                      f"has not trained a generation yet (its best model is generation 0, "
-                      f"random weights)")
-    if not path.exists():
-        return None, (f"no 9x9 Zero network: {_shown(path, root)}, the run's best model, "
-                      f"is missing")
-    return path, None
-
-
-def arena_lineup(preset, root, gnugo=None):
-    """The 9x9 ladder's :class:`Lineup`: ``preset.anchors`` (GnuGo's left
-    out when it is not installed; ``gnugo``: True/False to say so instead of
-    looking), ``preset.players``, and last, with ``preset.zero_readouts``,
-    notebook 04's best network (:func:`zero_network`, or else the shipped
-    ``zero-9``) as an ``mcts:`` player with that many readouts a move."""
-    notes = []
-    anchors = _anchors(preset.anchors, gnugo, notes)
-    players = list(preset.players)
-    if preset.zero_readouts is None:
-        notes.append("the Zero agent (notebook 04) is left out in quick mode")
-    else:
-        path, why = zero_network(root)
-        if path is not None:
-            players.append(f"mcts:path={Path(path).resolve()},readouts={preset.zero_readouts},"
-                           f"name=zero-{path.stem}-{preset.zero_readouts}")
-        elif "zero-9" in pretrained.names():
-            shipped = _shipped_player("zero-9", "Zero agent", "04")
-            notes.append(f"{shipped}; used because {why}")
-            players.append(f"mcts:pretrained=zero-9,readouts={preset.zero_readouts},"
-                           f"name=zero-9-{preset.zero_readouts}")
-        else:
-            notes.append(why + "; the Zero agent is left out")
-    return Lineup(preset.size, anchors, players, notes)
-
-
-def big_board_lineup(preset, root, gnugo=None):
-    """The 19x19 ladder's :class:`Lineup` (None when ``preset.big_size`` is
-    None): ``preset.big_anchors``; the shipped SL policy ``sl-19``; with
-    ``preset.big_networks``, notebook 03's RL policy (or else the shipped
-    ``rl-19``) and an AlphaGo search
-    (the SL policy's priors, notebook 02's value network, or else the
-    shipped ``value-19``, mixed with rollouts at ``preset.alphago_mix``,
-    ``preset.alphago_readouts`` a move), each when its network exists; and
-    ``preset.big_recorded``, the finished matches that join the fit
-    (:func:`recorded_matches`)."""
-    if preset.big_size is None:
-        return None
-    notes = []
-    anchors = _anchors(preset.big_anchors, gnugo, notes)
-    players = []
-    if "sl-19" in pretrained.names():
-        players.append("policy:pretrained=sl-19")
-    else:
-        notes.append("the shipped SL policy sl-19 is missing from this installation")
-    if not preset.big_networks:
-        notes.append("notebook 03's RL policy and the AlphaGo search with notebook 02's value "
-                     "network are left out in quick mode")
-        return Lineup(preset.big_size, anchors, players, notes,
-                      recorded_matches(preset.big_recorded, root, notes, anchors + players))
-    rl_policy = rl_policy_path(root, quick=False)
-    if rl_policy.exists():
-        players.append(f"policy:path={rl_policy.resolve()},name=rl-policy")
-    elif "rl-19" in pretrained.names():
-        shipped = _shipped_player("rl-19", "RL policy", "03")
-        notes.append(f"{shipped}; used because this machine's "
-                     f"{_shown(rl_policy, root)} does not exist yet")
-        players.append("policy:pretrained=rl-19,name=rl-policy")
-    else:
-        notes.append(f"no RL policy: {_shown(rl_policy, root)} does not exist (run notebook 03 "
-                     f"in full mode)")
-    value = value_path(root, quick=False)
-    search = (f"readouts={preset.alphago_readouts},mix={preset.alphago_mix:g},"
-              f"name=alphago-{preset.alphago_readouts}")
-    if value.exists():
-        players.append(f"alphago:policy_pretrained=sl-19,value={value.resolve()},{search}")
-    elif "value-19" in pretrained.names():
-        shipped = _shipped_player("value-19", "value network", "02")
-        notes.append(f"AlphaGo's search judges with {shipped}; used because this machine's "
-                     f"{_shown(value, root)} does not exist yet")
-        players.append(f"alphago:policy_pretrained=sl-19,value_pretrained=value-19,{search}")
-    else:
-        notes.append(f"no AlphaGo search: notebook 02's value network {_shown(value, root)} "
-                     f"does not exist (run notebook 02 in full mode)")
-    return Lineup(preset.big_size, anchors, players, notes,
-                  recorded_matches(preset.big_recorded, root, notes, anchors + players))

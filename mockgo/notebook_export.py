@@ -56,9 +56,8 @@ from traitlets import Unicode
 
 from mockgo.native_log import is_native_log_line
 
-__all__ = ["CleanOutputs", "DropNativeLogLines", "clean_text", "is_native_log_line",
-           "progress_summary", "referenced_widgets", "relative_paths", "strip_ansi",
-           "transient_bar"]
+__all__ = ["CleanOutputs", "DropNativeLogLines", "clean_text", "progress_summary",
+           "referenced_widgets", "relative_paths", "strip_ansi", "transient_bar"]
 
 # ECMA-48 control sequences: ESC [ parameters intermediates final byte (colours,
 # cursor moves), and the two-byte escapes (ESC followed by one of @ to _).

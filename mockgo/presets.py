@@ -12,8 +12,8 @@ picked when the device the networks compute on
 
 import dataclasses
 
-from mockgo.learn.recipe import PRESETS as RECIPE_PRESETS
-from mockgo.learn.reinforce import ReinforceConfig
+from mockgo.learn.recipe_config import PRESETS as RECIPE_PRESETS
+from mockgo.learn.reinforce_config import ReinforceConfig
 from mockgo.zero.config import ZeroConfig
 
 __all__ = ["ArenaPreset", "NOTEBOOKS", "ReinforcePreset", "SupervisedPreset", "ValuePreset",
@@ -195,7 +195,7 @@ def _value_gpu():
 @dataclasses.dataclass(frozen=True)
 class ReinforcePreset:
     """Notebook 03 in one mode: the REINFORCE runs'
-    :class:`~mockgo.learn.reinforce.ReinforceConfig`, the iterations of each
+    :class:`~mockgo.learn.reinforce_config.ReinforceConfig`, the iterations of each
     of the two runs from the SL policy (the value network as baseline, then
     baseline zero, with the same seeds), the games of the final match
     against the SL policy, and which iterations' training games are

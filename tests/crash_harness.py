@@ -299,7 +299,7 @@ def _snippet(body, **values):
 def sgf_games(folder, games=24, size=9, moves=40):
     """Random legal games as SGF files (tests/test_dataset.py's
     ``random_game``), made once."""
-    from mockgo.data import records
+    from mockgo.data import sgf_writer
     from test_dataset import random_game  # tests/ is on the path, as for this module
 
     folder = Path(folder)
@@ -308,7 +308,7 @@ def sgf_games(folder, games=24, size=9, moves=40):
     folder.mkdir(parents=True, exist_ok=True)
     for i in range(games):
         record = random_game(size, i, moves=moves)
-        records.save_sgf(record, folder / f"game-{i:02d}.sgf")
+        sgf_writer.save_sgf(record, folder / f"game-{i:02d}.sgf")
     return folder
 
 
@@ -475,7 +475,7 @@ def match_job(inputs, games=12, size=9, concurrent=1):
     result, names, dead stones) and every game's SGF byte for byte."""
     def command(folder):
         return _snippet(
-            "from mockgo.arena.matches import match\n"
+            "from mockgo.play.match import match\n"
             f"print({READY!r}, flush=True)\n"
             "match('random:seed=1', 'random:seed=2', games=games, size=size, seed=3,\n"
             "      scorer='tromp-taylor', concurrent=concurrent, out_dir=folder)",
@@ -629,7 +629,8 @@ def reinforce_job(inputs, iterations=6, rtol=1e-4):
     def command(folder):
         return _snippet(
             "import keras\n"
-            "from mockgo.learn.reinforce import Reinforce, ReinforceConfig\n"
+            "from mockgo.learn.reinforce import Reinforce\n"
+            "from mockgo.learn.reinforce_config import ReinforceConfig\n"
             "from mockgo.nets.models import policy_network\n"
             "keras.utils.set_random_seed(0)\n"
             "sl = policy_network(5, 48, layers=2, filters=4)\n"

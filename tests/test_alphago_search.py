@@ -15,7 +15,9 @@ from mockgo.go.ownership import should_pass
 from mockgo.nets.inference import fastest_precision
 from mockgo.nets.io import NetworkInfo, save_model
 from mockgo.nets.models import dual_network, policy_network, value_network
-from mockgo.play.players import PolicyPlayer, SearchPlayer, make_player
+from mockgo.play.policy_player import PolicyPlayer
+from mockgo.play.search_player import SearchPlayer
+from mockgo.play.specs import make_player
 from mockgo.search.evaluators import AlphaGoEvaluator, uniform_evaluator
 from mockgo.search.games import GoGame, SensibleGoGame
 

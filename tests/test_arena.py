@@ -8,12 +8,14 @@ import pytest
 
 from mockgo.arena.ladder import fit_ratings, ladder
 from mockgo.cli import SUBCOMMANDS, main
-from mockgo.data.records import load_sgf, replay
+from mockgo.data.sgf_reader import load_sgf, replay
 from mockgo.go import coords
 from mockgo.go.board import BLACK, EMPTY, WHITE
 from mockgo.play.match import match
-from mockgo.play.players import (RESIGN, Choices, GTPPlayer, Player, RandomPlayer, make_player,
-                                 parse_spec)
+from mockgo.play.gtp_player import GTPPlayer
+from mockgo.play.player import RESIGN, Choices, Player
+from mockgo.play.random_player import RandomPlayer
+from mockgo.play.specs import format_spec, make_player, parse_spec
 from mockgo.play.results import (MatchResult, elo_from_rate, elo_interval, rate_from_elo,
                                  wilson_interval)
 from mockgo.play.runner import play_games
@@ -104,6 +106,24 @@ def test_player_specs():
         make_player("policy")
     player = make_player("random:seed=3,name=dice")
     assert isinstance(player, RandomPlayer) and player.name == "dice" and player.seed == 3
+
+
+def test_a_spec_written_by_format_spec_reads_back_as_it_was_given(tmp_path):
+    assert format_spec("random") == "random"
+    spec = format_spec("alphago", policy_pretrained="sl-19", value=tmp_path / "v.keras",
+                       readouts=800, mix=0.5, seed=None, name="alphago-800")
+    assert spec == f"alphago:policy_pretrained=sl-19,value={tmp_path / 'v.keras'},readouts=800," \
+                   f"mix=0.5,name=alphago-800"
+    assert parse_spec(spec) == ("alphago", {"policy_pretrained": "sl-19",
+                                            "value": str(tmp_path / "v.keras"), "readouts": "800",
+                                            "mix": "0.5", "name": "alphago-800"})
+    assert format_spec("alphago", mix=0.0) == "alphago:mix=0"
+    command = format_spec("gtp", name="g", cmd="gnugo --mode gtp --x=1,2")
+    assert parse_spec(command) == ("gtp", {"name": "g", "cmd": "gnugo --mode gtp --x=1,2"})
+    with pytest.raises(ValueError, match="a value has no commas"):
+        format_spec("policy", path="a,b.keras")
+    with pytest.raises(ValueError, match="cmd must come last"):
+        format_spec("gtp", cmd="gnugo", name="g")
 
 
 def test_gtp_player_follows_the_game_and_resyncs_after_an_undo(gnugo_path):
@@ -429,7 +449,7 @@ def test_policy_player_greedy_sampled_and_sensible(tmp_path):
 
     from mockgo.go.board import Board
     from mockgo.nets import models
-    from mockgo.play.players import PolicyPlayer
+    from mockgo.play.policy_player import PolicyPlayer
 
     model = models.policy_network(5, 48, layers=2, filters=4)
     path = tmp_path / "p5.keras"
@@ -472,7 +492,7 @@ def test_policy_player_greedy_sampled_and_sensible(tmp_path):
 
 def test_search_specs_take_a_time_budget_instead_of_readouts():
     from mockgo.go.board import Board
-    from mockgo.play.players import SearchPlayer
+    from mockgo.play.search_player import SearchPlayer
     from mockgo.search.evaluators import uniform_evaluator
 
     player = make_player("mcts:seconds=0.05,seed=0")

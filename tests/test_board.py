@@ -8,8 +8,9 @@ import pytest
 
 from mockgo import BLACK, EMPTY, WHITE, Board, IllegalMove
 from mockgo.go import coords
-from mockgo.go.board import (KO, LEGAL, OCCUPIED, SUICIDE, SUPERKO, check_komi,
-                             fixed_handicap_points, geometry, max_handicap, opponent)
+from mockgo.go.board import (KO, LEGAL, OCCUPIED, SUICIDE, SUPERKO, check_komi, geometry,
+                             opponent)
+from mockgo.go.handicap import fixed_handicap_points, max_handicap
 
 
 def at(board, vertex):

@@ -13,13 +13,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mockgo.board_widget import BoardWidget, GameSession, play, review
+from mockgo.board_widget import play, review
+from mockgo.board_widget.session import GameSession
 from mockgo.board_widget.svg import board_svg, graph_svg
-from mockgo.data import records
+from mockgo.board_widget.widget import BoardWidget
+from mockgo.data import sgf_reader
 from mockgo.data.gametree import Cursor, GameTree, SearchSummary
 from mockgo.go import coords
 from mockgo.go.board import BLACK, EMPTY, WHITE, Board
-from mockgo.play.players import RandomPlayer
+from mockgo.play.random_player import RandomPlayer
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sgf"
 
@@ -108,9 +110,9 @@ def test_the_saved_sgf_replays_to_the_same_board(tmp_path):
         session.engine_move()
     path = session.save()
     assert path == tmp_path / "game.sgf" and session.message == f"saved {path}"
-    record = records.load_sgf(path)
+    record = sgf_reader.load_sgf(path)
     assert (record.black, record.white) == ("you", "random")
-    assert (records.final_board(record).stones == session.board.stones).all()
+    assert (sgf_reader.final_board(record).stones == session.board.stones).all()
     assert record.moves == session.board.history
 
 
@@ -130,7 +132,7 @@ def test_resigning_passing_and_new_games():
     while not session.over:
         session.engine_move() if session.engine_to_move() else session.pass_turn()
     assert session.result and session.result[0] in "BW0" and "two passes" in session.message
-    saved = records.read_sgf(session.sgf())
+    saved = sgf_reader.read_sgf(session.sgf())
     assert saved.result == session.result
 
 
@@ -139,7 +141,7 @@ def test_handicap_games_start_with_white():
     assert (session.board.stones == BLACK).sum() == 2 and session.engine_to_move()
     session.engine_move()
     click_empty(session)
-    assert records.read_sgf(session.sgf()).handicap == 2
+    assert sgf_reader.read_sgf(session.sgf()).handicap == 2
 
 
 def test_the_engines_search_is_kept_and_shown():
@@ -151,7 +153,7 @@ def test_the_engines_search_is_kept_and_shown():
     # It plays its most visited move (ties broken at random).
     assert summary.moves[0][1] == max(n for _, n, _ in summary.moves)
     assert move in [m for m, n, _ in summary.moves if n == summary.moves[0][1]]
-    assert SearchSummary.parse(records.read_sgf(session.sgf()).comments[1], 9) == summary
+    assert SearchSummary.parse(sgf_reader.read_sgf(session.sgf()).comments[1], 9) == summary
     rates = session.win_rates()
     assert rates[0] is None and 0 <= rates[1] <= 1 and len(rates) == 3
     picture = board_svg(session.board, search=summary)
@@ -258,7 +260,7 @@ def test_the_widget_saves_and_undoes(tmp_path):
     widget.act("play", point=at("E5"))
     widget.wait(10)
     widget.act("save")
-    assert records.load_sgf(tmp_path / "w.sgf").moves == widget.session.board.history
+    assert sgf_reader.load_sgf(tmp_path / "w.sgf").moves == widget.session.board.history
     widget.act("undo")
     assert widget.info["move_number"] == 0 and 'class="mg-stone' not in widget.board_svg
     widget.act("bogus")

@@ -25,7 +25,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from mockgo.data import records
+from mockgo.data import sgf_reader
 from mockgo.go.board import BLACK, WHITE
 
 REPO = Path(__file__).resolve().parent.parent
@@ -193,7 +193,7 @@ def test_play_a_move_against_the_engine_in_jupyterlab(tmp_path):
         driver.find_element(By.CSS_SELECTOR, ".mockgo-board-widget button.mg-save").click()
         saved = lab / "e2e-game.sgf"
         wait_for("the saved SGF", saved.exists, 30)
-        record = records.load_sgf(saved)
+        record = sgf_reader.load_sgf(saved)
         assert record.moves == [(BLACK, E5), (WHITE, reply)]
         assert (record.black, record.white, record.size) == ("you", "random", 9)
         wait_for("the widget to say it saved", lambda: "saved" in driver.find_element(

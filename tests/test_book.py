@@ -12,6 +12,7 @@ its plots and its code, a name in its prose links to the reference of a
 function its code calls, and the search finds that function.
 """
 
+import collections
 import functools
 import http.server
 import os
@@ -78,11 +79,31 @@ def test_every_public_name_has_a_docstring(extension):
     assert problems == []
 
 
+def test_the_reference_documents_every_public_name_once(extension):
+    """One home per name: each public name is documented on one page, by
+    the module that defines it; only the package's front door (``from
+    mockgo import Board``) lists names defined elsewhere, as links."""
+    documented, handed_on = collections.Counter(), []
+    for package in api_pages().values():
+        for module in extension.modules_of(package):
+            lines = extension.module_entries(module)[0]
+            documented.update(line.split("::", 1)[1].strip() for line in lines
+                              if re.match(r"\.\. (auto(class|function|data|exception)|py:data)::",
+                                          line))
+            handed_on += [module.__name__ for line in lines if line.startswith("Also public in")]
+    assert [name for name, count in documented.items() if count > 1] == []
+    assert handed_on == ["mockgo"]
+    assert "mockgo.nets.architectures.ARCHITECTURES" in documented
+
+
 def test_a_names_home_is_found_through_re_exports(extension):
     """What links a name in prose (or a docstring's reference) to the page
     where it is documented: the module that defines it."""
     home = extension._home
-    assert home("mockgo.play.players.PolicyPlayer") == "mockgo.play.policy_player.PolicyPlayer"
+    assert home("mockgo.play.policy_player.PolicyPlayer") == \
+        "mockgo.play.policy_player.PolicyPlayer"
+    # a name a module imports to use it: zero.run plays zero.match's play_match
+    assert home("mockgo.zero.run.play_match") == "mockgo.zero.match.play_match"
     assert home("mockgo.notebook.check") == "mockgo.notebook.check"
     assert home("mockgo.Board.random_playout") == "mockgo.go.board.Board.random_playout"
     assert home("mockgo.BLACK") == "mockgo.go.kernels.BLACK"

@@ -18,10 +18,10 @@ import numpy as np
 import pytest
 
 from mockgo import Board
-from mockgo.data import records
+from mockgo.data import sgf_reader, sgf_writer
 from mockgo.data.dataset import (DatasetSpec, IncompleteDatasetWarning, build_dataset,
                                  read_manifest, summary_line)
-from mockgo.data.records import BrokenArchiveError
+from mockgo.data.archives import BrokenArchiveError, iter_sgf_files, sgf_sources
 
 SPEC = DatasetSpec(encoder="simple2", board_size=9, validation_share=0.2, test_share=0.2)
 GAMES = 80
@@ -34,7 +34,7 @@ def random_sgf(seed, moves=30):
     while board.move_number < moves and not board.is_over:
         choices = np.flatnonzero(board.sensible_moves()[:-1])
         board.play(int(rng.choice(choices)) if len(choices) else board.pass_index)
-    return records.to_sgf(records.record_from_board(board, black="b", white="w")).encode()
+    return sgf_writer.to_sgf(sgf_writer.record_from_board(board, black="b", white="w")).encode()
 
 
 @pytest.fixture(scope="module")
@@ -63,12 +63,12 @@ def test_reading_a_cut_archive_names_it_after_the_games_before_the_cut(archives)
     whole, cut = archives
     read = []
     with pytest.raises(BrokenArchiveError) as caught:
-        for source, _ in records.sgf_sources(cut):
+        for source, _ in sgf_sources(cut):
             read.append(source)
     assert 0 < len(read) < GAMES and caught.value.members == len(read)
     assert str(caught.value).startswith(f"{cut} is cut short or damaged: it broke after "
                                         f"{len(read)} SGF files (")
-    assert len(list(records.sgf_sources(whole))) == GAMES
+    assert len(list(sgf_sources(whole))) == GAMES
 
 
 def test_a_build_from_a_cut_archive_stops_naming_it_and_resumes_once_it_is_whole(
@@ -118,9 +118,9 @@ def test_keep_going_warns_and_leaves_the_dataset_not_complete(archives, tmp_path
 def test_iter_sgf_files_raises_unless_asked_to_keep_going(archives):
     whole, cut = archives
     with pytest.raises(BrokenArchiveError):
-        list(records.iter_sgf_files([cut, whole]))
-    with pytest.warns(records.SGFWarning, match="cut short or damaged"):
-        games = list(records.iter_sgf_files([cut, whole], keep_going=True))
+        list(iter_sgf_files([cut, whole]))
+    with pytest.warns(sgf_reader.SGFWarning, match="cut short or damaged"):
+        games = list(iter_sgf_files([cut, whole], keep_going=True))
     assert GAMES < len(games) < 2 * GAMES
 
 

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from mockgo.cli import main
-from mockgo.data import records
+from mockgo.data import sgf_reader, sgf_writer
 from mockgo.data.dataset import read_manifest
 from mockgo.go import coords
 from tests.test_dataset import random_game
@@ -22,7 +22,7 @@ def games(tmp_path_factory):
     """A folder of 9x9 random games, and an archive of the same games."""
     folder = tmp_path_factory.mktemp("games")
     for i in range(12):
-        records.save_sgf(random_game(9, i, moves=30), folder / f"game-{i:02d}.sgf")
+        sgf_writer.save_sgf(random_game(9, i, moves=30), folder / f"game-{i:02d}.sgf")
     return folder
 
 
@@ -63,7 +63,7 @@ def test_dataset_bad_input_is_one_line_and_exit_2(games, tmp_path, capsys, argum
 @pytest.fixture(scope="module")
 def game19(tmp_path_factory):
     path = tmp_path_factory.mktemp("g19") / "game.sgf"
-    records.save_sgf(random_game(19, 5, moves=20), path)
+    sgf_writer.save_sgf(random_game(19, 5, moves=20), path)
     return path
 
 
@@ -229,7 +229,7 @@ def test_show_a_zero_examples_file(examples, capsys):
 
 def test_show_an_sgf_record(games, capsys):
     path = games / "game-00.sgf"
-    record = records.load_sgf(path)
+    record = sgf_reader.load_sgf(path)
     assert main(["show", str(path)]) == 0
     out = capsys.readouterr().out
     assert out.count("\nmove ") == len(record.moves) + 1  # the start, then every move

@@ -209,7 +209,8 @@ def test_value_data_and_reinforce_through_ray_play_the_same_games(ray_workers, t
     cluster=: the same data and games as played here (5x5, tiny nets)."""
     import keras
 
-    from mockgo.learn.reinforce import Reinforce, ReinforceConfig
+    from mockgo.learn.reinforce import Reinforce
+    from mockgo.learn.reinforce_config import ReinforceConfig
     from mockgo.learn.value import value_dataset
     from mockgo.nets.models import policy_network
 

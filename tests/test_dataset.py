@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from mockgo import Board
-from mockgo.data import records
+from mockgo.data import archives, sgf_reader, sgf_writer
 from mockgo.data.files import FolderBusyError
 from mockgo.data.dataset import (DatasetSpec, batches, build_dataset, load_split, packed_batches,
-                                 rank_value, read_manifest, split_of, summary_line,
-                                 symmetry_tables)
+                                 rank_value, read_manifest, split_of, summary_line)
+from mockgo.go.symmetries import symmetry_tables
 
 
 def packed_batch(folder, split, **options):
@@ -37,7 +37,7 @@ def random_game(size, seed, black_rank="6d", white_rank="7d", moves=40):
     while board.move_number < moves and not board.is_over:
         choices = np.flatnonzero(board.sensible_moves()[:-1])
         board.play(int(rng.choice(choices)) if len(choices) else board.pass_index)
-    record = records.record_from_board(board, black="b", white="w")
+    record = sgf_writer.record_from_board(board, black="b", white="w")
     record.black_rank, record.white_rank = black_rank, white_rank
     return record
 
@@ -46,9 +46,9 @@ def random_game(size, seed, black_rank="6d", white_rank="7d", moves=40):
 def sgf_folder(tmp_path_factory):
     folder = tmp_path_factory.mktemp("sgf")
     for i in range(24):
-        records.save_sgf(random_game(9, i), folder / f"game-{i:02d}.sgf")
-    records.save_sgf(random_game(13, 99), folder / "big-board.sgf")
-    records.save_sgf(random_game(9, 98, black_rank="2k"), folder / "weak.sgf")
+        sgf_writer.save_sgf(random_game(9, i), folder / f"game-{i:02d}.sgf")
+    sgf_writer.save_sgf(random_game(13, 99), folder / "big-board.sgf")
+    sgf_writer.save_sgf(random_game(9, 98, black_rank="2k"), folder / "weak.sgf")
     (folder / "broken.sgf").write_text("(;GM[1]SZ[9];B[ee];W[")
     return folder
 
@@ -96,13 +96,13 @@ def test_build_keeps_and_skips_with_reasons(sgf_folder, tmp_path):
 
 def test_positions_and_labels_are_the_games(sgf_folder, tmp_path):
     build_dataset([sgf_folder / "game-00.sgf"], tmp_path / "one", SPEC, workers=1, progress=False)
-    record = records.load_sgf(sgf_folder / "game-00.sgf")
+    record = sgf_reader.load_sgf(sgf_folder / "game-00.sgf")
     manifest = json.loads((tmp_path / "one" / "dataset.json").read_text())
     split = next(s for s in manifest["positions"] if manifest["positions"][s])
     planes, moves, outcomes = load_split(tmp_path / "one", split)
     expected_moves = [m for _, m in record.moves]
     assert moves.tolist() == expected_moves
-    for (board, color, move), x, outcome in zip(records.replay(record), planes, outcomes):
+    for (board, color, move), x, outcome in zip(sgf_reader.replay(record), planes, outcomes):
         assert np.array_equal(x[..., 0].reshape(-1), board.stones == color)
         assert outcome == (1 if color == record.winner else -1)
 
@@ -110,7 +110,7 @@ def test_positions_and_labels_are_the_games(sgf_folder, tmp_path):
 def test_an_interrupted_build_resumes_to_the_same_dataset(sgf_folder, tmp_path, monkeypatch):
     build_dataset([sgf_folder], tmp_path / "whole", SPEC, workers=1, shard_size=200,
                   checkpoint_games=5, progress=False)
-    real_sources = records.sgf_sources
+    real_sources = archives.sgf_sources
 
     def interrupted(path):
         for count, item in enumerate(real_sources(path)):

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mockgo.data import records
+from mockgo.data import sgf_reader
 from mockgo.data.gametree import Cursor, GameTree, SearchSummary, load_tree, read_tree, save_tree
 from mockgo.go import coords
 from mockgo.go.board import BLACK, WHITE, Board, IllegalMove
@@ -35,7 +35,7 @@ def gtp(moves, size):
 @pytest.mark.parametrize("name", READABLE)
 def test_every_readable_fixture_round_trips(name):
     tree = load_tree(FIXTURES / name)
-    assert tree.record() == records.load_sgf(FIXTURES / name)  # the main line is read_sgf's
+    assert tree.record() == sgf_reader.load_sgf(FIXTURES / name)  # the main line is read_sgf's
     text = tree.to_sgf()
     again = read_tree(text)
     assert again.same_as(tree) and tree.same_as(again)
@@ -45,9 +45,9 @@ def test_every_readable_fixture_round_trips(name):
 
 @pytest.mark.parametrize("name", BROKEN)
 def test_broken_fixtures_fail_as_read_sgf_does(name):
-    with pytest.raises(records.SGFError) as expected:
-        records.load_sgf(FIXTURES / name)
-    with pytest.raises(records.SGFError) as caught:
+    with pytest.raises(sgf_reader.SGFError) as expected:
+        sgf_reader.load_sgf(FIXTURES / name)
+    with pytest.raises(sgf_reader.SGFError) as caught:
         load_tree(FIXTURES / name)
     assert caught.value.reason == expected.value.reason
 
@@ -107,7 +107,7 @@ def test_save_tree_writes_atomically(tmp_path):
     ("(;SZ[9];B[ee]\n(;W[cc])\n(;W[cc]\n;B[ee]]))", "does not parse", "line 4, column 7"),
 ])
 def test_bad_nodes_in_variations_are_named_by_line(text, reason, detail):
-    with pytest.raises(records.SGFError) as caught:
+    with pytest.raises(sgf_reader.SGFError) as caught:
         read_tree(text, source="review.sgf")
     assert caught.value.reason == reason and detail in str(caught.value)
     assert str(caught.value).startswith(f"review.sgf: {reason}")
@@ -121,7 +121,7 @@ def test_real_kgs_games_read_as_trees_give_read_sgfs_records():
         for _, member in zip(range(40), members):
             data = archive.extractfile(member).read()
             tree = read_tree(data, member.name)
-            assert tree.record() == records.read_sgf(data, member.name)
+            assert tree.record() == sgf_reader.read_sgf(data, member.name)
             assert read_tree(tree.to_sgf()).same_as(tree)
 
 
@@ -142,8 +142,8 @@ def test_forward_back_and_the_board_at_each_node():
         boards.append(cursor.board.stones.copy())
     assert cursor.move_number == 9 and cursor.forward() is False
     # The same positions as replaying the main line's record.
-    replayed = [board.stones.copy() for board, _, _ in records.replay(tree.record())][1:]
-    replayed.append(records.final_board(tree.record()).stones)
+    replayed = [board.stones.copy() for board, _, _ in sgf_reader.replay(tree.record())][1:]
+    replayed.append(sgf_reader.final_board(tree.record()).stones)
     assert all((a == b).all() for a, b in zip(boards, replayed))
     assert cursor.back() and cursor.move_number == 8 and (cursor.board.stones == boards[-2]).all()
     cursor.to_start()
@@ -235,7 +235,7 @@ def test_new_games_and_handicap_set_up():
     assert (cursor.board.stones == BLACK).sum() == 2
     cursor.play(cursor.board.pass_index)
     cursor.play(coords.from_gtp("E5", 9))
-    record = records.read_sgf(tree.to_sgf())
+    record = sgf_reader.read_sgf(tree.to_sgf())
     assert (record.black, record.white, record.handicap) == ("me", "random", 2)
     assert record.moves == [(WHITE, 81), (BLACK, coords.from_gtp("E5", 9))]
     tree.remove(tree.main_line()[-1])

@@ -16,7 +16,8 @@ from mockgo.go import coords
 from mockgo.go.board import BLACK, WHITE, Board
 from mockgo.go.ownership import estimate_dead
 from mockgo.play.gtp_engine import GTPEngine, GTPError, gnugo_command
-from mockgo.play.players import RESIGN, Choices, Player, RandomPlayer
+from mockgo.play.player import RESIGN, Choices, Player
+from mockgo.play.random_player import RandomPlayer
 
 ENGINE = [sys.executable, "-m", "mockgo.gtp", "--player", "random"]
 ALL_COMMANDS = [

@@ -14,9 +14,13 @@ import numpy as np
 import pytest
 
 from mockgo.gtp import analysis
-from mockgo.arena.gtp import GTPServer
+from mockgo.gtp.server import GTPServer
 from mockgo.go import coords
-from mockgo.play.players import Choices, Player, RandomPlayer, SearchPlayer, make_player
+from mockgo.play import analysts
+from mockgo.play.player import Choices, Player
+from mockgo.play.random_player import RandomPlayer
+from mockgo.play.search_player import SearchPlayer
+from mockgo.play.specs import make_player
 from mockgo.search.games import CarefulGoGame
 
 FIXTURES = pathlib.Path(__file__).parent / "fixtures"
@@ -271,7 +275,7 @@ def test_policy_and_random_players_give_their_priors():
     from mockgo.go.features import ALPHAGO48
     from mockgo.nets.io import NetworkInfo
     from mockgo.nets.models import policy_network
-    from mockgo.play.players import PolicyPlayer
+    from mockgo.play.policy_player import PolicyPlayer
 
     keras.utils.set_random_seed(0)
     model = policy_network(5, 48, layers=2, filters=4)
@@ -286,7 +290,7 @@ def test_policy_and_random_players_give_their_priors():
     for c in found:
         p = policy[coords.from_gtp(c["move"], 5)]
         assert c["prior"] == int(p * 10000)
-        assert c["visits"] == round(p * analysis.POLICY_VISITS) > 0
+        assert c["visits"] == round(p * analysts.POLICY_VISITS) > 0
         assert c["winrate"] == 5000 and c["pv"] == [c["move"]]
     assert abs(sum(c["prior"] for c in found) / 10000 - 1) < 0.01
     # The random player's policy: uniform over its sensible moves.
@@ -329,9 +333,48 @@ class Fixed(Player):
 def test_a_player_without_analysis_says_so():
     server = GTPServer(Fixed(), size=5)
     assert answer(server, "lz-analyze b 10") == \
-        "? fixed gives no analysis: it has neither a search tree nor a policy\n\n"
+        "? fixed gives no analysis: it reports neither a search tree nor a policy " \
+        "(Player.analyst)\n\n"
     assert answer(server, "genmove_analyze b 10").startswith("? fixed gives no analysis")
     assert server.moves == []
+
+
+class Opinionated(Fixed):
+    """A new kind of player, unknown to mockgo.gtp.analysis: it reports its
+    analysis itself, an opinion of one move and the answer it expects."""
+
+    name = "opinionated"
+
+    def analyst(self, board, rng, limit):
+        return OneOpinion(board)
+
+
+class OneOpinion:
+    searches = False  # one line: nothing grows
+
+    def __init__(self, board):
+        self.board = board
+
+    def grow(self):
+        return False
+
+    def infos(self):
+        centre, corner = coords.from_gtp("D4", 5), coords.from_gtp("A1", 5)
+        return [analysts.MoveInfo(centre, 7, 0.75, 1.0, analysts.lower_bound(0.75, 7),
+                                  [centre, corner])]
+
+
+def test_a_new_kind_of_player_reports_its_own_analysis():
+    server = GTPServer(Opinionated(), size=5)
+    setup_5x5(server)
+    lines = analysis_lines(answer(server, "lz-analyze b 10"))
+    assert len(lines) == 1
+    (found,) = check_line(lines[0], 5)
+    assert (found["move"], found["visits"], found["winrate"], found["prior"], found["pv"]) == \
+        ("D4", 7, 7500, 10000, ["D4", "A1"])
+    assert found["lcb"] == int(analysts.lower_bound(0.75, 7) * 10000) > 0
+    # genmove_analyze: its line, then the move it plays (a pass).
+    assert answer(server, "genmove_analyze b 10").split("\n")[-3] == "play pass"
 
 
 # -------------------------------------------------------- through pipes
@@ -421,7 +464,7 @@ def test_a_recorded_session_replays_the_same():
 def test_the_command_line_sets_the_ponder_limit():
     import argparse
 
-    from mockgo.arena.gtp import configure_parser
+    from mockgo.gtp.cli import configure_parser
 
     parser = configure_parser(argparse.ArgumentParser())
     assert parser.parse_args([]).ponder_visits == analysis.PONDER_VISITS

@@ -15,7 +15,8 @@ from mockgo.gtp.server import GTPServer
 from mockgo.cli import main as mockgo_main
 from mockgo.go.board import Board
 from mockgo.native_log import native_lines_dropped
-from mockgo.play.players import LazyPlayer, PlayerLoadError, PlayerPlan, lazy_player, make_player
+from mockgo.play.lazy_player import LazyPlayer, PlayerLoadError, PlayerPlan
+from mockgo.play.specs import lazy_player, make_player
 
 FIRST_COMMANDS = ["name", "version", "protocol_version", "list_commands", "known_command genmove",
                   "boardsize 19", "clear_board", "komi 6.5", "play b Q16"]

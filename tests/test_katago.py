@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mockgo.data import records
+from mockgo.data import sgf_reader
 from mockgo.go import coords
 from mockgo.go.board import BLACK, EMPTY, WHITE, Board
 from mockgo.go.ownership import final_owners
@@ -60,7 +60,7 @@ def gnugo_statuses(gnugo_path, board=None, sgf_path=None):
             for p in np.flatnonzero(board.stones):
                 color = "black" if board.stones[p] == BLACK else "white"
                 engine.send(f"play {color} {coords.to_gtp(int(p), board.size)}")
-        size = board.size if board is not None else records.load_sgf(sgf_path).size
+        size = board.size if board is not None else sgf_reader.load_sgf(sgf_path).size
         lists = {kind: [coords.from_gtp(word, size)
                         for word in engine.send(f"final_status_list {kind}").split()]
                  for kind in ("alive", "dead", "seki", "black_territory", "white_territory",
@@ -113,7 +113,7 @@ def test_ownership_labels_with_seki_and_dead_stones_as_gnugo_marks_them(gnugo_pa
                                   "game-005-gnugo-l1-vs-uct-rave-heavy-20000.sgf"])
 def test_ownership_labels_of_real_games_agree_with_gnugo_point_by_point(gnugo_path, game):
     path = MATCHES / game
-    board = records.final_board(records.load_sgf(path))
+    board = sgf_reader.final_board(sgf_reader.load_sgf(path))
     lists, score = gnugo_statuses(gnugo_path, sgf_path=path)
     assert len(lists["dead"]) >= 5  # games with dead stones on both sides' areas
     owners = final_owners(board, lists["dead"], lists["seki"])
@@ -359,7 +359,8 @@ def test_strength_curve_matches_gnugo_and_resumes(gnugo_path, tmp_path):
     assert point["generation"] == 1 and point["wins"] <= 2 and point["selfplay_games"] == 4
     assert point["cpu_hours"] > 0 and point["hours"] > 0 and point["seconds_per_move"] > 0
     games = sorted((base / "sgf" / "strength" / "000001-vs-gnugo-l1").glob("*.sgf"))
-    assert len(games) == 2 and records.load_sgf(games[1]).black == "gnugo-l1"  # colours alternate
+    # the colours alternate
+    assert len(games) == 2 and sgf_reader.load_sgf(games[1]).black == "gnugo-l1"
     # A point is made once: opened again, the run plays no match.
     again = bootstrap(base, config)
     assert again.gnugo_strength(1) == again.strength_curve() == [point]
@@ -554,9 +555,9 @@ def test_equal_cost_matches_pair_models_of_no_more_cpu_time_and_resume(tmp_path,
     folder = tmp_path / "katago" / "sgf" / "equal-cost" / "000002-vs-plain-000001-r4"
     games = sorted(folder.glob("*.sgf"))
     assert len(games) == 2
-    first = records.load_sgf(games[0])
+    first = sgf_reader.load_sgf(games[0])
     assert (first.black, first.white) == ("katago-000002-r4", "plain-000001-r4")
-    assert records.load_sgf(games[1]).black == "plain-000001-r4"  # colours alternate
+    assert sgf_reader.load_sgf(games[1]).black == "plain-000001-r4"  # colours alternate
     # Asked again, the matches are read from their folders: no game is played.
     monkeypatch.setattr(zero_match, "evaluator_for", _refuse_to_play)
     played = zero_match.equal_cost_matches(katago, plain, games=2, generations=[1],

@@ -85,7 +85,7 @@ def test_a_gtp_game_with_the_random_player_does_not_import_tensorflow():
     code = """
 import sys
 from mockgo.gtp.server import GTPServer
-from mockgo.play.players import make_player
+from mockgo.play.specs import make_player
 server = GTPServer(make_player("random"), size=9)
 for line in ("boardsize 9", "clear_board", "genmove b", "play w D4", "genmove b"):
     assert server.handle(line).startswith("="), line
@@ -300,3 +300,113 @@ def test_no_circle_even_through_imports_inside_functions():
     for module in sorted(graph):
         visit(module)
     assert not circles, "import circles: " + "; ".join(" -> ".join(c) for c in circles)
+
+
+# ------------------------------------------------------ one home per name
+
+# The package's front door: ``from mockgo import Board, coords``, the README's
+# first example (test_the_readme_imports_still_work), is the one place a name
+# is handed on from the module that defines it.
+FRONT_DOOR = "mockgo"
+
+
+def _used_names(tree):
+    """The names a module's code uses: loaded names, and names inside
+    annotations written as strings."""
+    used = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            used.add(node.id)
+        annotations = []
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            annotations = [a.annotation for a in (node.args.args + node.args.kwonlyargs +
+                                                   node.args.posonlyargs)] + [node.returns]
+        elif isinstance(node, (ast.AnnAssign, ast.arg)):
+            annotations = [node.annotation]
+        for annotation in annotations:
+            if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+                used |= {n.id for n in ast.walk(ast.parse(annotation.value))
+                         if isinstance(n, ast.Name)}
+    return used
+
+
+def handed_on(path):
+    """What ``path`` imports only to export again: names its ``__all__``
+    lists that it does not define, names it imports from mockgo at its top
+    and never uses, a public second name for an imported one (``X = Y``,
+    ``X = module.Y``), and a body of nothing but imports."""
+    tree = ast.parse(path.read_text())
+    defined, imported, exported, aliases = set(), {}, None, {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                names = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+                if "__all__" in names and isinstance(node.value, (ast.List, ast.Tuple)):
+                    exported = [e.value for e in node.value.elts if isinstance(e, ast.Constant)]
+                elif isinstance(target, ast.Name) and isinstance(node.value, (ast.Name,
+                                                                             ast.Attribute)):
+                    root = node.value
+                    while isinstance(root, ast.Attribute):
+                        root = root.value
+                    aliases[target.id] = (root.id if isinstance(root, ast.Name) else None,
+                                          ast.unparse(node.value), node.lineno)
+                defined |= names
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "mockgo":
+            for alias in node.names:
+                imported[alias.asname or alias.name] = node.lineno
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "mockgo" and alias.asname:
+                    imported[alias.asname] = node.lineno
+    problems = [f"__all__ lists {name}, defined elsewhere" for name in exported or ()
+                if name not in defined]
+    public = set(exported) if exported is not None else {n for n in defined
+                                                         if not n.startswith("_")}
+    problems += [f"line {line}: {name} is another name for {value}, defined elsewhere"
+                 for name, (root, value, line) in aliases.items()
+                 # a constant's value (ENCODER = AGZ17) is a setting, not a second name
+                 if name in public and root in imported and not value.split(".")[-1].isupper()]
+    used = _used_names(tree)
+    problems += [f"line {line}: imports {name} and never uses it" for name, line in imported.items()
+                 if name not in used]
+    body = [node for node in tree.body
+            if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))]
+    if body and all(isinstance(node, (ast.Import, ast.ImportFrom)) or
+                    (isinstance(node, ast.Assign) and
+                     [getattr(t, "id", None) for t in node.targets] == ["__all__"])
+                    for node in body):
+        problems.append("its body is only imports")
+    return problems
+
+
+def test_every_name_has_one_home():
+    """A name is imported from the module that defines it: no module of
+    mockgo imports names from another only to hand them on (the old
+    ``mockgo.data.records`` and ``mockgo.play.players`` did, and two modules
+    kept names "so that they stay importable"), so the layers cannot grow
+    back."""
+    found = [f"{shown(path)}: {problem}" for path in sorted(PACKAGE.rglob("*.py"))
+             if module_name(path) != FRONT_DOOR for problem in handed_on(path)]
+    assert not found, "\n".join(found)
+
+
+def test_a_name_handed_on_is_caught(tmp_path):
+    layer = tmp_path / "layer.py"
+    layer.write_text('"""A layer."""\n\nfrom mockgo.go.board import Board\n\n__all__ = ["Board"]\n')
+    alias = tmp_path / "alias.py"
+    alias.write_text("from mockgo.data import sgf_syntax\nfrom mockgo.search.games import GoGame\n\n"
+                     "escape = sgf_syntax.escape\nGame = GoGame\n_private = GoGame\n"
+                     "PLANES = sgf_syntax.AGZ17\n")
+    assert handed_on(alias) == ["line 4: escape is another name for sgf_syntax.escape, "
+                                "defined elsewhere",
+                                "line 5: Game is another name for GoGame, defined elsewhere"]
+    kept = tmp_path / "kept.py"
+    kept.write_text("from mockgo.go.board import Board, opponent  # noqa: F401\n\n\n"
+                    "def f(x: 'Board'):\n    return x\n")
+    assert handed_on(layer) == ["__all__ lists Board, defined elsewhere",
+                                "line 3: imports Board and never uses it",
+                                "its body is only imports"]
+    assert handed_on(kept) == ["line 1: imports opponent and never uses it"]

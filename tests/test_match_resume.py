@@ -7,10 +7,12 @@ import warnings
 
 import pytest
 
-from mockgo.arena.matches import FINISHED_GAMES, configure_parser, match, run_cli
+from mockgo.arena.matches import configure_parser, run_cli
+from mockgo.play.match import match
+from mockgo.play.match_folder import FINISHED_GAMES
 from mockgo.data.files import FolderBusyError, is_temporary
 from mockgo.go.board import BLACK, WHITE
-from mockgo.play.players import RandomPlayer
+from mockgo.play.random_player import RandomPlayer
 
 
 def _results(result):

@@ -11,10 +11,11 @@ import pytest
 
 from mockgo.data.files import CorruptFileError
 from mockgo.go.features import AGZ17, ALPHAGO48, ALPHAGO49, SIMPLE2
-from mockgo.nets.inference import network_input
 from mockgo.nets.device import compute_device
-from mockgo.nets.io import (INFO_MEMBER, NetworkInfo, load_model, model_info, read_info,
-                            save_for_play, save_model)
+from mockgo.nets.inference import network_input
+from mockgo.nets.architectures import ARCHITECTURES, build_network
+from mockgo.nets.io import (INFO_MEMBER, KINDS, NetworkInfo, kind_of, load_model, model_info,
+                            read_info, save_for_play, save_model)
 from mockgo.nets.models import dual_network, policy_network, value_network
 
 
@@ -145,3 +146,54 @@ def test_a_saved_network_records_the_device_precision_and_backend_that_trained_i
     with pytest.warns(UserWarning, match="records no encoder"):
         old = load_model(plain)
     assert read_trained_by(save_model(old, tmp_path / "old-again.keras")) is None
+
+
+# ------------------------------------------------------------ architectures by name
+
+TINY_SIZES = {  # each architecture at a size that builds in a moment
+    "policy_network": dict(board_size=5, planes=48, layers=2, filters=4),
+    "value_network": dict(board_size=5, planes=49, layers=2, filters=4, hidden=8),
+    "dual_network": dict(board_size=5, planes=17, blocks=1, filters=4),
+    "imago_dense_network": dict(board_size=5, planes=2, hidden=8),
+    "imago_conv_network": dict(board_size=5, planes=2, filters=(4, 4)),
+}
+
+
+def test_every_architecture_is_built_by_name_and_its_kind_matches_its_heads():
+    assert set(TINY_SIZES) == set(ARCHITECTURES)
+    assert {a.kind for a in ARCHITECTURES.values()} <= set(KINDS)
+    for name, architecture in ARCHITECTURES.items():
+        model = build_network(name, **TINY_SIZES[name])
+        assert model.mockgo_architecture == name and kind_of(model) == architecture.kind
+        del model.mockgo_architecture  # what is guessed from the outputs agrees
+        assert kind_of(model) == architecture.kind, name
+    with pytest.raises(ValueError, match="unknown architecture 'resnet'; known: policy_network"):
+        build_network("resnet")
+
+
+def test_a_file_records_its_architecture_and_its_kind_is_read_from_the_table(tmp_path):
+    model = build_network("value_network", **TINY_SIZES["value_network"])
+    path = save_for_play(model, tmp_path / "value.keras", encoder=ALPHAGO49)
+    record = json.loads(zipfile.ZipFile(path).read(INFO_MEMBER))
+    assert record["architecture"] == "value_network" and record["kind"] == "value"
+    loaded = load_model(path)
+    assert loaded.mockgo_architecture == "value_network" and kind_of(loaded) == "value"
+
+    def rewritten(name, **changes):  # the same file, its record changed
+        target = tmp_path / name
+        with zipfile.ZipFile(path) as source, zipfile.ZipFile(target, "w") as copy:
+            for item in source.namelist():
+                data = source.read(item)
+                if item == INFO_MEMBER:
+                    data = json.dumps({key: value for key, value in {**record, **changes}.items()
+                                       if value is not None})
+                copy.writestr(item, data)
+        return target
+
+    # The table decides over a recorded kind; an old file (no name) is read
+    # by its kind, and so is a name this mockgo does not know.
+    assert read_info(rewritten("named.keras", kind="policy")).kind == "value"
+    assert read_info(rewritten("old.keras", architecture=None, kind="value")).kind == "value"
+    assert read_info(rewritten("new.keras", architecture="transformer")).kind == "value"
+    old = load_model(tmp_path / "old.keras")
+    assert not hasattr(old, "mockgo_architecture") and kind_of(old) == "value"

@@ -8,7 +8,8 @@ import sys
 
 import nbformat
 
-from mockgo.notebook_export import DropNativeLogLines, is_native_log_line
+from mockgo.native_log import is_native_log_line
+from mockgo.notebook_export import DropNativeLogLines
 
 # Copied from docs/notebooks/01_supervised.ipynb as executed on 2026-11-24.
 NATIVE = [

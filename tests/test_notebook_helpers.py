@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mockgo import notebook
+from mockgo import notebook, presets
 from mockgo.notebook import quick_mode, repo_root
 
 
@@ -47,17 +47,17 @@ def test_repo_root_missing(tmp_path):
 # ------------------------------------------------------------ presets
 
 
-@pytest.mark.parametrize("name", notebook.NOTEBOOKS)
+@pytest.mark.parametrize("name", presets.NOTEBOOKS)
 def test_every_notebook_has_a_quick_and_a_full_preset(name):
-    quick, full = notebook.preset(name, True), notebook.preset(name, False)
+    quick, full = presets.preset(name, True), presets.preset(name, False)
     assert type(quick) is type(full) and quick != full
 
 
 def test_presets_are_what_the_notebooks_were_measured_with():
-    assert notebook.preset("01_supervised", False).epochs == 10
-    assert notebook.preset("03_policy_gradient", False).config.size == 19
-    assert notebook.preset("03_policy_gradient", True).size == 9
-    zero = notebook.preset("04_zero_selfplay", False)
+    assert presets.preset("01_supervised", False).epochs == 10
+    assert presets.preset("03_policy_gradient", False).config.size == 19
+    assert presets.preset("03_policy_gradient", True).size == 9
+    zero = presets.preset("04_zero_selfplay", False)
     assert (zero.config.blocks, zero.config.filters, zero.generations) == (4, 32, 60)
     assert zero.config.ownership_head and not zero.config.evaluate  # KataGo's set, no gate
     assert zero.plain.evaluate and not zero.plain.ownership_head  # AlphaGo Zero's
@@ -77,33 +77,33 @@ def test_presets_are_what_the_notebooks_were_measured_with():
         with pytest.raises(ValueError, match="or 'partner' with a partner: "):
             notebook.reinforce_dir("/r", False, baseline, partner=partner)
     with pytest.raises(ValueError, match="unknown notebook '05_nothing'"):
-        notebook.preset("05_nothing", True)
+        presets.preset("05_nothing", True)
 
 
-@pytest.mark.parametrize("name", notebook.NOTEBOOKS)
+@pytest.mark.parametrize("name", presets.NOTEBOOKS)
 def test_full_mode_on_a_gpu_picks_the_gpu_preset_where_a_notebook_has_one(name):
     gpu, cpu = "GPU (NVIDIA H200)", "CPU"
-    assert notebook.preset_name(name, True, gpu) == notebook.preset_name(name, True, cpu) == "quick"
-    assert notebook.preset(name, True, gpu) == notebook.preset(name, True)
-    assert notebook.preset_name(name, False, cpu) == "full"
-    assert notebook.preset(name, False, cpu) == notebook.preset(name, False)
+    assert presets.preset_name(name, True, gpu) == presets.preset_name(name, True, cpu) == "quick"
+    assert presets.preset(name, True, gpu) == presets.preset(name, True)
+    assert presets.preset_name(name, False, cpu) == "full"
+    assert presets.preset(name, False, cpu) == presets.preset(name, False)
     if name in ("01_supervised", "02_value_net"):
-        assert notebook.preset_name(name, False, gpu) == "gpu"
-        assert notebook.preset(name, False, gpu) != notebook.preset(name, False)
+        assert presets.preset_name(name, False, gpu) == "gpu"
+        assert presets.preset(name, False, gpu) != presets.preset(name, False)
     else:
-        assert notebook.preset_name(name, False, gpu) == "full"
-        assert notebook.preset(name, False, gpu) == notebook.preset(name, False)
+        assert presets.preset_name(name, False, gpu) == "full"
+        assert presets.preset(name, False, gpu) == presets.preset(name, False)
 
 
 def test_the_gpu_presets_train_the_recipes_networks():
-    from mockgo.learn.recipe import PRESETS
+    from mockgo.learn.recipe_config import PRESETS
 
     recipe = PRESETS["gpu"]
-    sl = notebook.preset("01_supervised", False, "GPU (NVIDIA H100)")
+    sl = presets.preset("01_supervised", False, "GPU (NVIDIA H100)")
     assert (sl.mode, sl.layers, sl.filters, sl.batch_size) == ("gpu", 13, 192, 1024)
     assert (sl.layers, sl.filters, sl.epochs) == (recipe.layers, recipe.filters, recipe.epochs)
     assert sl.archives is None and sl.max_games is None  # every game, as in full mode
-    value = notebook.preset("02_value_net", False, "GPU (NVIDIA H100)")
+    value = presets.preset("02_value_net", False, "GPU (NVIDIA H100)")
     assert value.net["layers"] == recipe.value_layers == 13 and value.games == recipe.value_games
     assert value.size == 19
 

@@ -9,7 +9,8 @@ from matplotlib.image import AxesImage
 from matplotlib.patches import Circle
 
 from mockgo.go import coords
-from mockgo.go.board import BLACK, EMPTY, WHITE, Board, hoshi_points
+from mockgo.go.board import BLACK, EMPTY, WHITE, Board
+from mockgo.go.handicap import hoshi_points
 from mockgo.plotting import (bars_by_phase, color_name, draw_board, draw_game, draw_planes,
                              plot_curves, plot_elo_chain, plot_reinforce_runs, plot_value_curve,
                              reference_line)

@@ -14,7 +14,7 @@ from mockgo.arena.evaluation import evaluate_sgf
 from mockgo.cli import main
 from mockgo.go.features import get_encoder
 from mockgo.nets.io import read_info
-from mockgo.play.players import make_player
+from mockgo.play.specs import make_player
 
 ROOT = Path(__file__).resolve().parent.parent
 CARD_FIELDS = {"name", "file", "sha256", "bytes", "kind", "encoder", "board_size",

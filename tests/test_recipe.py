@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from mockgo.data import records
-from mockgo.learn.recipe import PRESETS, RecipeConfig, run_recipe
+from mockgo.data import sgf_writer
+from mockgo.learn.recipe import run_recipe
+from mockgo.learn.recipe_config import PRESETS, RecipeConfig
 from tests.test_dataset import random_game
 
 
@@ -16,7 +17,7 @@ def games(tmp_path_factory):
     """60 random 19x19 games between 7-dan players."""
     folder = tmp_path_factory.mktemp("games19")
     for i in range(60):
-        records.save_sgf(random_game(19, i, moves=60), folder / f"g{i:03d}.sgf")
+        sgf_writer.save_sgf(random_game(19, i, moves=60), folder / f"g{i:03d}.sgf")
     return folder
 
 

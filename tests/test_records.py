@@ -21,11 +21,12 @@ import numpy as np
 import pytest
 
 from mockgo import BLACK, EMPTY, WHITE, Board
-from mockgo.data import records, sgf_reader, sgf_writer
-from mockgo.data.records import (GameRecord, LoadSummary, SGFError, SGFWarning, decode_sgf_bytes,
-                                 final_board, iter_sgf_files, load_sgf, parse_komi, parse_result,
-                                 read_sgf, record_from_board, replay, rules_use_superko, save_sgf,
-                                 to_sgf)
+from mockgo.data import archives, sgf_reader, sgf_writer
+from mockgo.data.archives import LoadSummary, iter_sgf_files
+from mockgo.data.charsets import decode_sgf_bytes
+from mockgo.data.sgf_reader import (GameRecord, SGFError, SGFWarning, final_board, load_sgf,
+                                    parse_komi, parse_result, read_sgf, replay, rules_use_superko)
+from mockgo.data.sgf_writer import record_from_board, save_sgf, to_sgf
 from mockgo.go import coords
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sgf"
@@ -131,7 +132,7 @@ def test_komi_survives_a_round_trip(komi):
     text = to_sgf(GameRecord(size=9, komi=komi))
     assert re.search(r"KM\[-?[0-9]+[.e]", text)
     assert read_sgf(text).komi == komi
-    assert parse_komi(records.format_komi(komi)) == komi
+    assert parse_komi(sgf_writer.format_komi(komi)) == komi
 
 
 def test_non_finite_komi_is_not_written():
@@ -571,7 +572,7 @@ def test_load_sgf_refuses_what_is_not_a_regular_file(tmp_path):
 
 
 def test_load_sgf_refuses_a_file_over_the_limit(tmp_path, monkeypatch):
-    assert records.MAX_SGF_BYTES == 4 * 2**20
+    assert sgf_reader.MAX_SGF_BYTES == 4 * 2**20
     path = tmp_path / "big.sgf"
     record = fixture("kgs_9x9_game.sgf")
     text = to_sgf(record)
@@ -745,7 +746,7 @@ def test_broken_archive_keeps_the_games_before_the_break(tmp_path, kind):
     # By default a broken archive is an error naming it, after the games
     # before the break: it must not pass for a smaller whole archive.
     before = []
-    with pytest.raises(records.BrokenArchiveError, match=rf"^{broken} is cut short or damaged: "
+    with pytest.raises(archives.BrokenArchiveError, match=rf"^{broken} is cut short or damaged: "
                                                         r"it broke after \d+ SGF files \("), \
             warnings.catch_warnings():
         warnings.simplefilter("ignore", SGFWarning)  # the bad files before the break
@@ -775,13 +776,13 @@ def test_sgf_sources_raises_oserror_for_a_broken_archive(tmp_path):
     fake = tmp_path / "fake.tar.gz"
     fake.write_bytes(b"not an archive at all")
     with pytest.raises(OSError, match=rf"^{fake} is cut short or damaged: it broke after 0 "):
-        list(records.sgf_sources(fake))
+        list(archives.sgf_sources(fake))
     folder = tmp_path / "folder"
     (folder / "sub").mkdir(parents=True)
     (folder / "sub" / "b.SGF").write_bytes(b"(;GM[1];B[aa])")
     (folder / "a.sgf").write_bytes(b"(;GM[1];B[bb])")
     (folder / "notes.txt").write_text("not a game")
-    sources = [source for source, _ in records.sgf_sources(folder)]
+    sources = [source for source, _ in archives.sgf_sources(folder)]
     assert [Path(source).relative_to(folder).as_posix() for source in sources] == \
         ["a.sgf", "sub/b.SGF"]
 

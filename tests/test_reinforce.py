@@ -16,7 +16,9 @@ from mockgo.data.files import is_temporary
 from mockgo.go.board import BLACK, WHITE
 from mockgo.go.features import get_encoder
 from mockgo.learn import value
-from mockgo.learn.reinforce import OpponentPool, PolicyGradient, Reinforce, ReinforceConfig
+from mockgo.learn.policy_gradient import PolicyGradient
+from mockgo.learn.reinforce import OpponentPool, Reinforce
+from mockgo.learn.reinforce_config import ReinforceConfig
 from mockgo.learn.value import add_colour_plane, fit_value_network, value_dataset
 from mockgo.nets.inference import Predictor, masked_policy
 from mockgo.nets.models import policy_network, value_network
@@ -166,7 +168,7 @@ def test_a_run_without_its_state_is_refused_and_damage_is_named(tmp_path):
 
 
 def test_training_games_are_recorded_as_asked_once_each(tmp_path, monkeypatch):
-    from mockgo.data.records import final_board, load_sgf
+    from mockgo.data.sgf_reader import final_board, load_sgf
 
     config = dataclasses.replace(CONFIG, eval_every=0)
     folder = tmp_path / "rl"
@@ -442,7 +444,7 @@ def test_value_fit_stops_early_and_keeps_the_best_epoch():
 def test_split_game_reads_a_game_back_from_its_archive(tmp_path):
     import tarfile
 
-    from mockgo.data import records
+    from mockgo.data import sgf_writer
     from mockgo.data.dataset import DatasetSpec, build_dataset, split_game
 
     names = []
@@ -451,7 +453,8 @@ def test_split_game_reads_a_game_back_from_its_archive(tmp_path):
         for move in (10 + i, 40, 70 - i, 30):
             board.play(move)
         names.append(tmp_path / f"game-{i}.sgf")
-        records.save_sgf(records.record_from_board(board, black=f"b{i}", white="w"), names[-1])
+        record = sgf_writer.record_from_board(board, black=f"b{i}", white="w")
+        sgf_writer.save_sgf(record, names[-1])
     archive = tmp_path / "games.tar.gz"
     with tarfile.open(archive, "w:gz") as tar:
         for name in names:
@@ -472,7 +475,7 @@ def test_split_game_reads_a_game_back_from_its_archive(tmp_path):
 def test_the_game_to_follow_was_decided_on_the_board_and_reaches_the_late_game(tmp_path):
     import tarfile
 
-    from mockgo.data import records
+    from mockgo.data import sgf_writer
     from mockgo.data.dataset import DatasetSpec, build_dataset
     from mockgo.learn.value import decided_game
 
@@ -485,8 +488,8 @@ def test_the_game_to_follow_was_decided_on_the_board_and_reaches_the_late_game(t
             for move in range(length):
                 board.play(move * 3 + i % 2)
             name = tmp_path / f"game-{i}.sgf"
-            records.save_sgf(records.record_from_board(board, black=f"b{i}", white="w",
-                                                       result=result), name)
+            sgf_writer.save_sgf(sgf_writer.record_from_board(board, black=f"b{i}", white="w",
+                                                             result=result), name)
             tar.add(name, arcname=f"kgs/{name.name}")
     spec = DatasetSpec(encoder="simple2", board_size=9, min_rank=None,
                        validation_share=0.0, test_share=1.0)  # every game in the test split
@@ -506,7 +509,7 @@ def test_the_game_to_follow_was_decided_on_the_board_and_reaches_the_late_game(t
 def test_the_game_to_follow_is_an_even_game_that_the_networks_komi_would_not_change(tmp_path):
     import tarfile
 
-    from mockgo.data import records
+    from mockgo.data import sgf_writer
     from mockgo.data.dataset import DatasetSpec, build_dataset
     from mockgo.learn.value import decided_game
 
@@ -522,8 +525,8 @@ def test_the_game_to_follow_is_an_even_game_that_the_networks_komi_would_not_cha
             for move in range(12):
                 board.play(move * 3 + i % 2)
             name = tmp_path / f"game-{i}.sgf"
-            records.save_sgf(records.record_from_board(board, black=f"b{i}", white="w",
-                                                       result=result), name)
+            sgf_writer.save_sgf(sgf_writer.record_from_board(board, black=f"b{i}", white="w",
+                                                             result=result), name)
             tar.add(name, arcname=f"kgs/{name.name}")
     spec = DatasetSpec(encoder="simple2", board_size=9, min_rank=None,
                        validation_share=0.0, test_share=1.0)  # every game in the test split
@@ -606,7 +609,7 @@ def partnered(*partners, share=0.5):
 
 
 def test_a_partner_of_another_architecture_is_played_and_learned_from(tmp_path):
-    from mockgo.data.records import load_sgf
+    from mockgo.data.sgf_reader import load_sgf
 
     partner = tiny_partner(tmp_path / "partner.keras")
     config = partnered(partner)

@@ -57,8 +57,8 @@ import numpy as np
 import pytest
 
 from mockgo.go import coords
-from mockgo.go.board import (BLACK, COLOR_NAMES, EMPTY, KO, SUPERKO, WHITE, Board,
-                             fixed_handicap_points)
+from mockgo.go.board import BLACK, COLOR_NAMES, EMPTY, KO, SUPERKO, WHITE, Board
+from mockgo.go.handicap import fixed_handicap_points
 from mockgo.play.gtp_engine import GTPEngine, GTPError, gnugo_command
 
 KOMI = 7.5

@@ -9,14 +9,17 @@ import numpy as np
 import pytest
 
 from mockgo import Board
-from mockgo.data import records
+from mockgo.data import sgf_reader
 from mockgo.go.board import BLACK, WHITE
 from mockgo.go.features import get_encoder
 from mockgo.nets.inference import masked_policy
 from mockgo.nets.models import policy_network
 from mockgo.play.match import match as play_match
 from mockgo.play.player import RESIGN
-from mockgo.play.players import PolicyPlayer, RandomPlayer, SearchPlayer, as_player
+from mockgo.play.policy_player import PolicyPlayer
+from mockgo.play.random_player import RandomPlayer
+from mockgo.play.search_player import SearchPlayer
+from mockgo.play.specs import as_player
 from mockgo.play.runner import RANDOM_MOVE, mixture, play_games
 from mockgo.play.sampling import temper
 from mockgo.search.evaluators import uniform_evaluator
@@ -140,12 +143,12 @@ def test_sgf_is_saved_and_reads_back(match, tmp_path):
     game = match.games[0]
     path = tmp_path / "game.sgf"
     game.save_sgf(path)
-    record = records.load_sgf(path)
+    record = sgf_reader.load_sgf(path)
     assert record.size == N and record.komi == game.board.komi
     assert record.moves == [(int(c), int(m)) for c, m in game.board.history]
     assert record.result == game.result
     assert record.black == "net" and record.white == "random"
-    assert (records.final_board(record).stones == game.board.stones).all()
+    assert (sgf_reader.final_board(record).stones == game.board.stones).all()
 
 
 def test_one_network_call_per_step_in_self_play(policy):

@@ -1,6 +1,6 @@
 """SGF files under the size limit that would cost gigabytes or minutes.
 
-A file under :data:`~mockgo.data.records.MAX_SGF_BYTES` can still describe
+A file under :data:`~mockgo.data.sgf_reader.MAX_SGF_BYTES` can still describe
 far more than its size: ``AB[aa:ss]`` is 7 bytes for 361 points, ``;`` one
 byte for a node. Every reader (``read_sgf`` for datasets, matches and
 ``mockgo evaluate``; ``read_tree`` for reviews; GTP ``loadsgf``) must read
@@ -14,10 +14,10 @@ import pytest
 
 from mockgo.gtp.server import GTPServer
 from mockgo.data import gametree
-from mockgo.data.records import MAX_MOVES, SETUP_BOARDS, SGFError, load_sgf, read_sgf
+from mockgo.data.sgf_reader import MAX_MOVES, SETUP_BOARDS, SGFError, load_sgf, read_sgf
 from mockgo.data.sgf_syntax import MAX_NODES
 from mockgo.go.board import BLACK
-from mockgo.play.players import RandomPlayer
+from mockgo.play.random_player import RandomPlayer
 
 
 def refusal(text, reader=read_sgf):

@@ -1,6 +1,6 @@
 """The SGF reader's promises, tested on inputs nobody wrote by hand.
 
-Two promises (see :mod:`mockgo.data.records`):
+Two promises (see :mod:`mockgo.data.sgf_reader`):
 
 - whatever the text or bytes, :func:`read_sgf` gives a GameRecord or raises
   SGFError, never another exception (a long job skips an SGFError, another
@@ -20,9 +20,11 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from mockgo.data.records import (GameRecord, SGFError, decode_sgf_bytes, format_komi,
-                                 parse_komi, parse_result, read_sgf, to_sgf)
-from mockgo.go.board import BLACK, MAX_KOMI, MAX_SIZE, WHITE, max_handicap
+from mockgo.data.charsets import decode_sgf_bytes
+from mockgo.data.sgf_reader import GameRecord, SGFError, parse_komi, parse_result, read_sgf
+from mockgo.data.sgf_writer import format_komi, to_sgf
+from mockgo.go.board import BLACK, MAX_KOMI, MAX_SIZE, WHITE
+from mockgo.go.handicap import max_handicap
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sgf"
 

@@ -7,19 +7,21 @@ import json
 import numpy as np
 import pytest
 
-from mockgo import notebook
+from mockgo import notebook, presets, pretrained
 from mockgo.arena.ladder import Rating, draw_ratings
+from mockgo.arena.lineups import (arena_lineup, big_board_lineup, what_a_bigger_network_buys,
+                                  what_search_buys, zero_network)
 from mockgo.arena.showcase import SearchRecord, SearchRecorder, key_moves, showcase_game
 from mockgo.go.board import Board
-from mockgo.notebook import arena_lineup, big_board_lineup, zero_network
-from mockgo.play.players import RandomPlayer, make_player
+from mockgo.play.random_player import RandomPlayer
+from mockgo.play.specs import make_player
 
-QUICK = notebook.preset("05_arena", True)
-FULL = notebook.preset("05_arena", False)
+QUICK = presets.preset("05_arena", True)
+FULL = presets.preset("05_arena", False)
 
 
 def test_the_presets_are_registered_and_quick_is_small():
-    assert "05_arena" in notebook.NOTEBOOKS
+    assert "05_arena" in presets.NOTEBOOKS
     assert QUICK.size == FULL.size == 9 and QUICK.anchors[0] == FULL.anchors[0] == "random"
     assert QUICK.games <= 10 and QUICK.zero_readouts is None and not QUICK.big_networks
     assert FULL.big_games == 40 and set(FULL.big_anchors) >= {"gnugo:level=1", "gnugo:level=10"}
@@ -27,11 +29,22 @@ def test_the_presets_are_registered_and_quick_is_small():
         make_player(spec).close()  # every spec makes a player
 
 
+def zero_run(root):
+    """Where notebook 05 looks for notebook 04's full run under ``root``."""
+    return notebook.zero_dir(root, quick=False)
+
+
+def networks(root):
+    """Notebook 03's RL policy and notebook 02's value network under ``root``,
+    where notebook 05 looks for them."""
+    return notebook.rl_policy_path(root, quick=False), notebook.value_path(root, quick=False)
+
+
 def test_quick_lineup_with_and_without_gnugo(tmp_path):
-    lineup = arena_lineup(QUICK, tmp_path, gnugo=True)
+    lineup = arena_lineup(QUICK, tmp_path, zero_run(tmp_path), gnugo=True)
     assert lineup.anchors == list(QUICK.anchors) and lineup.players == list(QUICK.players)
     assert any("Zero" in note for note in lineup.notes)
-    alone = arena_lineup(QUICK, tmp_path, gnugo=False)
+    alone = arena_lineup(QUICK, tmp_path, zero_run(tmp_path), gnugo=False)
     assert alone.anchors == ["random"] and alone.players == list(QUICK.players)
     assert any("GnuGo is not installed" in note and "gnugo:level=1" in note
                for note in alone.notes)
@@ -48,9 +61,9 @@ def _zero_run(root, best, model=True):
 
 
 def test_the_zero_agent_joins_last_when_notebook_04_trained_one(tmp_path):
-    path, why = zero_network(tmp_path)
+    path, why = zero_network(zero_run(tmp_path), tmp_path)
     assert path is None and "has not started" in why
-    lineup = arena_lineup(FULL, tmp_path, gnugo=True)
+    lineup = arena_lineup(FULL, tmp_path, zero_run(tmp_path), gnugo=True)
     # No run of one's own: the shipped zero-9 plays, and the notes say so.
     assert lineup.players[:-1] == list(FULL.players)
     assert lineup.players[-1] == (f"mcts:pretrained=zero-9,readouts={FULL.zero_readouts},"
@@ -60,7 +73,7 @@ def test_the_zero_agent_joins_last_when_notebook_04_trained_one(tmp_path):
                and "used because no 9x9 Zero network" in note for note in lineup.notes)
 
     folder = _zero_run(tmp_path, best=25)
-    lineup = arena_lineup(FULL, tmp_path, gnugo=True)
+    lineup = arena_lineup(FULL, tmp_path, zero_run(tmp_path), gnugo=True)
     assert lineup.players[:-1] == list(FULL.players)  # last: resumed ladders keep their numbers
     zero = lineup.players[-1]
     assert zero.startswith("mcts:path=") and str(folder / "models" / "000025.keras") in zero
@@ -71,12 +84,12 @@ def test_the_zero_agent_joins_last_when_notebook_04_trained_one(tmp_path):
                                                  (3, False, "is missing")])
 def test_no_zero_agent_from_an_untrained_or_broken_run(tmp_path, best, model, reason):
     _zero_run(tmp_path, best, model)
-    path, why = zero_network(tmp_path)
+    path, why = zero_network(zero_run(tmp_path), tmp_path)
     assert path is None and reason in why
 
 
 def test_big_board_lineup_adds_the_networks_that_exist(tmp_path):
-    quick = big_board_lineup(QUICK, tmp_path, gnugo=True)
+    quick = big_board_lineup(QUICK, tmp_path, *networks(tmp_path), gnugo=True)
     assert quick.size == 19 and quick.anchors == ["random"]
     assert quick.players == ["policy:pretrained=sl-19"]
     # tmp_path is a checkout without docs/matches: the records are left out, and said so.
@@ -85,7 +98,7 @@ def test_big_board_lineup_adds_the_networks_that_exist(tmp_path):
         f"the recorded match {folder} is not in this checkout: left out"
         for folder in QUICK.big_recorded]
 
-    full = big_board_lineup(FULL, tmp_path, gnugo=True)
+    full = big_board_lineup(FULL, tmp_path, *networks(tmp_path), gnugo=True)
     # No runs of one's own: the shipped sl-19, rl-19 and value-19 play, each
     # named as the network the earlier notebook's full run trained, with its card.
     assert full.players == ["policy:pretrained=sl-19", "policy:pretrained=rl-19,name=rl-policy",
@@ -95,7 +108,7 @@ def test_big_board_lineup_adds_the_networks_that_exist(tmp_path):
     assert len(full.notes) == 2 + len(FULL.big_recorded)  # rl-19's, value-19's, the records'
     assert full.notes[0].startswith("rl-19, the RL policy that notebook 03's full run trained, "
                                     "as it ships with mockgo ("
-                                    + notebook.pretrained.card("rl-19")["headline"])
+                                    + pretrained.card("rl-19")["headline"])
     assert "value-19, the value network that notebook 02's full run trained" in full.notes[1]
     assert "missing" not in " ".join(full.notes[:2])
     assert full.anchors == list(FULL.big_anchors)
@@ -104,7 +117,7 @@ def test_big_board_lineup_adds_the_networks_that_exist(tmp_path):
     for path in (rl, value):
         path.parent.mkdir(parents=True)
         path.write_bytes(b"")
-    full = big_board_lineup(FULL, tmp_path, gnugo=False)
+    full = big_board_lineup(FULL, tmp_path, *networks(tmp_path), gnugo=False)
     assert full.anchors == ["random"] and len(full.notes) == 1 + len(FULL.big_recorded)  # GnuGo's, the records'
     sl, rl_spec, alphago = full.players
     assert rl_spec == f"policy:path={rl.resolve()},name=rl-policy"
@@ -115,22 +128,23 @@ def test_big_board_lineup_adds_the_networks_that_exist(tmp_path):
 def test_the_big_board_lineup_reads_the_recorded_matches_named_as_the_repository_names_them():
     root = notebook.repo_root()
     for preset in (QUICK, FULL):
-        lineup = big_board_lineup(preset, root, gnugo=True)
+        lineup = big_board_lineup(preset, root, *networks(root), gnugo=True)
         assert [m.out_dir for m in lineup.recorded] == list(preset.big_recorded)
         assert not any("recorded match" in note for note in lineup.notes)
         for m in lineup.recorded:  # whole 40-game matches on the ladder's board
             assert (m.n, m.size, m.komi, m.spec_b) == (40, lineup.size, 7.5, "gnugo:level=10")
             assert f"({m.out_dir})" in lineup.describe() and str(root) not in lineup.describe()
     # Full mode plays sl-19 against level 10 itself; quick mode reads that pairing's record.
-    assert [m.spec_a for m in big_board_lineup(QUICK, root, gnugo=True).recorded] == [
+    quick = big_board_lineup(QUICK, root, *networks(root), gnugo=True)
+    assert [m.spec_a for m in quick.recorded] == [
         "alphago:policy_pretrained=sl-19,value_pretrained=value-19,readouts=1600,mix=0.5",
         "policy:pretrained=sl-19", "policy:pretrained=sl-19-13x192"]
-    assert len(big_board_lineup(FULL, root, gnugo=True).recorded) == 2
+    assert len(big_board_lineup(FULL, root, *networks(root), gnugo=True).recorded) == 2
     # Without GnuGo, quick mode's records still link level 10 to sl-19 (which
     # plays random); full mode's records, linked to each other through level 10
     # alone, would hang in the air: left out.
-    assert len(big_board_lineup(QUICK, root, gnugo=False).recorded) == 3
-    alone = big_board_lineup(FULL, root, gnugo=False)
+    assert len(big_board_lineup(QUICK, root, *networks(root), gnugo=False).recorded) == 3
+    alone = big_board_lineup(FULL, root, *networks(root), gnugo=False)
     assert alone.recorded == [] and any("shares no player with this ladder" in note
                                         for note in alone.notes)
 
@@ -145,7 +159,7 @@ def test_what_search_buys_compares_the_searches_with_the_policy_against_one_oppo
     ratings = fit_ratings(results, "random")
     for spec, name in ((policy, "sl-19"), (weak, "a-100"), (strong, "a-1600")):
         ratings[spec].name = name
-    text, gap = notebook.what_search_buys(LadderResult(ratings, results, []), policy, opponent)
+    text, gap = what_search_buys(LadderResult(ratings, results, []), policy, opponent)
     # The gap is the best-rated search's, on the fitted scale: more games won, higher.
     assert gap == pytest.approx(ratings[strong].elo - ratings[policy].elo) and gap > 0
     lines = text.splitlines()
@@ -153,7 +167,7 @@ def test_what_search_buys_compares_the_searches_with_the_policy_against_one_oppo
     assert lines[1].startswith("a-1600: 19 of 40 against gnugo:level=10 (47.5%, 95% 32.9% to")
     assert lines[3] == f"the best-rated search, a-1600, against sl-19 alone: {gap:+.0f} Elo"
     # Nothing to compare: said, and no gap.
-    text, gap = notebook.what_search_buys(LadderResult(ratings, results[:2], []), policy, opponent)
+    text, gap = what_search_buys(LadderResult(ratings, results[:2], []), policy, opponent)
     assert gap is None and "nothing to compare" in text
 
 
@@ -168,7 +182,7 @@ def test_what_a_bigger_network_buys_compares_it_with_the_small_one_and_its_searc
     ratings = fit_ratings(results, "random")
     for spec, name in ((small, "sl-19"), (large, "sl-19-13x192"), (search, "a-1600")):
         ratings[spec].name = name
-    text, gap = notebook.what_a_bigger_network_buys(LadderResult(ratings, results, []), small,
+    text, gap = what_a_bigger_network_buys(LadderResult(ratings, results, []), small,
                                                     large, opponent)
     # Measured against the best of the small network and its searches: here the search.
     assert gap == pytest.approx(ratings[large].elo - ratings[search].elo) and gap > 0
@@ -178,7 +192,7 @@ def test_what_a_bigger_network_buys_compares_it_with_the_small_one_and_its_searc
     assert lines[2] == (f"sl-19-13x192 alone against the best-rated of sl-19 and its searches, "
                         f"a-1600: {gap:+.0f} Elo")
     # The large network's match is not on the ladder: nothing to compare.
-    text, gap = notebook.what_a_bigger_network_buys(LadderResult(ratings, results[:4], []),
+    text, gap = what_a_bigger_network_buys(LadderResult(ratings, results[:4], []),
                                                     small, large, opponent)
     assert gap is None and "nothing to compare" in text
 

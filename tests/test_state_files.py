@@ -145,7 +145,8 @@ def test_value_data_and_value_training_state(tmp_path):
 
 
 def test_reinforce_state(tmp_path):
-    from mockgo.learn.reinforce import Reinforce, ReinforceConfig
+    from mockgo.learn.reinforce import Reinforce
+    from mockgo.learn.reinforce_config import ReinforceConfig
 
     path = tmp_path / "state.json"
     for text, problem in WRONG_SHAPES + [

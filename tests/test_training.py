@@ -14,7 +14,7 @@ import pytest
 from mockgo import Board
 from mockgo.arena.evaluation import (by_move_number, evaluate_sgf, evaluate_split, expected_hits,
                                      near_miss, uniform_accuracy)
-from mockgo.data import records
+from mockgo.data import sgf_reader, sgf_writer
 from mockgo.data.dataset import DatasetSpec, build_dataset, load_split
 from mockgo.go.board import BLACK, WHITE
 from mockgo.learn import supervised as training
@@ -24,7 +24,7 @@ from mockgo.nets.device import (XLA_MIN_MULTIPLY_ADDS, compute_device, multiply_
 from mockgo.nets.io import NetworkInfo, load_model, save_for_play, save_model
 from mockgo.nets.models import (dual_network, imago_conv_network, imago_dense_network,
                                 policy_network, value_network)
-from mockgo.play.players import make_player
+from mockgo.play.specs import make_player
 
 
 def random_game(size, seed, moves):
@@ -33,7 +33,7 @@ def random_game(size, seed, moves):
     while board.move_number < moves:
         choices = np.flatnonzero(board.sensible_moves()[:-1])
         board.play(int(rng.choice(choices)))
-    return records.record_from_board(board, black="b", white="w")
+    return sgf_writer.record_from_board(board, black="b", white="w")
 
 
 def tiny_policy(size=9, planes=2, seed=0, layers=3, filters=32):
@@ -58,7 +58,7 @@ def constant_policy(size, planes, bias):
 def one_game_dataset(tmp_path_factory):
     """64 positions of one random 9x9 game, all in the train split."""
     folder = tmp_path_factory.mktemp("one-game")
-    records.save_sgf(random_game(9, 7, 64), folder / "game.sgf")
+    sgf_writer.save_sgf(random_game(9, 7, 64), folder / "game.sgf")
     spec = DatasetSpec(encoder="simple2", board_size=9, validation_share=0.0, test_share=0.0)
     build_dataset([folder / "game.sgf"], folder / "ds", spec, workers=1, progress=False)
     return folder / "ds"
@@ -69,7 +69,7 @@ def games_folder(tmp_path_factory):
     """Random 9x9 games of 45 moves (no passes) as SGF files."""
     folder = tmp_path_factory.mktemp("games")
     for i in range(6):
-        records.save_sgf(random_game(9, 100 + i, 45), folder / f"game-{i}.sgf")
+        sgf_writer.save_sgf(random_game(9, 100 + i, 45), folder / f"game-{i}.sgf")
     return folder
 
 
@@ -449,9 +449,9 @@ def test_hand_made_game_scores_exactly(tmp_path):
     # . . X . .
     # . . . . .
     # . . . . .
-    record = records.GameRecord(size=5, komi=0.5, setup_black=[6, 8, 12], setup_white=[7],
-                                to_play=BLACK, moves=[(BLACK, 2), (WHITE, 24)], result="B+R")
-    records.save_sgf(record, tmp_path / "hand.sgf")
+    record = sgf_reader.GameRecord(size=5, komi=0.5, setup_black=[6, 8, 12], setup_white=[7],
+                                   to_play=BLACK, moves=[(BLACK, 2), (WHITE, 24)], result="B+R")
+    sgf_writer.save_sgf(record, tmp_path / "hand.sgf")
     model = policy_network(board_size=5, planes=48, layers=2, filters=4)
     result = evaluate_sgf(model, tmp_path, progress=False)
     assert result.games == 1
@@ -487,8 +487,8 @@ def test_a_near_miss_is_the_first_move_the_network_ranks_below_first_but_in_its_
     # Move 0: black plays its favourite A1 (agreement, skipped); move 1:
     # A1 is taken, white plays E5, its second choice after B1: the near miss.
     # Move 2: black's C3 ties with 20 other points below B1, not in the top 5.
-    record = records.GameRecord(size=5, komi=0.5, moves=[(BLACK, 0), (WHITE, 24), (BLACK, 12)],
-                                result="B+R")
+    record = sgf_reader.GameRecord(size=5, komi=0.5, moves=[(BLACK, 0), (WHITE, 24), (BLACK, 12)],
+                                   result="B+R")
     model = constant_policy(5, 48, {0: 5.0, 1: 4.0, 24: 3.0})
     board, played, p = near_miss(model, [record], first_move=0)
     assert (board.move_number, played, int(p.argmax())) == (1, 24, 1)

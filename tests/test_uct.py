@@ -11,7 +11,9 @@ from mockgo import Board
 from mockgo.go import coords
 from mockgo.go.board import BLACK, EMPTY, WHITE
 from mockgo.go.ownership import estimate_dead
-from mockgo.play.players import RESIGN, UCTPlayer, make_player
+from mockgo.play.player import RESIGN
+from mockgo.play.search_player import UCTPlayer
+from mockgo.play.specs import make_player
 from mockgo.search.games import GoGame, TicTacToe
 from mockgo.search.uct import UCTSearch, score_value
 

@@ -16,15 +16,16 @@ import numpy as np
 import pytest
 
 from mockgo import BLACK, WHITE
-from mockgo.data import records
+from mockgo.data import sgf_reader
 from mockgo.go.features import get_encoder
 from mockgo.nets.inference import fastest_precision
 from mockgo.play.results import MatchResult
+from mockgo.search.games import SensibleGoGame
 from mockgo.zero import run as zero_run
 from mockgo.zero.cli import _parser as zero_parser
 from mockgo.zero.cli import generations_wanted
 from mockgo.zero.cli import main as zero_main
-from mockgo.zero.config import ZeroConfig, ZeroGame
+from mockgo.zero.config import ZeroConfig
 from mockgo.zero.layout import RunLayout, is_holdout, model_name
 from mockgo.zero.report import elo_chain, generation_line, resume_lines
 from mockgo.zero.run import STEPS, bootstrap
@@ -101,8 +102,8 @@ def test_sgf_files_are_readable(loop_dir):
     paths = sorted(loop_dir.glob("sgf/**/*.sgf"))
     assert len(paths) == 2 * 2 * GAMES + 2 * 4  # clean and full self-play, evaluation games
     for path in paths:
-        record = records.load_sgf(path)
-        board = records.final_board(record)
+        record = sgf_reader.load_sgf(path)
+        board = sgf_reader.final_board(record)
         assert record.problem is None and record.size == 9 and record.winner in (BLACK, WHITE)
         if "/full/" in str(path):
             assert all(c and c.startswith("value ") and "visits" in c for c in record.comments)
@@ -125,10 +126,11 @@ def test_examples_pi_and_z(loop_dir):
     assert set(np.unique(z)) <= {-1.0, 1.0}
     checked = 0
     for game in sorted(set(games.tolist())):
-        record = records.load_sgf(loop_dir / "sgf" / model / "clean" / f"gen000002-{game:05d}.sgf")
+        clean = loop_dir / "sgf" / model / "clean"
+        record = sgf_reader.load_sgf(clean / f"gen000002-{game:05d}.sgf")
         rows = np.flatnonzero(games == game)
         assert moves[rows].tolist() == list(range(len(rows))) == list(range(len(record.moves)))
-        for row, (board, color, move) in zip(rows, records.replay(record)):
+        for row, (board, color, move) in zip(rows, sgf_reader.replay(record)):
             legal = board.legal_moves()
             assert np.all(pi[row][~legal] == 0) and pi[row][move] > 0
             assert z[row] == (1.0 if color == record.winner else -1.0)
@@ -557,15 +559,15 @@ def test_zero_game_plays_sensible_moves_and_passes_last():
         X X O . O
         . X O O .
     """
-    game = ZeroGame.from_board(Board.from_diagram(diagram.format("."), to_play=BLACK))
+    game = SensibleGoGame.from_board(Board.from_diagram(diagram.format("."), to_play=BLACK))
     # Black's own eyes (A5, A3, A1) are left out, and so is the pass: C5 is left.
     assert np.flatnonzero(game.legal_actions()).tolist() == [2]
     assert game.board.legal_moves()[[0, 10, 20]].all()
     for color in (BLACK, WHITE):  # nothing but eyes: the pass is the one action
-        game = ZeroGame.from_board(Board.from_diagram(diagram.format("X"), to_play=color))
+        game = SensibleGoGame.from_board(Board.from_diagram(diagram.format("X"), to_play=color))
         assert np.flatnonzero(game.legal_actions()).tolist() == [25]
-    assert isinstance(game.play(25), ZeroGame)
-    assert type(ZeroConfig.for_test(sensible_moves=False).new_game()) is not ZeroGame
+    assert isinstance(game.play(25), SensibleGoGame)
+    assert type(ZeroConfig.for_test(sensible_moves=False).new_game()) is not SensibleGoGame
 
 
 def test_holdout_share_is_exact():
@@ -720,7 +722,7 @@ def test_a_match_between_kept_evaluators_does_not_depend_on_what_they_played_bef
     import keras
 
     from mockgo.search.evaluators import NetworkEvaluator
-    from mockgo.zero.run import play_match
+    from mockgo.zero.match import play_match
     from mockgo.zero.train import new_network
 
     config = ZeroConfig.for_test(eval_games=2, max_moves=12)

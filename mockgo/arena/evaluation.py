@@ -27,7 +27,7 @@ like :func:`mockgo.nets.models.policy_network`'s default, has no pass), nor are
 moves played out of turn (old KGS handicap games have black put its free
 handicap stones down as moves in a row; the planes show the position from
 the side to move), nor moves after one that the rules forbid
-(:func:`mockgo.data.records.replay` stops there).
+(:func:`mockgo.data.sgf_reader.replay` stops there).
 
 Accuracy by move number: positions are grouped by the number of moves played
 before them (``0-19``, ``20-39``, ... with ``bucket_size=20``): openings are
@@ -57,7 +57,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from mockgo import pretrained
-from mockgo.data import records
+from mockgo.data import archives, sgf_reader
 from mockgo.data.dataset import read_manifest, split_of
 from mockgo.data.files import atomic_write_text
 from mockgo.errors import InputError
@@ -260,7 +260,7 @@ def _games(sources, keep, max_games, split=None):
     when given."""
     taken = 0
     for path in sources:
-        for source, data in records.sgf_sources(Path(path)):
+        for source, data in archives.sgf_sources(Path(path)):
             if keep is not None and source not in keep:
                 continue
             if split is not None and split_of(source) != split:
@@ -268,8 +268,8 @@ def _games(sources, keep, max_games, split=None):
             if isinstance(data, Exception):
                 continue
             try:
-                record = records.read_sgf(data, source)
-            except records.SGFError:
+                record = sgf_reader.read_sgf(data, source)
+            except sgf_reader.SGFError:
                 continue
             yield record
             taken += 1
@@ -288,7 +288,7 @@ def evaluate_sgf(model, sources, encoder=None, batch_size=256, bucket_size=20,
     model's are skipped, as are files that do not parse.
 
     ``keep``: a set of source names (``archive:member`` as
-    :func:`mockgo.data.records.sgf_sources` names them) to score only those
+    :func:`mockgo.data.archives.sgf_sources` names them) to score only those
     games; ``split``: score only the games a dataset would put in that split
     (``"test"``: games no network trained on these archives has seen, by
     the hash of their file name); ``max_games``: stop after that many.
@@ -328,13 +328,13 @@ def evaluate_sgf(model, sources, encoder=None, batch_size=256, bucket_size=20,
     bar = _progress(progress, total)
     games = 0
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", records.SGFWarning)  # replay stops at illegal moves
+        warnings.simplefilter("ignore", sgf_reader.SGFWarning)  # replay stops at illegal moves
         for record in _games(sources, keep, max_games, split):
             bar.update(1)
             if record.size != size:
                 continue
             games += 1
-            for board, color, move in records.replay(record):
+            for board, color, move in sgf_reader.replay(record):
                 if move == points or color != board.to_play:  # not scored (module docstring)
                     continue
                 buffer["planes"].append(encoder.encode(board))
@@ -396,8 +396,8 @@ def position_at(record, move_number):
     played) of a game record, and the move the player then played:
     ``(board, move)``, the board a copy the caller may keep."""
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", records.SGFWarning)
-        for board, _, move in records.replay(record):
+        warnings.simplefilter("ignore", sgf_reader.SGFWarning)
+        for board, _, move in sgf_reader.replay(record):
             if board.move_number == move_number:
                 return board.copy(), move
     raise ValueError(f"{record.source} has no move {move_number} (it has {len(record.moves)})")
@@ -434,8 +434,8 @@ def near_miss(model, games, first_move=30, top=5, encoder=None):
     for game in games:
         boards, played, planes = [], [], []
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore", records.SGFWarning)
-            for board, _, move in records.replay(game):
+            warnings.simplefilter("ignore", sgf_reader.SGFWarning)
+            for board, _, move in sgf_reader.replay(game):
                 if board.move_number >= first_move and move != board.pass_index:
                     boards.append(board.copy())
                     played.append(move)

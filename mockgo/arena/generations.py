@@ -23,6 +23,7 @@ from pathlib import Path
 
 from mockgo.arena.ladder import ladder
 from mockgo.play.match_folder import MATCH_SETTINGS, read_match
+from mockgo.play.specs import format_spec
 
 __all__ = ["anchored_ratings", "generation_spec"]
 
@@ -32,7 +33,8 @@ def generation_spec(run, generation, readouts=None):
     the run: its network searching ``readouts`` a move (default the run's
     ``match_readouts``) without noise, named ``genN``."""
     readouts = run.config.match_readouts if readouts is None else readouts
-    return f"mcts:path={run.model_path(generation)},readouts={readouts},name=gen{generation}"
+    return format_spec("mcts", path=run.model_path(generation), readouts=readouts,
+                       name=f"gen{generation}")
 
 
 def anchored_ratings(run, generations, anchors, games, recorded_dir, readouts=None, workers=None,

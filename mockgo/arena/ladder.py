@@ -64,7 +64,7 @@ from mockgo.cluster import local_workers, make_executor
 from mockgo.play.match import match
 from mockgo.play.match_folder import read_match
 from mockgo.play.player import Player
-from mockgo.play.players import spec_help
+from mockgo.play.specs import spec_help
 from mockgo.play.results import format_elo, wilson_interval
 
 ANCHORS = ("random", "gnugo:level=1", "gnugo:level=10")

@@ -5,9 +5,7 @@ otherwise), with the table of :class:`~mockgo.play.results.MatchResult`::
     mockgo match --black random --white gnugo:level=1 --games 20 --size 9
 
 The match engine itself is :func:`mockgo.play.match.match`, beside the game
-runner, so that the learners below the arena can play matches too; its
-names are re-exported here for the notebooks and scripts that import them
-from this module.
+runner, so that the learners below the arena can play matches too.
 """
 
 import argparse
@@ -18,15 +16,10 @@ from pathlib import Path
 from mockgo.cluster import add_cluster_options, executor_from_args
 from mockgo.data.files import LOCK_FILE
 from mockgo.play.match import match
-from mockgo.play.match_folder import FINISHED_GAMES, MATCH_SETTINGS
-from mockgo.play.players import spec_help
-from mockgo.play.results import (MatchResult, elo_from_rate, elo_interval, format_elo,
-                                 rate_from_elo, wilson_interval)
-from mockgo.play.scoring import GnuGoScorer, TrompTaylorScorer, make_scorer, score_and_save
+from mockgo.play.match_folder import MATCH_SETTINGS
+from mockgo.play.specs import spec_help
 
-__all__ = ["FINISHED_GAMES", "GnuGoScorer", "MatchResult", "TrompTaylorScorer", "configure_parser",
-           "default_out_dir", "elo_from_rate", "elo_interval", "format_elo", "make_scorer",
-           "match", "rate_from_elo", "run_cli", "score_and_save", "wilson_interval"]
+__all__ = ["configure_parser", "default_out_dir", "run_cli"]
 
 
 def default_out_dir(spec_a, spec_b):

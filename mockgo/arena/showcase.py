@@ -8,10 +8,10 @@
         record = game.records[k]               # the position, the root's visits, the move
 
 (Which players take part in notebook 05's ladders, its line-ups, is
-:func:`mockgo.notebook.arena_lineup`'s: it reads the other notebooks' run
+:mod:`mockgo.arena.lineups`' to say: it is given the other notebooks' run
 folders.)
 
-The showcase game is one game of a UCT player (:class:`~mockgo.play.players.UCTPlayer`)
+The showcase game is one game of a UCT player (:class:`~mockgo.play.search_player.UCTPlayer`)
 against an opponent, played through :func:`~mockgo.play.match.match`, in
 which every search's root statistics are recorded: the visit counts N of each
 move (pass last) and their wins W. The move a UCT search plays is its most
@@ -25,9 +25,11 @@ from pathlib import Path
 
 import numpy as np
 
-from mockgo.data.records import load_sgf, replay
+from mockgo.data.sgf_reader import load_sgf, replay
 from mockgo.play.match import match
-from mockgo.play.players import Player, UCTPlayer, make_player
+from mockgo.play.player import Player
+from mockgo.play.search_player import UCTPlayer
+from mockgo.play.specs import make_player
 
 __all__ = ["SearchRecord", "SearchRecorder", "ShowcaseGame", "key_moves", "showcase_game"]
 
@@ -65,7 +67,7 @@ class SearchRecord:
 
 
 class SearchRecorder(Player):
-    """A :class:`~mockgo.play.players.UCTPlayer` that keeps a
+    """A :class:`~mockgo.play.search_player.UCTPlayer` that keeps a
     :class:`SearchRecord` of each of its searches (``records``), in the
     order it moved. Everything else is the UCT player's."""
 

@@ -18,20 +18,9 @@ and sends the clicks back (the engine thinks in a background thread, so the
 page never freezes). Headless, the widget's output is a static SVG picture.
 """
 
-from mockgo.board_widget.session import Analyst, GameSession
+from mockgo.board_widget.session import GameSession
 
-__all__ = ["Analyst", "BoardWidget", "GameSession", "play", "review"]
-
-
-def __getattr__(name):
-    # The view imports anywidget and ipywidgets (a second of start-up), only
-    # when a board is shown: a game in a terminal (mockgo play) uses the
-    # session alone.
-    if name == "BoardWidget":
-        from mockgo.board_widget.widget import BoardWidget  # anywidget: see above
-
-        return BoardWidget
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__all__ = ["play", "review"]
 
 
 def play(opponent, size=19, komi=7.5, you="black", handicap=0, network=None,
@@ -41,7 +30,7 @@ def play(opponent, size=19, komi=7.5, you="black", handicap=0, network=None,
     ``"gnugo:level=5"``, or a Player) on: click a point to move, then the
     engine answers. ``overlays``: which of ``"policy"``, ``"search"`` and
     ``"graph"`` are on at the start (the view has a switch for each). The
-    other options are :class:`GameSession`'s."""
+    other options are :class:`~mockgo.board_widget.session.GameSession`'s."""
     from mockgo.board_widget.widget import BoardWidget  # anywidget, only for a board shown
 
     session = GameSession(opponent, size=size, komi=komi, you=you, handicap=handicap,

@@ -3,7 +3,7 @@ the review of a record, testable without a browser.
 
 A :class:`GameSession` holds a :class:`~mockgo.data.gametree.GameTree` and a
 :class:`~mockgo.data.gametree.Cursor` in it. In a game (``opponent`` given:
-any player spec of :func:`mockgo.play.players.make_player`, ``policy:...``,
+any player spec of :func:`mockgo.play.specs.make_player`, ``policy:...``,
 ``mcts:...``, ``uct:...``, ``gnugo:level=5``, or a Player) the learner's
 click becomes a move (:meth:`GameSession.click`; an illegal one is refused
 with a message saying why), then :meth:`GameSession.engine_move` asks the
@@ -35,11 +35,12 @@ import numpy as np
 from mockgo import pretrained
 from mockgo.data.gametree import Cursor, GameTree, SearchSummary, load_tree, read_tree, save_tree
 from mockgo.go import coords
-from mockgo.go.board import (BLACK, COLOR_NAMES, ILLEGAL_REASONS, WHITE, IllegalMove,
-                             fixed_handicap_points)
+from mockgo.go.board import BLACK, COLOR_NAMES, ILLEGAL_REASONS, WHITE, IllegalMove
+from mockgo.go.handicap import fixed_handicap_points
 from mockgo.go.ownership import estimate_dead
 from mockgo.nets.io import kind_of
-from mockgo.play.players import RESIGN, Player, make_player
+from mockgo.play.player import RESIGN, Player
+from mockgo.play.specs import make_player
 
 __all__ = ["Analyst", "GameSession"]
 

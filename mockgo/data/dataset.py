@@ -49,7 +49,7 @@ from pathlib import Path
 import numpy as np
 from tqdm.auto import tqdm
 
-from mockgo.data import records
+from mockgo.data import archives, sgf_reader
 from mockgo.data.files import (CorruptFileError, atomic_open, atomic_write_text,
                                check_same_settings, discard_work, job_folder, list_work,
                                read_json, read_npz, refuse_unrecorded_work)
@@ -146,7 +146,7 @@ def _init_worker(spec_fields):
     spec = DatasetSpec(**spec_fields)
     _worker_state["spec"] = spec
     _worker_state["encoder"] = get_encoder(spec.encoder, spec.board_size)
-    warnings.simplefilter("ignore", records.SGFWarning)  # counted, not printed
+    warnings.simplefilter("ignore", sgf_reader.SGFWarning)  # counted, not printed
 
 
 def encode_game(record, encoder):
@@ -157,7 +157,7 @@ def encode_game(record, encoder):
     planes = np.empty((len(record.moves),) + encoder.shape, np.uint8)
     moves = []
     movers = []
-    for board, color, move in records.replay(record):
+    for board, color, move in sgf_reader.replay(record):
         encoder.encode_into(board, planes[len(moves)])
         moves.append(move)
         movers.append(color)
@@ -177,8 +177,8 @@ def _work(item):
     if isinstance(data, Exception):
         return source, "unreadable file", None
     try:
-        record = records.read_sgf(data, source)
-    except records.SGFError as error:
+        record = sgf_reader.read_sgf(data, source)
+    except sgf_reader.SGFError as error:
         return source, error.reason, None
     except Exception as error:  # one strange file must not end a long build
         return source, f"unexpected error: {type(error).__name__}", None
@@ -229,18 +229,18 @@ def _sgf_items(sources, skip, broken=None):
     after the first ``skip`` (those a resumed build has done already).
 
     An archive that breaks before its end raises
-    :class:`~mockgo.data.records.BrokenArchiveError`, after its files
+    :class:`~mockgo.data.archives.BrokenArchiveError`, after its files
     before the break; given ``broken`` (a list: keep going), its message is
     added there, a warning is issued, and the next source follows. The
     break itself is no item, so a resumed build counts the same items."""
     seen = 0
     for path in map(Path, sources):
         try:
-            for item in records.sgf_sources(path):
+            for item in archives.sgf_sources(path):
                 seen += 1
                 if seen > skip:
                     yield item
-        except records.BrokenArchiveError as error:
+        except archives.BrokenArchiveError as error:
             if broken is None:
                 raise
             broken.append(str(error))
@@ -287,7 +287,7 @@ def build_dataset(sources, folder, spec=None, workers=2, shard_size=8192,
     damaged, which is an error otherwise (module docstring).
 
     An archive that breaks before its end (cut short, damaged) raises
-    :class:`~mockgo.data.records.BrokenArchiveError` naming it; the build
+    :class:`~mockgo.data.archives.BrokenArchiveError` naming it; the build
     stops there, its last checkpoint kept, and resumes once the archive is
     whole again (fetched again under the same name). With ``keep_going``
     it goes on without the rest of that archive, with an
@@ -648,14 +648,14 @@ def batches(folder, split, batch_size=256, shuffle=True, augment=True, seed=0,
 def split_game(dataset_folder, split="test", index=0):
     """The ``index``-th game of a split of a KGS data set
     (:func:`mockgo.data.dataset.build_dataset`), read again from its archive, as
-    a :class:`mockgo.data.records.GameRecord`."""
+    a :class:`mockgo.data.sgf_reader.GameRecord`."""
     lines = (Path(dataset_folder) / "games.tsv").read_text(encoding="utf-8").splitlines()
     sources = [line.split("\t")[2] for line in lines if line.split("\t")[1] == split]
     if index >= len(sources):
         raise IndexError(f"the {split} split of {dataset_folder} has {len(sources)} games")
     source = sources[index]
     archive = source.rsplit(":", 1)[0] if ":" in source and not Path(source).exists() else source
-    for name, data in records.sgf_sources(Path(archive)):
+    for name, data in archives.sgf_sources(Path(archive)):
         if name == source:  # only this one is parsed
-            return records.read_sgf(data, source)
+            return sgf_reader.read_sgf(data, source)
     raise FileNotFoundError(f"{source} is no longer in {archive}")

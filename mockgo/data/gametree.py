@@ -1,7 +1,7 @@
 """Game trees: a game record with all its variations, and a cursor that
 walks it, as Sabaki and other SGF editors show a game.
 
-:func:`mockgo.data.records.read_sgf` keeps a game's main line, which is what
+:func:`mockgo.data.sgf_reader.read_sgf` keeps a game's main line, which is what
 datasets and matches need. A reviewed game is more: a move can have
 alternatives (variations), each a line of its own, with comments, set-up
 stones and any other property (markup, time left...). :func:`read_tree`
@@ -21,10 +21,10 @@ A tree is made of :class:`~mockgo.data.sgf_syntax.SyntaxNode` s: each node's
 ``children`` (the first continues the main line) and its ``parent``. The
 tree decodes what the properties mean with the same functions as the record
 reader (:func:`GameTree.move`, :func:`GameTree.record`), so a tree's main line
-is exactly :func:`~mockgo.data.records.read_sgf`'s record.
+is exactly :func:`~mockgo.data.sgf_reader.read_sgf`'s record.
 
 Writing keeps every property and variation; it normalises two things, as
-:func:`~mockgo.data.records.to_sgf` does: the text is UTF-8, so the root's
+:func:`~mockgo.data.sgf_writer.to_sgf` does: the text is UTF-8, so the root's
 ``CA`` says ``UTF-8``, and komi is written with a decimal point (``KM[650]``,
 komi x 100, becomes ``KM[6.5]``). :meth:`GameTree.same_as` compares two trees
 up to those. Comments of a search (the Zero self-play SGFs, the board
@@ -35,7 +35,7 @@ import dataclasses
 import math
 import re
 
-from mockgo.data import records, sgf_reader, sgf_syntax
+from mockgo.data import charsets, sgf_reader, sgf_syntax, sgf_writer
 from mockgo.data.files import atomic_write_text
 from mockgo.go import coords
 from mockgo.go.board import BLACK, WHITE
@@ -58,17 +58,17 @@ class GameTree:
     def __init__(self, root, source="<tree>"):
         self.root = root
         self.source = source
-        self.size = records.record_from_nodes([root], source).size
+        self.size = sgf_reader.record_from_nodes([root], source).size
 
     @classmethod
     def new(cls, size=19, komi=7.5, black=None, white=None, rules="Chinese", date=None,
             handicap_stones=(), comment=None):
         """A tree with only its root: a new game (FF[4], UTF-8, written by
         mockgo), black's handicap stones set up (flat points), if any."""
-        info = records.GameRecord(size=size, komi=komi, black=black, white=white, rules=rules,
-                                  date=date, setup_black=list(handicap_stones),
-                                  handicap=len(handicap_stones), game_comment=comment)
-        return read_tree(records.to_sgf(info), source="<new game>")
+        info = sgf_reader.GameRecord(size=size, komi=komi, black=black, white=white, rules=rules,
+                                     date=date, setup_black=list(handicap_stones),
+                                     handicap=len(handicap_stones), game_comment=comment)
+        return read_tree(sgf_writer.to_sgf(info), source="<new game>")
 
     # ------------------------------------------------------------ the tree
 
@@ -93,15 +93,15 @@ class GameTree:
         return line[::-1]
 
     def record(self, node=None):
-        """The :class:`~mockgo.data.records.GameRecord` of the line from the
+        """The :class:`~mockgo.data.sgf_reader.GameRecord` of the line from the
         root to ``node`` (default: the whole main line). For the main line
-        it equals :func:`~mockgo.data.records.read_sgf` of the file."""
+        it equals :func:`~mockgo.data.sgf_reader.read_sgf` of the file."""
         line = self.main_line() if node is None else self.line_to(node)
-        return records.record_from_nodes(line, self.source)
+        return sgf_reader.record_from_nodes(line, self.source)
 
     def move(self, node):
         """``(color, flat move)`` of a node, or None if it has none."""
-        return records.node_move(node.properties, self.size, self.source, "?")
+        return sgf_reader.node_move(node.properties, self.size, self.source, "?")
 
     @staticmethod
     def comment(node):
@@ -144,9 +144,9 @@ class GameTree:
                 properties.pop("CA", None)
                 properties["CA"] = ["UTF-8"]
         properties["CA"] = ["UTF-8"]
-        komi = records.record_from_nodes([self.root], self.source).komi
+        komi = sgf_reader.record_from_nodes([self.root], self.source).komi
         if "KM" in properties:
-            properties["KM"] = [records.format_komi(komi)]
+            properties["KM"] = [sgf_writer.format_komi(komi)]
         root = sgf_syntax.SyntaxNode(properties)
         root.children = self.root.children
         return sgf_syntax.write_tree(root)
@@ -180,9 +180,9 @@ def read_tree(data, source="<string>"):
     game, every variation kept. Every node's move and set-up stones are
     checked (SGFError naming the node's line, as :func:`~mockgo.data.sgf_reader.read_sgf` does);
     the main line is then exactly ``read_sgf``'s record."""
-    text = data if isinstance(data, str) else records.decode_sgf_bytes(data)
-    root = records.parse_first_game(text, source)
-    records.record_from_nodes(sgf_syntax.main_line(root), source, text)  # the main line's checks
+    text = data if isinstance(data, str) else charsets.decode_sgf_bytes(data)
+    root = sgf_reader.parse_first_game(text, source)
+    sgf_reader.record_from_nodes(sgf_syntax.main_line(root), source, text)  # the main line's checks
     tree = GameTree(root, source)
     _check_variations(tree, text)
     return tree
@@ -194,39 +194,40 @@ def _check_variations(tree, text):
     listed so far and the moves so far), so that a tree of thousands of
     nested variations costs its number of nodes, not that squared."""
     size, source = tree.size, tree.source
-    setup_limit = records.SETUP_BOARDS * size * size
+    setup_limit = sgf_reader.SETUP_BOARDS * size * size
     # (node, moves above it, set-up points listed above it)
     stack = [(tree.root, 0, 0)]
     while stack:
         node, moves, listed = stack.pop()
         properties = node.properties
         try:
-            move = records.node_move(properties, size, source, "in a variation")
+            move = sgf_reader.node_move(properties, size, source, "in a variation")
             for name in ("AB", "AW", "AE"):
                 if name in properties:
                     # As in read_sgf: set-up stones before the first move only.
                     if moves:
-                        raise records.SGFError(source, "set-up stones mid-game", name)
-                    listed += records.count_setup_points(properties[name], size, source)
+                        raise sgf_reader.SGFError(source, "set-up stones mid-game", name)
+                    listed += sgf_reader.count_setup_points(properties[name], size, source)
             moves += move is not None
             if listed > setup_limit:
-                raise records.SGFError(source, "bad set-up stones",
-                                       f"more than {setup_limit:,} set-up points listed in "
-                                       f"AB, AW and AE of one line")
-            if moves > records.MAX_MOVES:
-                raise records.SGFError(source, "too long",
-                                       f"more than {records.MAX_MOVES:,} moves in a line of play")
-        except records.SGFError as error:
+                raise sgf_reader.SGFError(source, "bad set-up stones",
+                                          f"more than {setup_limit:,} set-up points listed in "
+                                          f"AB, AW and AE of one line")
+            if moves > sgf_reader.MAX_MOVES:
+                raise sgf_reader.SGFError(source, "too long",
+                                          f"more than {sgf_reader.MAX_MOVES:,} moves in a "
+                                          f"line of play")
+        except sgf_reader.SGFError as error:
             line, _ = (sgf_syntax.line_and_column(text, node.offset) if node.offset >= 0
                        else (0, 0))
-            raise records.SGFError(error.source, error.reason,
-                                   f"{error.detail} (line {line})" if error.detail
-                                   else f"line {line}") from None
+            raise sgf_reader.SGFError(error.source, error.reason,
+                                      f"{error.detail} (line {line})" if error.detail
+                                      else f"line {line}") from None
         stack.extend((child, moves, listed) for child in reversed(node.children))
 
 
 def load_tree(path):
-    """:func:`read_tree` of a file (with :func:`~mockgo.data.records.load_sgf`'s
+    """:func:`read_tree` of a file (with :func:`~mockgo.data.sgf_reader.load_sgf`'s
     checks: a regular file, not too large)."""
     return read_tree(sgf_reader._read_sgf_file(path), source=str(path))
 
@@ -258,7 +259,7 @@ class Cursor:
 
     def _go(self, node):
         line = GameTree.line_to(node)
-        record = records.record_from_nodes(line, self.tree.source)
+        record = sgf_reader.record_from_nodes(line, self.tree.source)
         board = record.board()
         for color, move in record.moves:
             board.play(move, color)  # IllegalMove names the move

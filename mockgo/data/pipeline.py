@@ -162,7 +162,7 @@ class ArrayBatches(keras.utils.PyDataset):
 class HeldBatches(keras.utils.PyDataset):
     """Batches made beforehand, served round and round: ``count`` of them
     (None: without end). What a training step is timed on alone, with no
-    pipeline before it (:func:`mockgo.learn.recipe.step_rate`,
+    pipeline before it (:func:`mockgo.learn.trainers.step_rate`,
     ``benchmarks/train.py``)."""
 
     def __init__(self, batches, count=None):

@@ -9,7 +9,7 @@ bracketed values::
 
 This module knows only that grammar (FF[4], section 3 of the standard); what
 the properties *mean* (moves, set-up stones, komi...) is for
-:mod:`mockgo.data.records` (a game's main line) and
+:mod:`mockgo.data.sgf_reader` (a game's main line) and
 :mod:`mockgo.data.gametree` (the whole tree, with navigation). It parses the
 first game tree of a text into :class:`SyntaxNode` s, each with its
 properties (an ordered dict of identifier to list of values) and children;

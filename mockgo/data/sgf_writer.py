@@ -16,9 +16,6 @@ from mockgo.go.board import BLACK, EMPTY, WHITE, check_komi
 from mockgo.go.handicap import max_handicap
 
 
-sgf_escape = sgf_syntax.escape  # a property value as SGF writes it
-
-
 def format_komi(komi):
     """A ``KM`` value that :func:`~mockgo.data.sgf_reader.parse_komi` reads
     back as exactly ``komi``: the shortest repr of the float, which always has a decimal point or an
@@ -58,7 +55,7 @@ def to_sgf(record):
             ("BR", record.black_rank), ("WR", record.white_rank), ("DT", record.date),
             ("RE", record.result if record.result is not None
              else format_result(record.winner, record.margin, record.result_reason))]
-    text = ";" + "".join(f"{name}[{sgf_escape(value)}]" for name, value in root
+    text = ";" + "".join(f"{name}[{sgf_syntax.escape(value)}]" for name, value in root
                          if value is not None)
     if record.handicap:
         text += f"HA[{record.handicap}]"
@@ -68,7 +65,7 @@ def to_sgf(record):
     if record.to_play is not None:
         text += f"PL[{COLOR_LETTERS[record.to_play]}]"
     if record.game_comment:
-        text += f"C[{sgf_escape(record.game_comment)}]"
+        text += f"C[{sgf_syntax.escape(record.game_comment)}]"
     lines = [text]
     # Comments may lag behind moves appended to a record after it was made.
     comments = record.comments + [None] * (len(record.moves) - len(record.comments))
@@ -81,7 +78,7 @@ def to_sgf(record):
 
 def _move_node(color, move, comment, size):
     node = f";{COLOR_LETTERS[color]}[{coords.to_sgf(move, size)}]"
-    return node + (f"C[{sgf_escape(comment)}]" if comment else "")
+    return node + (f"C[{sgf_syntax.escape(comment)}]" if comment else "")
 
 
 def save_sgf(record, path):

@@ -31,9 +31,7 @@ from typing import NamedTuple
 import numpy as np
 
 from mockgo.go import coords, kernels, playout
-# max_handicap is not used here: it is imported so that it stays importable
-# from this module, where it was defined before handicap.py.
-from mockgo.go.handicap import fixed_handicap_points, hoshi_points, max_handicap  # noqa: F401
+from mockgo.go.handicap import fixed_handicap_points, hoshi_points
 from mockgo.go.kernels import (BLACK, EMPTY, GAME_OVER, KO, LEGAL, OCCUPIED, SUICIDE, SUPERKO,
                                WHITE)
 

@@ -17,7 +17,7 @@ at random. Groups with two eyes, and stones in an opponent's area that
 cannot live, are judged right; a seki usually breaks in random play and one
 side is called dead. The playouts have a seed, so the same position always
 gets the same answer. The GTP engine's ``final_score`` and
-``final_status_list`` (:mod:`mockgo.arena.gtp`) and the UCT search's end of
+``final_status_list`` (:mod:`mockgo.gtp.server`) and the UCT search's end of
 game (:mod:`mockgo.search.uct`) use it, and so do the players that answer
 a pass (:func:`should_pass`).
 """

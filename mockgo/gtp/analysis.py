@@ -12,7 +12,8 @@ and ends its answer with an empty line when the next command arrives. Per
 candidate move: ``visits`` (the search's readouts through it), ``winrate``
 (the mean result of those readouts for the side the analysis is for, the
 side to move), ``prior`` (what the player's policy gave the move before any
-search), ``lcb`` (a lower bound of the win rate, :func:`lower_bound`),
+search), ``lcb`` (a lower bound of the win rate,
+:func:`mockgo.play.analysts.lower_bound`),
 ``order`` (0 for the best: most visits, then the higher win rate, as Leela
 Zero sorts) and ``pv``, the principal variation: the move, then at each
 level below it the most visited answer. In ``lz-`` lines win rate, prior and
@@ -21,7 +22,10 @@ by 100 to get a percentage); in ``kata-`` lines they are fractions of 1.
 Moves without visits are left out, unless ``minmoves N`` asks for at least N
 candidates (Leela Zero's rule).
 
-Where the numbers come from (:func:`analyst_for`):
+Where the numbers come from: each player reports them itself
+(:meth:`mockgo.play.player.Player.analyst`, an analyst of
+:mod:`mockgo.play.analysts` made beside its kind; :func:`analyst_for` asks
+it, and a player that reports none is a GTP failure naming it):
 
 - the search players (``mcts`` with the uniform evaluator or a network,
   ``alphago``: :class:`mockgo.play.search_player.SearchPlayer`; ``uct``:
@@ -37,10 +41,11 @@ Where the numbers come from (:func:`analyst_for`):
   its sensible moves): the priors alone. There is no search, so there are no
   visits; but Sabaki scales its heatmap by ``visits * winrate`` and a line of
   zero visits would draw nothing (0 / 0). So a policy's ``visits`` are its
-  prior scaled to :data:`POLICY_VISITS` (rounded; the moves that round to 0
-  are left out), about what a search that followed the prior alone would
-  give them, and its ``winrate`` is 5000 (0.5): a policy has no opinion of who
-  wins. One line is printed, since nothing changes while it waits.
+  prior scaled to :data:`~mockgo.play.analysts.POLICY_VISITS` (rounded; the
+  moves that round to 0 are left out), about what a search that followed the
+  prior alone would give them, and its ``winrate`` is 5000 (0.5): a policy
+  has no opinion of who wins. One line is printed, since nothing changes
+  while it waits.
 
 ``genmove_analyze`` (Sabaki's name; ``lz-genmove_analyze`` and
 ``kata-genmove_analyze`` too) is ``genmove`` with the same lines printed
@@ -65,67 +70,25 @@ import codecs
 import collections
 import dataclasses
 import logging
-import math
 import os
 import threading
 import time
 
-import numpy as np
-
 from mockgo.go import coords
 from mockgo.gtp.protocol import STREAMED, GTPFailure
-from mockgo.play.lazy_player import LazyPlayer
-from mockgo.play.players import PlayerLoadError
-from mockgo.play.policy_player import PolicyPlayer
-from mockgo.play.random_player import RandomPlayer
-from mockgo.play.search_player import SearchPlayer, UCTPlayer
-from mockgo.search.mcts import search_step
+from mockgo.play.lazy_player import PlayerLoadError
 
 log = logging.getLogger("mockgo.gtp")
 
-__all__ = ["AnalyzeRequest", "InputLines", "MoveInfo", "POLICY_VISITS", "PONDER_VISITS",
-           "COMMANDS", "analyst_for", "engine_analyst", "format_line", "lower_bound",
-           "parse_analyze_args", "ponder", "printing"]
+__all__ = ["AnalyzeRequest", "InputLines", "PONDER_VISITS", "COMMANDS", "analyst_for",
+           "engine_analyst", "format_line", "parse_analyze_args", "ponder", "printing",
+           "sorted_infos"]
 
-#: A policy's prior is shown as so many visits (module docstring).
-POLICY_VISITS = 1000
 #: lz-analyze stops growing a tree at this many visits at its root and waits
 #: for the next command: a 19x19 tree takes about 44 KB a visit (measured:
 #: mcts with the uniform evaluator, 4,000 visits from the empty board, the
 #: process's peak memory grew 176 MB), so 10,000 visits are about 440 MB.
 PONDER_VISITS = 10_000
-# Readouts a slice of UCT playouts (its search has no steps of its own).
-UCT_SLICE = 16
-# The principal variation stops after this many moves.
-MAX_PV = 40
-# z of the one-sided lower bound of a win rate (about 97.5 %).
-LCB_Z = 1.96
-
-
-@dataclasses.dataclass
-class MoveInfo:
-    """One candidate move: ``move`` (flat index), ``visits``, ``winrate``
-    and ``prior`` (0 to 1; the win rate for the side the analysis is for),
-    ``lcb`` (:func:`lower_bound`), ``pv`` (flat moves, the first being
-    ``move``)."""
-
-    move: int
-    visits: int
-    winrate: float
-    prior: float
-    lcb: float
-    pv: list
-
-
-def lower_bound(winrate, visits):
-    """A lower confidence bound of a win rate measured over ``visits``
-    readouts: ``winrate - 1.96 * 0.5 / sqrt(visits)``, the normal bound with
-    the largest spread a result between 0 and 1 can have (0.5), at least 0;
-    0 without visits. Leela Zero reports one from the readouts' own spread;
-    the trees here keep no spread, so this one is wider, never narrower."""
-    if visits <= 0:
-        return 0.0
-    return max(0.0, winrate - LCB_Z * 0.5 / math.sqrt(visits))
 
 
 def sorted_infos(infos, minmoves=0, maxmoves=None):
@@ -197,187 +160,20 @@ def parse_analyze_args(words, to_play, color_of, int_of):
 # ------------------------------------------------------------ the analysts
 
 
-class _TreeAnalyst:
-    """A search player's tree at the position (module docstring): ``grow()``
-    searches one slice more (False when there is nothing to search:
-    a finished game, or ``limit`` visits), ``infos()`` reads it."""
-
-    searches = True
-
-    def __init__(self, player, board, rng, limit):
-        self.player, self.board, self.rng, self.limit = player, board, rng, limit
-
-    def tree(self, start=False):
-        """The game's tree at the position; with ``start``, a new one if the
-        player has none there yet (as its move would start it)."""
-        return self.player.tree_at(0, self.board, self.rng if start else None)
-
-    def visits(self, tree):
-        raise NotImplementedError
-
-    def infos(self):
-        tree = self.tree()
-        return [] if tree is None else self._infos(tree)
-
-
-class _MCTSAnalyst(_TreeAnalyst):
-    """:class:`~mockgo.search.mcts.MCTSPlayer` trees (``mcts``, ``alphago``)."""
-
-    def visits(self, tree):
-        n = tree.root.child_N
-        return 0 if n is None else int(n.sum())
-
-    def grow(self):
-        tree = self.tree(start=True)
-        left = self.limit - self.visits(tree)
-        if tree.root.terminal or left <= 0:
-            return False
-        # One step of the player's own search (search_step), of up to
-        # parallel_readouts readouts: as its move's search would make them.
-        tree.remaining, tree.searching = min(tree.parallel_readouts, left), True
-        try:
-            search_step([tree], self.player.evaluate)
-        finally:
-            tree.remaining, tree.searching = 0, False
-        return True
-
-    def _infos(self, tree):
-        root = tree.root
-        if root.child_N is None:
-            return []
-        infos = []
-        for a in np.flatnonzero(root.child_Q > -np.inf):
-            n = int(root.child_N[a])
-            winrate = (float(root.child_Q[a]) + 1.0) / 2.0 if n > 0 else 0.0
-            pv = [int(a)] + _principal_variation(root, a, _mcts_visits)
-            infos.append(MoveInfo(int(a), n, winrate, float(root.child_P[a]),
-                                  lower_bound(winrate, n), pv))
-        return infos
-
-
-def _principal_variation(root, action, visits_of):
-    """The most visited line below ``action``: ``visits_of(node)`` is the
-    visit counts of a node's moves, None for a node not searched below."""
-    pv, node = [], root.children.get(action)
-    while node is not None and len(pv) < MAX_PV - 1:
-        visits = visits_of(node)
-        if visits is None:
-            break
-        best = int(np.argmax(visits))
-        if visits[best] <= 0:
-            break
-        pv.append(best)
-        node = node.children.get(best)
-    return pv
-
-
-def _mcts_visits(node):
-    return node.child_N  # None until the node is expanded
-
-
-def _uct_visits(node):
-    # A move tried fewer times than the search's expand_after has no node
-    # yet; a finished game's node has no moves.
-    return None if node.terminal else node.N
-
-
-class _UCTAnalyst(_TreeAnalyst):
-    """UCT trees (``uct``): win rates are its nodes' wins over visits; the
-    prior is uniform over its candidate moves (it has no policy)."""
-
-    def visits(self, tree):
-        return int(tree.root.N.sum())
-
-    def grow(self):
-        tree = self.tree(start=True)
-        left = self.limit - self.visits(tree)
-        if tree.root.terminal or left <= 0:
-            return False
-        tree.search.run(tree.root, playouts=min(UCT_SLICE, left))
-        return True
-
-    def _infos(self, tree):
-        root = tree.root
-        legal = np.flatnonzero(root.legal)
-        prior = 1.0 / max(len(legal), 1)
-        infos = []
-        for a in legal:
-            n = int(root.N[a])
-            winrate = float(root.W[a] / n) if n > 0 else 0.0
-            infos.append(MoveInfo(int(a), n, winrate, prior, lower_bound(winrate, n),
-                                  [int(a)] + _principal_variation(root, a, _uct_visits)))
-        return infos
-
-
-class _PolicyAnalyst:
-    """A policy's priors as candidates (module docstring): ``priors(board)``
-    gives N*N + 1 probabilities (pass last)."""
-
-    searches = False
-
-    def __init__(self, priors, board):
-        self.priors, self.board = priors, board
-        self._infos = None
-
-    def grow(self):
-        return False  # no search: nothing grows
-
-    def infos(self):
-        if self._infos is None:
-            p = np.asarray(self.priors(self.board), np.float64)
-            self._infos = [MoveInfo(int(a), int(round(p[a] * POLICY_VISITS)), 0.5, float(p[a]),
-                                    0.0, [int(a)]) for a in np.flatnonzero(p > 0)]
-        return self._infos
-
-
-def _uniform_priors(board):
-    """The random player's policy: uniform over the sensible moves (the
-    pass when there is none)."""
-    mask = board.sensible_moves().astype(np.float64)
-    if mask[:-1].any():
-        mask[-1] = 0.0
-        return mask / mask.sum()
-    out = np.zeros(len(mask))
-    out[-1] = 1.0
-    return out
-
-
 def analyst_for(player, board, rng, limit=PONDER_VISITS):
     """What analyses ``player`` on ``board`` (the position with the side to
-    analyse for to move), following game 0; ``rng``: the game's generator,
-    for a tree started here; ``limit``: the visits at which a growing tree
-    stops. A player built on first use (a network) is built now, in its
-    loading context (:class:`~mockgo.play.lazy_player.PlayerLoadError` if it
-    cannot be). ValueError for a player that gives no analysis (a GTP
-    engine behind mockgo)."""
-    if isinstance(player, LazyPlayer):
-        if player.loaded:
-            player = player.player
-        else:  # built now, and its first network call in the loading context too
-            return player.built(lambda built: _first_look(
-                analyst_for(built, board, rng, limit)))
-    if isinstance(player, SearchPlayer):
-        return _MCTSAnalyst(player, board, rng, limit)
-    if isinstance(player, UCTPlayer):
-        return _UCTAnalyst(player, board, rng, limit)
-    if isinstance(player, PolicyPlayer):
-        return _PolicyAnalyst(player.policy, board)
-    if isinstance(player, RandomPlayer):
-        return _PolicyAnalyst(_uniform_priors, board)
-    raise ValueError(f"{player.name} gives no analysis: it has neither a search tree "
-                     f"nor a policy")
-
-
-def _first_look(analyst):
-    """The analyst after its first network call (a policy's priors; a
-    search's root expanded: no readout yet, as a move's search begins), to
-    make it in a network player's loading context."""
-    if analyst.searches:
-        tree = analyst.tree(start=True)
-        if not tree.root.terminal and getattr(tree.root, "child_P", True) is None:
-            analyst.grow()  # a fresh MCTS root: this step only evaluates it
-    else:
-        analyst.infos()
+    analyse for to move), following game 0: the analyst the player reports
+    (:meth:`mockgo.play.player.Player.analyst`; ``rng``: the game's
+    generator, for a tree started here; ``limit``: the visits at which a
+    growing tree stops). A player built on first use (a network) is built
+    now, in its loading context (:class:`~mockgo.play.lazy_player.PlayerLoadError`
+    if it cannot be). ValueError naming the player for one that reports no
+    analysis (a GTP engine behind mockgo, a kind that does not say)."""
+    report = getattr(player, "analyst", None)
+    analyst = None if report is None else report(board, rng, limit)
+    if analyst is None:
+        raise ValueError(f"{getattr(player, 'name', type(player).__name__)} gives no analysis: "
+                         f"it reports neither a search tree nor a policy (Player.analyst)")
     return analyst
 
 
@@ -456,17 +252,17 @@ class printing:
     def __enter__(self):
         if not self.analyst.searches or self.every <= 0:
             return self
-        if isinstance(self.analyst, _MCTSAnalyst):
+        if hasattr(self.analyst, "after_each_step"):  # read between its search's steps
             self._last = self.clock()
-            self.analyst.player.after_step = self._after_step
+            self.analyst.after_each_step(self._after_step)
         else:
             self._thread = threading.Thread(target=self._run, name="analysis", daemon=True)
             self._thread.start()
         return self
 
     def __exit__(self, *exc_info):
-        if isinstance(self.analyst, _MCTSAnalyst):
-            self.analyst.player.after_step = None
+        if hasattr(self.analyst, "after_each_step") and self._last is not None:
+            self.analyst.after_each_step(None)
         if self._thread is not None:
             self._stop.set()
             self._thread.join()

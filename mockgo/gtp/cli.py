@@ -17,7 +17,7 @@ from mockgo.go.board import MAX_KOMI, check_komi
 from mockgo.gtp.analysis import PONDER_VISITS
 from mockgo.gtp.server import GTPServer
 from mockgo.native_log import native_lines_dropped
-from mockgo.play.players import lazy_player, spec_help
+from mockgo.play.specs import lazy_player, spec_help
 
 log = logging.getLogger("mockgo.gtp")
 

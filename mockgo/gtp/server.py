@@ -6,7 +6,7 @@
     mockgo gtp --player policy --model models/sl.keras --temperature 0.2
 
 speaks GTP version 2 on standard input and output; logs go to standard
-error. The player is any :mod:`mockgo.play.players` spec (``random:seed=3``,
+error. The player is any :mod:`mockgo.play.specs` spec (``random:seed=3``,
 ``policy:path=...``, even ``gnugo:level=1``, which makes mockgo a relay).
 
 Commands: protocol_version, name, version, known_command, list_commands,
@@ -23,7 +23,7 @@ a network (``policy``, ``alphago``, ``mcts`` with a network) is checked at
 start (its options, its network files: a mistyped spec ends the engine with
 one line on stderr), and built at the first command that needs it,
 ``genmove``, ``kgs-genmove_cleanup`` or an analysis command: only then is
-TensorFlow imported (:class:`~mockgo.play.players.LazyPlayer`). Everything else needs only the
+TensorFlow imported (:class:`~mockgo.play.lazy_player.LazyPlayer`). Everything else needs only the
 board. A network that fails to load then is the answer
 ``? cannot load NAME: the cause``, to that genmove and every later one; the
 engine goes on. Standard error carries mockgo's own lines only: the command
@@ -53,7 +53,7 @@ Protocol details, as the GTP 2 specification has them:
   ``? unacceptable size`` (sizes 2 to 25, and only the size a policy
   network was trained for), ``? board not empty``, ``? cannot undo``,
   ``? cannot load file`` (also for a FIFO, a device or a file over 4 MiB:
-  see :func:`~mockgo.data.records.load_sgf`)... An unexpected exception
+  see :func:`~mockgo.data.sgf_reader.load_sgf`)... An unexpected exception
   is logged with its traceback and answered ``? internal error: ...``.
 
 The rules are mockgo's :class:`~mockgo.go.board.Board` with positional superko:
@@ -95,7 +95,7 @@ import traceback
 import numpy as np
 
 import mockgo
-from mockgo.data.records import SGFError, load_sgf
+from mockgo.data.sgf_reader import SGFError, load_sgf
 from mockgo.go import coords
 from mockgo.go.board import (BLACK, COLOR_NAMES, EMPTY, ILLEGAL_REASONS, MAX_SIZE, WHITE, Board,
                              IllegalMove, check_komi, color_from_name)
@@ -105,7 +105,8 @@ from mockgo.gtp import analysis
 from mockgo.gtp.clock import GameClock
 from mockgo.gtp.protocol import (DIGITS, FLOAT, MAX_INT, MIN_SIZE, PROTOCOL_VERSION, STREAMED,
                                  GTPFailure, preprocess, words_of)
-from mockgo.play.players import RESIGN, PlayerLoadError
+from mockgo.play.lazy_player import PlayerLoadError
+from mockgo.play.player import RESIGN
 
 log = logging.getLogger("mockgo.gtp")
 

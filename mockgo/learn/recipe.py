@@ -12,7 +12,8 @@ from the KGS archives, each stage that is not done yet:
     :func:`mockgo.learn.supervised.train_policy` (Adam, a cosine schedule,
     a random symmetry per position, mixed bfloat16 where the device computes
     it) for a *time budget*: the stage first times the compiled training
-    step on one batch held in memory (:func:`step_rate`) and sizes its
+    step on one batch held in memory
+    (:func:`~mockgo.learn.trainers.step_rate`) and sizes its
     epochs so that the schedule ends when the budget does. Then it scores
     the network on the test split (top-1 and top-5, positions where the
     expert played a point) and saves it for play as ``sl-policy.keras``.
@@ -31,11 +32,12 @@ the device it ran on, so a stage done is not done again. The plan of the
 ``sl`` stage (its epochs and steps) is recorded before training starts, so
 that a resumed run keeps it.
 
-Presets (:data:`PRESETS`): ``gpu``, AlphaGo's sizes for one GPU (about 56,000
-positions a second on an H200 for 13 x 192 in mixed bfloat16, measured);
-``cpu``, the 6 x 64 network of ``sl-19`` for a laptop's hours; ``tiny``, a few
-games and a network of 2 x 8 that runs every stage in about a minute on a
-CPU (the tests run it).
+A recipe's sizes are a :class:`~mockgo.learn.recipe_config.RecipeConfig`;
+its presets (:data:`mockgo.learn.recipe_config.PRESETS`): ``gpu``, AlphaGo's
+sizes for one GPU (about 56,000 positions a second on an H200 for 13 x 192
+in mixed bfloat16, measured); ``cpu``, the 6 x 64 network of ``sl-19`` for a
+laptop's hours; ``tiny``, a few games and a network of 2 x 8 that runs every
+stage in about a minute on a CPU (the tests run it).
 """
 
 import dataclasses
@@ -48,115 +50,17 @@ from pathlib import Path
 import numpy as np
 
 from mockgo.cluster import Processes, local_workers
-from mockgo.data.dataset import DatasetSpec, build_dataset, read_manifest
+from mockgo.data.dataset import DatasetSpec, build_dataset
 from mockgo.data.files import atomic_write_text, read_json
-from mockgo.go.features import ALPHAGO48, get_encoder
-from mockgo.learn.value import fit_value_network, mse_by_phase, predict_values, value_dataset
-from mockgo.nets.device import (building_in, compute_device, resolve_precision, set_random_seed,
-                                training_jit_compile)
+from mockgo.learn.recipe_config import PRESETS
+from mockgo.learn.value import mse_by_phase, predict_values, value_dataset
+from mockgo.nets.device import compute_device, resolve_precision
 from mockgo.nets.io import load_model, save_for_play
 
-__all__ = ["PRESETS", "RecipeConfig", "STAGES", "run_recipe", "step_rate", "timed_plan",
-           "wait_for"]
+__all__ = ["STAGES", "run_recipe"]
 
 STAGES = ("dataset", "sl", "value")  #: The recipe's stages, in order.
 RECORD = "recipe.json"
-
-
-@dataclasses.dataclass(frozen=True)
-class RecipeConfig:
-    """The sizes of one recipe: the dataset (``max_games``: None for every
-    game of the archives), the SL network (``layers`` x ``filters``) and its
-    training (``train_seconds`` of training, in ``epochs`` epochs of a
-    cosine schedule; ``validation_steps`` batches of validation an epoch)."""
-
-    encoder: str = ALPHAGO48
-    board_size: int = 19
-    max_games: int | None = None
-    layers: int = 13
-    filters: int = 192
-    batch_size: int = 1024
-    learning_rate: float = 1e-3
-    train_seconds: float = 330.0
-    epochs: int = 12
-    validation_steps: int = 40
-    precision: str = "auto"
-    seed: int = 0
-    value_games: int = 200_000
-    value_batch: int = 512
-    value_layers: int = 13
-    value_filters: int = 192
-    value_epochs: int = 10
-    value_batch_size: int = 256
-    value_symmetries: bool = False
-
-
-#: The recipe's settings by ``--preset``: ``gpu``, ``cpu``, and ``tiny`` (seconds, for tests).
-PRESETS = {
-    "gpu": RecipeConfig(),
-    "cpu": RecipeConfig(layers=6, filters=64, batch_size=128, train_seconds=3 * 3600, epochs=10,
-                        validation_steps=200, value_games=8000, value_batch=256, value_layers=6,
-                        value_filters=64, value_symmetries=True),
-    "tiny": RecipeConfig(max_games=100, layers=2, filters=8, batch_size=64, train_seconds=10,
-                         epochs=2, validation_steps=2, value_games=40, value_batch=20,
-                         value_layers=2, value_filters=4, value_epochs=2, value_batch_size=16,
-                         value_symmetries=True),
-}
-
-
-def step_rate(net, batch_size, steps=30, warmup=5, seed=0):
-    """Positions a second of ``net``'s compiled training step (forward,
-    backward, Adam) on one batch of random packed planes held in memory:
-    what the input pipeline is measured against, and what the ``sl`` stage
-    sizes its epochs by. Trains a copy of ``net`` (same architecture and
-    precision, its own weights): ``net`` is left as it was."""
-    import keras
-
-    from mockgo.data.pipeline import HeldBatches  # Keras: imported only when a network is used
-    from mockgo.nets.packed import packed_input_model  # Keras: imported only when a network is used
-
-    copy = keras.models.clone_model(net)
-    trainer = packed_input_model(copy)
-    trainer.compile(optimizer=keras.optimizers.Adam(1e-3), loss="sparse_categorical_crossentropy",
-                    jit_compile=training_jit_compile(copy))
-    size, _, planes = net.inputs[0].shape[1:]
-    rng = np.random.default_rng(seed)
-    packed = rng.integers(0, 256, (batch_size, size, size, (planes + 7) // 8), dtype=np.uint8)
-    batch = ((packed, rng.integers(0, 8, batch_size).astype(np.int32)),
-             rng.integers(0, size * size, batch_size).astype(np.int32))
-    trainer.fit(HeldBatches([batch], warmup), epochs=1, verbose=0)  # compiles
-    wait_for(trainer)
-    started = time.perf_counter()
-    trainer.fit(HeldBatches([batch], steps), epochs=1, verbose=0)
-    wait_for(trainer)
-    return steps * batch_size / (time.perf_counter() - started)
-
-
-def timed_plan(net, batch_size, seconds, epochs, plan_path, precision):
-    """How to train ``net`` for about ``seconds``: ``epochs`` epochs of a
-    number of steps sized by the compiled step's rate (:func:`step_rate`),
-    as ``{"step_rate", "steps_per_epoch", "epochs", "precision"}``. The plan
-    is written to ``plan_path`` (atomically) before training starts, and read
-    from there when it exists, so that a resumed run keeps it."""
-    plan = read_json(plan_path, "the training's plan", missing_ok=True)
-    if plan is None:
-        rate = step_rate(net, batch_size)
-        total_steps = max(epochs, int(seconds * rate / batch_size))
-        plan = {"step_rate": round(rate), "steps_per_epoch": total_steps // epochs,
-                "epochs": epochs, "precision": precision}
-        atomic_write_text(plan_path, json.dumps(plan, indent=1) + "\n")
-    return plan
-
-
-def wait_for(model):
-    """Wait until the device has finished every step given to ``model``.
-    JAX (and a GPU under any backend) runs steps asynchronously: ``fit``
-    can return while its last steps are still queued, and a clock read
-    then times the queueing, not the work. Reading one weight back waits
-    for all of them (each step updates every weight)."""
-    import keras
-
-    keras.ops.convert_to_numpy(model.trainable_variables[-1])
 
 
 def _record(folder):
@@ -214,31 +118,22 @@ def _dataset_stage(sources, folder, config, workers, log):
 def _sl_stage(sources, folder, config, workers, log):
     # Keras: imported only when a network is trained (the dataset stage and
     # `mockgo recipe --help` need none of it).
-    from mockgo.learn.supervised import build_policy, played_positions, split_scores, train_policy
+    from mockgo.learn.supervised import played_positions
+    from mockgo.learn.trainers import train_policy_on_dataset
 
     dataset = folder / "dataset"
-    manifest = read_manifest(dataset)
-    planes = get_encoder(manifest["spec"]["encoder"], config.board_size).num_planes
-    precision = resolve_precision(config.precision)
-    net = build_policy(config.layers, config.filters, config.board_size, planes, precision,
-                       seed=config.seed)
-    plan = timed_plan(net, config.batch_size, config.train_seconds, config.epochs,
-                      folder / "sl_plan.json", precision)
-    log(f"sl: {net.count_params():,} parameters in {precision}; the compiled step trains "
-        f"{plan['step_rate']:,} positions/s on one batch in memory: {plan['epochs']} epochs of "
-        f"{plan['steps_per_epoch']:,} steps of {config.batch_size}")
-    history = train_policy(net, dataset, folder / "sl", epochs=plan["epochs"],
-                           batch_size=config.batch_size, learning_rate=config.learning_rate,
-                           steps_per_epoch=plan["steps_per_epoch"],
-                           validation_steps=config.validation_steps, seed=config.seed,
-                           progress="epoch")
+    done = train_policy_on_dataset(dataset, folder / "sl-policy.keras", folder / "sl",
+                                   config.layers, config.filters, config.epochs,
+                                   seconds=config.train_seconds, plan_path=folder / "sl_plan.json",
+                                   batch_size=config.batch_size,
+                                   learning_rate=config.learning_rate, seed=config.seed,
+                                   precision=config.precision,
+                                   validation_steps=config.validation_steps,
+                                   log=lambda line: log(f"sl: {line}"))
+    net, plan, history, scores = done.network, done.plan, done.history, done.scores
     trained_seconds = float(np.nansum(history.get("seconds", [])))
     positions = plan["epochs"] * plan["steps_per_epoch"] * config.batch_size
-    # Saved before it is scored: a network trained for minutes on a lent
-    # machine outlives a failure in what follows.
-    save_for_play(net, folder / "sl-policy.keras", encoder=manifest["spec"]["encoder"])
-    scores = split_scores(net, dataset, "test", config.batch_size)
-    results = {"parameters": int(net.count_params()), "precision": precision,
+    results = {"parameters": int(net.count_params()), "precision": done.precision,
                "step_rate": plan["step_rate"], "positions_trained": positions,
                "epochs_of_data": round(positions / max(1, played_positions(dataset, "train")), 2),
                "training_seconds": round(trained_seconds, 1),
@@ -267,7 +162,7 @@ def _value_stage(sources, folder, config, workers, log):
     played out), split 80/10/10 as notebook 02 splits it, trained with
     early stopping, and scored by phase of the game on its test tenth
     against always guessing 0 (notebook 02's table)."""
-    from mockgo.nets.models import value_network  # Keras: imported only when a network is used
+    from mockgo.learn.trainers import train_value_on_positions  # Keras: only when one is trained
 
     policy_file = folder / "sl-policy.keras"
     if not policy_file.is_file():
@@ -286,15 +181,12 @@ def _value_stage(sources, folder, config, workers, log):
     order = np.random.default_rng(config.seed).permutation(len(data))
     train, validation, test = np.split(order, [int(0.8 * len(data)), int(0.9 * len(data))])
     precision = resolve_precision(config.precision)
-    set_random_seed(config.seed)
-    with building_in(precision):
-        net = value_network(config.board_size, data.planes.shape[-1], layers=config.value_layers,
-                            filters=config.value_filters)
-    history = fit_value_network(net, data.planes[train], data.outcomes[train],
-                                validation=(data.planes[validation], data.outcomes[validation]),
-                                epochs=config.value_epochs, batch_size=config.value_batch_size,
-                                symmetries=config.value_symmetries, patience=3,
-                                seed=config.seed, checkpoint_dir=folder / "value_fit")
+    net, history = train_value_on_positions(
+        data.planes[train], data.outcomes[train],
+        (data.planes[validation], data.outcomes[validation]), config.board_size,
+        config.value_layers, config.value_filters, precision=precision, seed=config.seed,
+        epochs=config.value_epochs, batch_size=config.value_batch_size,
+        symmetries=config.value_symmetries, patience=3, checkpoint_dir=folder / "value_fit")
     edges = np.linspace(1, data.steps.max() + 1, 4).round().astype(int)
     table = mse_by_phase(predict_values(net, data.planes[test]), data.outcomes[test],
                          data.steps[test], edges)

@@ -81,17 +81,17 @@ from mockgo import pretrained
 from mockgo.cluster import make_executor
 from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, job_folder,
                                list_work, read_json, refuse_unrecorded_work)
-from mockgo.data.records import save_sgf
+from mockgo.data.sgf_writer import save_sgf
 from mockgo.go.board import BLACK, WHITE
 from mockgo.go.features import ALPHAGO48, ALPHAGO49, get_encoder
-from mockgo.learn.policy_gradient import PolicyGradient, Update
+from mockgo.learn.policy_gradient import PolicyGradient
 from mockgo.learn.value import add_colour_plane
 from mockgo.nets.io import load_model, mark_trained_here, read_info, save_model
 from mockgo.play.match import match
-from mockgo.play.players import PolicyPlayer, portable_player
+from mockgo.play.policy_player import PolicyPlayer, portable_player
 
-__all__ = ["OpponentPool", "Partner", "PolicyGradient", "Reinforce", "ReinforceConfig", "Update",
-           "describe_partner_effect", "partner_effect", "partner_file"]
+__all__ = ["OpponentPool", "Partner", "Reinforce", "describe_partner_effect", "partner_effect",
+           "partner_file"]
 
 # What a run writes besides its state.json; of it, iteration 0's files are
 # copies of the SL policy, made again by a new run.
@@ -160,52 +160,6 @@ class OpponentPool:
 
 
 @dataclasses.dataclass
-class ReinforceConfig:
-    """The settings of a REINFORCE run (kept in its state.json; a run
-    resumes only with the same ones).
-
-    ``games``: n, the games of a mini-batch (AlphaGo: 128); ``pool_every``:
-    K, iterations between additions to the pool (AlphaGo: 500);
-    ``learning_rate``: alpha (AlphaGo: 0.001); ``eval_games`` against the
-    SL policy every ``eval_every`` iterations (0: never). ``partners``:
-    sparring partners, fixed networks of any architecture and encoder
-    (``.keras`` files or shipped names), met in a share ``partner_share``
-    of the iterations (module docstring)."""
-
-    size: int = 19
-    encoder: str = ALPHAGO48
-    games: int = 128
-    learning_rate: float = 0.001
-    pool_every: int = 10
-    temperature: float = 1.0
-    eval_games: int = 64
-    eval_every: int = 1
-    komi: float = 7.5
-    max_moves: int | None = None
-    seed: int = 0
-    chunk: int = 512
-    partners: tuple = ()
-    partner_share: float = 0.0
-
-    def __post_init__(self):
-        if isinstance(self.partners, (str, Path)):
-            raise TypeError(f"partners is a list of network files or shipped names, "
-                            f"not one: [{str(self.partners)!r}]")
-        self.partners = tuple(str(p) for p in self.partners)
-        if not 0.0 <= self.partner_share <= 1.0:
-            raise ValueError(f"partner_share is a probability, from 0 to 1, not "
-                             f"{self.partner_share!r}")
-        if bool(self.partners) != (self.partner_share > 0):
-            raise ValueError(f"partners and partner_share go together: {len(self.partners)} "
-                             f"partners with partner_share {self.partner_share} (give both, "
-                             f"or neither)")
-
-    def to_json(self):
-        """The settings as state.json keeps them (lists for tuples)."""
-        return json.loads(json.dumps(dataclasses.asdict(self)))
-
-
-@dataclasses.dataclass
 class Partner:
     """A sparring partner: where it came from (``source``: a file or a
     shipped name), its copy in the run folder (``file``, relative to it)
@@ -248,6 +202,7 @@ class Reinforce:
     checkpoints and pool members, and starts again. A folder holding
     checkpoints but no readable ``state.json`` is an error without it.
 
+    >>> from mockgo.learn.reinforce_config import ReinforceConfig
     >>> run = Reinforce("runs/rl", sl_model, ReinforceConfig(size=9, games=16))
     >>> run.run(until=10, baseline=None)       # the first pass
     >>> run.run(until=20, baseline=value_net)  # the second pass
@@ -265,8 +220,9 @@ class Reinforce:
     it), ``win_rate`` (against the opponent), ``eval_win_rate``
     (against the SL policy, or None), ``pool_size``, ``baseline``,
     ``positions``, ``mean_length``, ``mean_abs_advantage``, ``objective``,
-    ``gradient_norm`` and ``gradient_variance`` (:class:`Update`; older runs'
-    entries lack these two), ``seconds``.
+    ``gradient_norm`` and ``gradient_variance``
+    (:class:`~mockgo.learn.policy_gradient.Update`; older runs' entries lack
+    these two), ``seconds``.
     """
 
     def __init__(self, folder, sl_policy, config, restart=False, record_every=0, cluster=None):

@@ -96,6 +96,7 @@ from mockgo.data.pipeline import PackedBatches
 from mockgo.data.files import (atomic_write_text, check_same_settings, discard_work, job_folder,
                                list_work, read_json, read_npz, refuse_unrecorded_work)
 from mockgo.go.features import get_encoder
+from mockgo.nets.architectures import build_network
 from mockgo.nets.device import (building_in, resolve_precision, set_random_seed,
                                 training_jit_compile)
 from mockgo.nets.io import NetworkInfo, kind_of, load_model, save_model
@@ -126,14 +127,11 @@ def build_policy(layers, filters, board_size=19, planes=48, precision="auto", se
     (``"auto"``, ``"float32"`` or ``"mixed_bfloat16"``; module docstring),
     with its weights drawn from ``seed`` (``keras.utils.set_random_seed``,
     which also seeds Python's and NumPy's global generators)."""
-    from mockgo.nets.models import \
-        policy_network  # TensorFlow: imported only when a network is used
-
     precision = resolve_precision(precision)
     set_random_seed(seed)
     with building_in(precision):
-        return policy_network(board_size=board_size, planes=planes, layers=layers,
-                              filters=filters)
+        return build_network("policy_network", board_size=board_size, planes=planes,
+                             layers=layers, filters=filters)
 
 
 # -------------------------------------------------------------- compiling

@@ -15,12 +15,13 @@ trained it, how long it took, and its score on the dataset's test split
 (top-1 and top-5 for a policy; mean squared error beside always guessing 0
 for a value network).
 
-The training itself is the learners': a policy network is trained by
-:func:`mockgo.learn.supervised.train_policy` on the dataset's shards, a value
-network by :func:`mockgo.learn.value.fit_value_network` on positions of the
-dataset held in memory, each predicting the result of the game for the side
+The training itself is :mod:`mockgo.learn.trainers`', as ``mockgo recipe``'s is:
+a policy network is trained by :func:`mockgo.learn.supervised.train_policy`
+on the dataset's shards, a value network by
+:func:`mockgo.learn.value.fit_value_network` on positions of the dataset held
+in memory, each predicting the result of the game for the side
 to move. ``--seconds`` sizes the policy's epochs by the speed of its
-compiled step, as ``mockgo recipe`` does (:func:`mockgo.learn.recipe.timed_plan`).
+compiled step, as ``mockgo recipe`` does (:func:`mockgo.learn.trainers.timed_plan`).
 Both keep their checkpoints in a folder beside the network
 (``runs/sl.keras.run/``), so the same command run again after an
 interruption goes on where it stopped.
@@ -39,6 +40,7 @@ from pathlib import Path
 
 from mockgo.data.files import atomic_write_text
 from mockgo.errors import InputError
+from mockgo.nets.architectures import ARCHITECTURES
 
 __all__ = ["card_path", "configure_parser", "run_cli", "train_policy_network",
            "train_value_network"]
@@ -66,47 +68,34 @@ def train_policy_network(dataset, out, layers=6, filters=64, epochs=4, seconds=N
     """Train a policy network of ``layers`` x ``filters`` on the dataset in
     ``dataset`` for ``epochs`` epochs (each one pass over the train split),
     or, given ``seconds``, for about that long; save it for play to ``out``
-    and return its card (written beside it, :func:`card_path`)."""
+    and return its card (written beside it, :func:`card_path`). The training
+    is :func:`mockgo.learn.trainers.train_policy_on_dataset`'s."""
     # Only when a network is trained: `mockgo train --help` and the other
     # commands import this module and must not load Keras.
-    from mockgo.data.dataset import read_manifest
-    from mockgo.go.features import get_encoder
-    from mockgo.learn.recipe import timed_plan
-    from mockgo.learn.supervised import build_policy, played_positions, split_scores, train_policy
-    from mockgo.nets.device import resolve_precision
-    from mockgo.nets.io import save_for_play, trained_by
+    from mockgo.learn.supervised import played_positions
+    from mockgo.learn.trainers import train_policy_on_dataset
+    from mockgo.nets.io import trained_by
 
-    manifest = read_manifest(dataset)
-    size, encoder = manifest["spec"]["board_size"], manifest["spec"]["encoder"]
-    precision = resolve_precision(precision)
-    net = build_policy(layers, filters, size, get_encoder(encoder, size).num_planes, precision,
-                       seed=seed)
     folder = run_folder(out)
     folder.mkdir(parents=True, exist_ok=True)
-    steps_per_epoch = None  # one pass over the train split
-    if seconds is not None:
-        plan = timed_plan(net, batch_size, seconds, epochs, folder / "plan.json", precision)
-        steps_per_epoch = plan["steps_per_epoch"]
-    history = train_policy(net, dataset, folder / "training", epochs=epochs,
-                           batch_size=batch_size, learning_rate=learning_rate,
-                           steps_per_epoch=steps_per_epoch, validation_steps=validation_steps,
-                           seed=seed, progress=progress)
-    scores = split_scores(net, dataset, "test", batch_size)
-    trained = trained_by(net)
-    save_for_play(net, out, encoder=encoder)
+    done = train_policy_on_dataset(dataset, out, folder / "training", layers, filters, epochs,
+                                   seconds=seconds, plan_path=folder / "plan.json",
+                                   batch_size=batch_size, learning_rate=learning_rate, seed=seed,
+                                   precision=precision, validation_steps=validation_steps,
+                                   progress=progress)
+    history, scores = done.history, done.scores
     results = {"test_positions": played_positions(dataset, "test"),
                "test_top1": _percent(scores["top1"]), "test_top5": _percent(scores["top5"]),
                "validation_top1_by_epoch": [round(100 * v, 2)
                                             for v in history.get("val_top1", [])]}
     training = {"epochs": epochs, "batch_size": batch_size, "learning_rate": learning_rate,
-                "steps_per_epoch": steps_per_epoch, "seed": seed,
+                "steps_per_epoch": done.steps_per_epoch, "seed": seed,
                 "seconds": round(sum(v for v in history.get("seconds", [])
                                      if not math.isnan(v)), 1)}
     headline = (f"{results['test_top1']}% top-1, {results['test_top5']}% top-5 on "
                 f"{results['test_positions']:,} test positions")
-    return _write_card(out, net, "mockgo.nets.models.policy_network",
-                       {"layers": layers, "filters": filters}, dataset, manifest, training,
-                       trained, results, headline)
+    return _write_card(out, done.network, {"layers": layers, "filters": filters}, dataset,
+                       done.manifest, training, trained_by(done.network), results, headline)
 
 
 def train_value_network(dataset, out, layers=6, filters=64, epochs=4, batch_size=64,
@@ -115,15 +104,15 @@ def train_value_network(dataset, out, layers=6, filters=64, epochs=4, batch_size
     """Train a value network of ``layers`` x ``filters`` on positions of the
     dataset in ``dataset`` (the first ``max_positions`` of its train split,
     held in memory), with early stopping on its validation split; save it
-    for play to ``out`` and return its card (module docstring)."""
+    for play to ``out`` and return its card (module docstring). The training
+    is :func:`mockgo.learn.trainers.train_value_on_positions`'s."""
     import numpy as np
 
     # Only when a network is trained (as in train_policy_network).
     from mockgo.data.dataset import load_split, read_manifest
-    from mockgo.learn.value import fit_value_network, predict_values
-    from mockgo.nets.device import building_in, resolve_precision, set_random_seed
-    from mockgo.nets.io import NetworkInfo, save_for_play, trained_by
-    from mockgo.nets.models import value_network
+    from mockgo.learn.trainers import train_value_on_positions
+    from mockgo.learn.value import predict_values
+    from mockgo.nets.io import save_for_play, trained_by
 
     manifest = read_manifest(dataset)
     size, encoder = manifest["spec"]["board_size"], manifest["spec"]["encoder"]
@@ -134,15 +123,11 @@ def train_value_network(dataset, out, layers=6, filters=64, epochs=4, batch_size
             splits[split] = (planes, outcomes)
     if "train" not in splits:
         raise ValueError(f"the train split of {dataset} is empty: nothing to learn from")
-    set_random_seed(seed)
-    with building_in(resolve_precision(precision)):
-        net = value_network(size, splits["train"][0].shape[-1], layers=layers, filters=filters)
-    net.mockgo_info = NetworkInfo("value", encoder, size)
-    history = fit_value_network(net, *splits["train"], validation=splits.get("validation"),
-                                epochs=epochs, batch_size=batch_size,
-                                learning_rate=learning_rate,
-                                patience=patience if "validation" in splits else None, seed=seed,
-                                checkpoint_dir=run_folder(out), progress=progress)
+    net, history = train_value_on_positions(
+        *splits["train"], splits.get("validation"), size, layers, filters, encoder=encoder,
+        precision=precision, seed=seed, epochs=epochs, batch_size=batch_size,
+        learning_rate=learning_rate, patience=patience if "validation" in splits else None,
+        checkpoint_dir=run_folder(out), progress=progress)
     results = {"validation_mse_by_epoch": [round(v, 4) for v in history.get("val_loss", [])]}
     headline = "no test positions"
     if "test" in splits:
@@ -158,20 +143,21 @@ def train_value_network(dataset, out, layers=6, filters=64, epochs=4, batch_size
     training = {"epochs": len(history["loss"]), "max_epochs": epochs, "batch_size": batch_size,
                 "learning_rate": learning_rate, "positions": int(len(splits["train"][1])),
                 "seed": seed}
-    return _write_card(out, net, "mockgo.nets.models.value_network",
-                       {"layers": layers, "filters": filters}, dataset, manifest, training,
-                       trained, results, headline)
+    return _write_card(out, net, {"layers": layers, "filters": filters}, dataset, manifest,
+                       training, trained, results, headline)
 
 
-def _write_card(out, net, builder, architecture, dataset, manifest, training, trained, results,
-                headline):
-    """The card of a network trained here, written beside it (atomically)."""
+def _write_card(out, net, architecture, dataset, manifest, training, trained, results, headline):
+    """The card of a network trained here, written beside it (atomically),
+    its builder named by the network's architecture
+    (:data:`~mockgo.nets.architectures.ARCHITECTURES`)."""
     from mockgo.nets.io import model_info  # only when a network is trained
 
     info = model_info(net)
     card = {"name": Path(out).stem, "file": Path(out).name, "kind": info.kind,
             "encoder": info.encoder, "board_size": info.board_size,
-            "architecture": {"builder": builder, **architecture,
+            "architecture": {"builder": ARCHITECTURES[net.mockgo_architecture].builder,
+                             **architecture,
                              "parameters": int(net.count_params())},
             "training": {"dataset": str(dataset),
                          "sources": [Path(source).name for source in manifest["sources"]],

@@ -31,7 +31,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from mockgo.cluster import Executor, Recipe, make_executor
-from mockgo.data import records
+from mockgo.data import sgf_reader
 from mockgo.data.dataset import split_game
 from mockgo.data.files import (CorruptFileError, atomic_path, atomic_write_text,
                                check_same_settings, discard_work, job_folder, list_work, read_json,
@@ -39,14 +39,19 @@ from mockgo.data.files import (CorruptFileError, atomic_path, atomic_write_text,
 from mockgo.go import symmetries
 from mockgo.go.board import BLACK, WHITE, Board
 from mockgo.go.features import ALPHAGO49, get_encoder
-from mockgo.nets.device import training_jit_compile
-from mockgo.play.players import as_player, portable_player
+from mockgo.nets.architectures import build_network
+from mockgo.nets.device import (building_in, resolve_precision, set_random_seed,
+                                training_jit_compile)
+from mockgo.nets.io import NetworkInfo
+from mockgo.play.policy_player import portable_player
+from mockgo.play.specs import as_player
 from mockgo.play.runner import play_games
 from mockgo.search.uct import score_value
 
-__all__ = ["ValueData", "add_colour_plane", "decided_game", "fit_value_network", "game_positions",
-           "mse_by_phase", "position_from_planes", "predict_values", "rollout_values",
-           "stones_from_planes", "value_curve", "value_dataset", "with_symmetries"]
+__all__ = ["ValueData", "add_colour_plane", "build_value", "decided_game", "fit_value_network",
+           "game_positions", "mse_by_phase", "position_from_planes", "predict_values",
+           "rollout_values", "stones_from_planes", "value_curve", "value_dataset",
+           "with_symmetries"]
 
 @dataclasses.dataclass
 class ValueData:
@@ -83,7 +88,7 @@ def value_dataset(policy, games, size, komi=7.5, max_step=None, rl_policy=None, 
                   cluster=None):
     """AlphaGo's value-network data: ``games`` positions, one per game.
 
-    ``policy`` (a :class:`~mockgo.play.players.PolicyPlayer`, a Keras model on
+    ``policy`` (a :class:`~mockgo.play.policy_player.PolicyPlayer`, a Keras model on
     ``alphago48`` planes, or any player) plays moves 1 to U-1; move U
     is uniform over the legal points (pass only when there is none); then
     ``rl_policy`` (default: ``policy``) plays both sides to the end. U is
@@ -363,6 +368,25 @@ def with_symmetries(planes, outcomes):
             np.tile(np.asarray(outcomes, np.float32), len(symmetries.SYMMETRIES)))
 
 
+def build_value(layers, filters, board_size=19, planes=49, precision="auto", seed=0, hidden=256,
+                encoder=None, name="value_network"):
+    """A new, uncompiled :func:`mockgo.nets.models.value_network` of
+    ``layers`` convolutions of ``filters`` filters and ``hidden`` units,
+    built under ``precision`` (``"auto"``, ``"float32"`` or
+    ``"mixed_bfloat16"``, as :func:`mockgo.learn.supervised.build_policy`
+    builds a policy), with its weights drawn from ``seed``. Given an
+    ``encoder``, the network records what it reads (``mockgo_info``), as a
+    file saved from it will."""
+    precision = resolve_precision(precision)
+    set_random_seed(seed)
+    with building_in(precision):
+        model = build_network("value_network", board_size=board_size, planes=planes,
+                              layers=layers, filters=filters, hidden=hidden, name=name)
+    if encoder is not None:
+        model.mockgo_info = NetworkInfo("value", encoder, board_size)
+    return model
+
+
 def fit_value_network(model, planes, outcomes, validation=None, epochs=10, batch_size=64,
                       learning_rate=1e-3, symmetries=False, patience=None, seed=0,
                       checkpoint_dir=None, progress=False, restart=False):
@@ -547,19 +571,19 @@ def value_curve(value_model, record):
     """The value network's view of a whole game: for the position before
     each move and the final one, the predicted probability that black wins,
     ``(1 + v) / 2`` with v turned to black's view. ``record``: a
-    :class:`mockgo.data.records.GameRecord` (a KGS game) or a
+    :class:`mockgo.data.sgf_reader.GameRecord` (a KGS game) or a
     :class:`mockgo.play.runner.PlayedGame`."""
     from mockgo.nets.inference import Predictor  # TensorFlow: imported only when a network is used
 
-    if not isinstance(record, records.GameRecord):
+    if not isinstance(record, sgf_reader.GameRecord):
         record = record.record()
     encoder = get_encoder(ALPHAGO49, record.size)
     planes, movers = [], []
     board = None
-    for board, _, _ in records.replay(record):
+    for board, _, _ in sgf_reader.replay(record):
         planes.append(encoder.encode(board))
         movers.append(board.to_play)
-    final = records.final_board(record) if board is None else board
+    final = sgf_reader.final_board(record) if board is None else board
     planes.append(encoder.encode(final))
     movers.append(final.to_play)
     values = Predictor(value_model).predict(np.stack(planes))[:, 0]
@@ -582,7 +606,7 @@ def decided_game(dataset_folder, split="test", min_moves=250, tries=200, komi=7.
     other rules than their players'.) Looks at the split's first ``tries``
     games (each read again from its archive,
     :func:`mockgo.data.dataset.split_game`) and returns a
-    :class:`mockgo.data.records.GameRecord`; ValueError when none of them
+    :class:`mockgo.data.sgf_reader.GameRecord`; ValueError when none of them
     qualifies."""
     looked = 0
     for index in range(tries):

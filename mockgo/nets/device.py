@@ -166,7 +166,7 @@ def training_jit_compile(model, positions=None, cpuinfo="/proc/cpuinfo"):
     small 9x9 networks at 0.34 (convolutional) and 0.73 (dense). JAX compiles with XLA
     whatever this says. The supervised and value learners ask it, and so
     does the step the recipe times alone
-    (:func:`mockgo.learn.recipe.step_rate`, with no positions: the step a
+    (:func:`mockgo.learn.trainers.step_rate`, with no positions: the step a
     long fit trains, as a real recipe's are); the Zero trainer does not
     (:func:`mockgo.zero.train.compile_dual` says why)."""
     if computing_precision(model).startswith("mixed"):

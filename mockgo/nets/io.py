@@ -12,7 +12,12 @@ The file is Keras's own ``.keras`` format, a zip archive (``config.json``,
 ``metadata.json``, ``model.weights.h5``), with one member more,
 ``mockgo.json``::
 
-    {"format": 1, "kind": "policy", "encoder": "alphago48", "board_size": 19}
+    {"format": 1, "kind": "policy", "encoder": "alphago48", "board_size": 19,
+     "architecture": "policy_network"}
+
+(``architecture``: the name of :data:`~mockgo.nets.architectures.ARCHITECTURES`
+it was built by, for a network built by name; the kind is read from there,
+and files without the name are read by their ``kind``.)
 
 A network saved by the process that trained it also records where it
 trained (:func:`trained_by`), so that its card can say so::
@@ -42,6 +47,7 @@ from pathlib import Path
 
 from mockgo.data.files import CorruptFileError, atomic_path
 from mockgo.go.features import ENCODERS
+from mockgo.nets.architectures import ARCHITECTURES
 from mockgo.nets.device import compute_device, computing_precision
 
 __all__ = ["INFO_MEMBER", "KINDS", "NetworkInfo", "as_float32",
@@ -74,9 +80,15 @@ class NetworkInfo:
 
 
 def kind_of(model):
-    """``"dual"`` for two outputs (or outputs named policy and value, with
-    the auxiliary heads of :func:`mockgo.nets.models.dual_network` after
+    """The kind of ``model``: its architecture's
+    (:data:`~mockgo.nets.architectures.ARCHITECTURES`) when it was built by
+    name or loaded from a file that records the name; else guessed from its
+    outputs: ``"dual"`` for two outputs (or outputs named policy and value,
+    with the auxiliary heads of :func:`mockgo.nets.models.dual_network` after
     them), ``"value"`` for one output of one unit, else ``"policy"``."""
+    architecture = ARCHITECTURES.get(getattr(model, "mockgo_architecture", None))
+    if architecture is not None:
+        return architecture.kind
     if len(model.outputs) == 2 or {"policy", "value"} <= set(model.output_names):
         return "dual"
     return "value" if model.outputs[0].shape[-1] == 1 else "policy"
@@ -192,8 +204,12 @@ def read_info(path):
     record = _read_member(path)
     if record is None:
         return None
+    # The kind is the recorded architecture's where the file names one
+    # mockgo knows; a file saved before mockgo recorded it says its kind.
+    architecture = ARCHITECTURES.get(record.get("architecture"))
     try:
-        return NetworkInfo(record["kind"], record["encoder"], int(record["board_size"]))
+        kind = architecture.kind if architecture is not None else record["kind"]
+        return NetworkInfo(kind, record["encoder"], int(record["board_size"]))
     except (KeyError, TypeError, ValueError) as error:
         raise ValueError(f"{path}: its {INFO_MEMBER} is not a network record: {error}") from None
 
@@ -209,6 +225,9 @@ def save_model(model, path, encoder=None):
     trained = trained_by(model)
     if trained is not None:
         record["trained_by"] = trained
+    architecture = getattr(model, "mockgo_architecture", None)
+    if architecture is not None:
+        record["architecture"] = architecture
     with atomic_path(path, suffix=".tmp.keras") as temporary:
         model.save(temporary)
         with zipfile.ZipFile(temporary, "a") as archive:
@@ -239,6 +258,9 @@ def load_model(path, compile=False, encoder=None):
         raise ValueError(f"{path} is not a Keras model that loads: {error}") from error
     if recorded is not None:
         model.mockgo_info = recorded
+    architecture = (_read_member(path) or {}).get("architecture")
+    if architecture is not None:
+        model.mockgo_architecture = architecture
     model.mockgo_trained_by = trained
     # The record, checked against ``encoder``; or, for an old file, inferred.
     model.mockgo_info = model_info(model, encoder, source=path)
@@ -273,9 +295,9 @@ def as_float32(model):
         return model
     copy = model.__class__.from_config(_float32_config(model.get_config()))
     copy.set_weights(model.get_weights())
-    info = getattr(model, "mockgo_info", None)
-    if info is not None:
-        copy.mockgo_info = info
+    for name in ("mockgo_info", "mockgo_architecture"):
+        if hasattr(model, name):
+            setattr(copy, name, getattr(model, name))
     copy.mockgo_trained_by = trained_by(model)  # the original's precision, not float32
     return copy
 
@@ -294,4 +316,6 @@ def save_for_play(model, path, encoder=None):
     plain = keras.Model(model.input, model.output, name=model.name)
     plain.mockgo_info = info
     plain.mockgo_trained_by = trained
+    if hasattr(model, "mockgo_architecture"):
+        plain.mockgo_architecture = model.mockgo_architecture
     return save_model(plain, path)

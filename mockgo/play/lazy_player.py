@@ -14,6 +14,7 @@ cause.
 import contextlib
 import dataclasses
 
+from mockgo.play.analysts import first_look
 from mockgo.play.player import Player
 
 __all__ = ["LazyPlayer", "PlayerLoadError", "PlayerPlan"]
@@ -113,6 +114,15 @@ class LazyPlayer(Player):
             else:
                 return self._first(lambda: first(self.player))
         return self.player
+
+    def analyst(self, board, rng, limit):
+        """The built player's analyst (:meth:`Player.analyst`); a player not
+        built yet is built now, in its loading context, with its first
+        network call (:func:`~mockgo.play.analysts.first_look`);
+        PlayerLoadError if it cannot be."""
+        if self.player is not None:
+            return self.player.analyst(board, rng, limit)
+        return self.built(lambda built: first_look(built.analyst(board, rng, limit)))
 
     def check_size(self, size):
         if self.player is not None:

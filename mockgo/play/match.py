@@ -10,7 +10,8 @@ REINFORCE's evaluation and AlphaGo Zero's 55% gate all play through it.
 
     mockgo match --black random --white gnugo:level=1 --games 20 --size 9
 
-Players are :mod:`mockgo.play.players` objects or specs. The first player,
+Players are :class:`~mockgo.play.player.Player` objects or specs
+(:mod:`mockgo.play.specs`). The first player,
 A, has black in games 0, 2, 4...; the colours alternate. In one process the
 games are played in lockstep by :func:`mockgo.play.runner.play_games` (one
 network call per step for all the games a network is to move in); with
@@ -173,7 +174,7 @@ def match(a, b, games=10, size=9, komi=7.5, max_moves=None, workers=1, concurren
     """Play ``games`` games between players ``a`` and ``b``; returns a
     :class:`MatchResult` (and prints its table if ``verbose``).
 
-    A player is a spec (:func:`mockgo.play.players.make_player`), a Player
+    A player is a spec (:func:`mockgo.play.specs.make_player`), a Player
     object, or a :class:`mockgo.cluster.Recipe` that makes one in a worker
     (a network held in memory travels so). ``a`` has black in the
     even-numbered games, ``b`` in the odd ones. Every game gets its seed

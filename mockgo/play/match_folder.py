@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from mockgo.data.files import atomic_write_text, check_same_settings, check_schema, read_json
-from mockgo.data.records import SGFError, final_board, load_sgf
+from mockgo.data.sgf_reader import SGFError, final_board, load_sgf
 from mockgo.play.results import MatchResult
 from mockgo.play.runner import PlayedGame
 

@@ -39,8 +39,7 @@ This module holds the interface (:class:`Player`, :class:`Turn`,
 share (:func:`passes_now`). The kinds of player live one family a module:
 :mod:`mockgo.play.random_player`, :mod:`mockgo.play.policy_player`,
 :mod:`mockgo.play.gtp_player`, :mod:`mockgo.play.search_player`; specs
-(``"random:seed=3"``) are parsed in :mod:`mockgo.play.specs`, and
-:mod:`mockgo.play.players` imports them all.
+(``"random:seed=3"``) are parsed in :mod:`mockgo.play.specs`.
 """
 
 import dataclasses
@@ -154,6 +153,18 @@ class Player:
         while move == THINKING:  # a step-wise search: step it to its end
             move = int(self.choose([turn]).moves[0])
         return move
+
+    def analyst(self, board, rng, limit):
+        """What the player thinks of ``board`` (the position with the side
+        to analyse for to move), following game 0, as an analyst
+        (:mod:`mockgo.play.analysts`: candidate moves, grown a slice at a
+        time for a search); None for a player that cannot say (the
+        default: an external engine, or a kind that does not report).
+        ``rng``: the game's generator, for a tree started here; ``limit``:
+        the visits at which a growing tree stops. The GTP engine's live
+        analysis and the board widget ask this; a new kind of player gives
+        analysis by answering it."""
+        return None
 
     def close(self):
         """Free what the player holds (an engine process, say)."""

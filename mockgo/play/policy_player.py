@@ -16,6 +16,7 @@ import time
 import numpy as np
 
 from mockgo.cluster import Recipe, ShippedModel
+from mockgo.play.analysts import PolicyAnalyst
 from mockgo.play.player import Choices, Player, passes_now
 from mockgo.play.sampling import check_temperature, sample_moves, temper
 
@@ -103,6 +104,10 @@ class PolicyPlayer(Player):
         return masked_policy(self.probabilities(self.encoder.encode(board)[None])[0],
                              board.sensible_moves())
 
+    def analyst(self, board, rng, limit):
+        """Its policy's priors on ``board`` as candidates (no search)."""
+        return PolicyAnalyst(self.policy, board)
+
     def choose(self, turns):
         from mockgo.nets.inference import \
             masked_policy  # TensorFlow: imported only when a network is used
@@ -145,7 +150,7 @@ def _temperature(turn):
 
 def portable_player(player, temperature=1.0):
     """A player as it travels to workers: a spec string or a :class:`Recipe`
-    as it is; a :class:`~mockgo.play.players.PolicyPlayer` (or a Keras policy
+    as it is; a :class:`~mockgo.play.policy_player.PolicyPlayer` (or a Keras policy
     model, played at ``temperature``) as a recipe that makes the same player
     from its network's bytes. Other Player objects cannot travel: give a
     spec."""
@@ -155,7 +160,7 @@ def portable_player(player, temperature=1.0):
         player = PolicyPlayer(player, temperature=temperature)
     if not isinstance(player, PolicyPlayer):
         raise ValueError(f"{player.name} ({type(player).__name__}) cannot be sent to workers: "
-                         f"give it as a spec (mockgo.play.players.make_player)")
+                         f"give it as a spec (mockgo.play.specs.make_player)")
     model = ShippedModel.from_model(player.model, encoder=player.encoder.name)
     return Recipe(PolicyPlayer, (model,), dict(
         encoder=player.encoder.name, temperature=player.temperature, seed=player.seed,

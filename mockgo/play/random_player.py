@@ -4,10 +4,17 @@ baseline, rated 0 on the ladder (spec ``random``, ``random:seed=3``)."""
 
 import numpy as np
 
+from mockgo.play.analysts import PolicyAnalyst
 from mockgo.play.player import Choices, Player
 from mockgo.play.sampling import sample_moves
 
-__all__ = ["RandomPlayer"]
+__all__ = ["RandomPlayer", "uniform_priors"]
+
+
+def uniform_priors(board):
+    """The random player's policy on ``board``: uniform over the sensible
+    moves (the pass when there is none), N*N + 1 probabilities."""
+    return _uniform_over_points(board.sensible_moves()[None])[0]
 
 
 def _uniform_over_points(masks):
@@ -37,3 +44,7 @@ class RandomPlayer(Player):
         masks = np.stack([turn.mask for turn in turns])
         moves, log_probs = sample_moves(_uniform_over_points(masks), [t.rng for t in turns])
         return Choices(moves, log_probs)
+
+    def analyst(self, board, rng, limit):
+        """Its policy, uniform over the sensible moves, as candidates."""
+        return PolicyAnalyst(uniform_priors, board)

@@ -5,15 +5,16 @@ A network evaluates a batch of 64 positions in little more time than one
 (``benchmarks/inference.py``), so games are played side by side: the
 running games advance *in lockstep*, one move each per step, and at every
 step each player answers all the games in which it is to move in one call
-(:meth:`mockgo.play.players.Player.choose`): a network player with one
+(:meth:`mockgo.play.player.Player.choose`): a network player with one
 compiled network call, a tree search with one evaluator call per search step
 for all its trees. A step-wise search (self-play's) makes one search step per
-call and answers :data:`~mockgo.play.players.THINKING` for the games whose
+call and answers :data:`~mockgo.play.player.THINKING` for the games whose
 search goes on: those keep their turn to the next step while the others
 play. Players that answer one position at a time (GTP engines) play their
 games one after another::
 
-    from mockgo.play.players import PolicyPlayer, RandomPlayer
+    from mockgo.play.policy_player import PolicyPlayer
+    from mockgo.play.random_player import RandomPlayer
     from mockgo.play.runner import play_games
 
     sl = PolicyPlayer(model, temperature=1.0, name="sl")
@@ -28,7 +29,7 @@ Matches (colours alternating, win rates with their intervals) are
 Games
 -----
 A game ends after two passes in a row, a resignation (a player's
-:data:`~mockgo.play.players.RESIGN`), a forfeit (a move the rules forbid, or
+:data:`~mockgo.play.player.RESIGN`), a forfeit (a move the rules forbid, or
 a player that cannot move, :class:`~mockgo.play.player.Forfeit`, such as an
 engine that crashed twice: that player loses), or at the move cap
 (``max_moves``, default ``2 * N * N``, counting passes; the position is then
@@ -69,10 +70,11 @@ from pathlib import Path
 import numpy as np
 from tqdm.auto import tqdm
 
-from mockgo.data import records
+from mockgo.data import sgf_writer
 from mockgo.go.board import BLACK, EMPTY, WHITE, Board, IllegalMove, opponent
 from mockgo.play.player import Forfeit
-from mockgo.play.players import RESIGN, THINKING, Turn, as_player
+from mockgo.play.player import RESIGN, THINKING, Turn
+from mockgo.play.specs import as_player
 from mockgo.play.sampling import sample_moves
 
 __all__ = ["PlayedGame", "RANDOM_MOVE", "game_seed", "mixture", "play_games"]
@@ -256,19 +258,19 @@ class PlayedGame:
         return board
 
     def record(self, black=None, white=None, **options):
-        """The game as a :class:`mockgo.data.records.GameRecord` (player names
+        """The game as a :class:`mockgo.data.sgf_reader.GameRecord` (player names
         default to the players' names; the result is :attr:`result`)."""
         options.setdefault("result", self.result)
-        return records.record_from_board(self.board, black=black or self.names[0],
-                                         white=white or self.names[1], **options)
+        return sgf_writer.record_from_board(self.board, black=black or self.names[0],
+                                            white=white or self.names[1], **options)
 
     def save_sgf(self, path, **options):
-        """Write the game as SGF, atomically (:func:`mockgo.data.records.save_sgf`),
+        """Write the game as SGF, atomically (:func:`mockgo.data.sgf_writer.save_sgf`),
         making the folder if needed. Returns the path."""
 
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        records.save_sgf(self.record(**options), path)
+        sgf_writer.save_sgf(self.record(**options), path)
         return path
 
 
@@ -279,7 +281,7 @@ def play_games(black, white, count, size, komi=7.5, rng=None, seeds=None, max_mo
                random_move_at=None, boards=None, concurrent=None, superko=True,
                progress=False, stats=None, on_step=None, on_game=None):
     """Play ``count`` games between ``black`` and ``white`` (a player each,
-    or a list of one per game; anything :func:`mockgo.play.players.as_player`
+    or a list of one per game; anything :func:`mockgo.play.specs.as_player`
     takes), in lockstep; returns a list of :class:`PlayedGame`, in game order.
 
     ``seeds``: one seed per game (an int or a sequence of ints); default:

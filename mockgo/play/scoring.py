@@ -15,7 +15,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from mockgo.data.records import save_sgf
+from mockgo.data.sgf_writer import save_sgf
 from mockgo.go import coords
 from mockgo.play.gtp_engine import GTPEngine, find_gnugo, gnugo_command
 

@@ -28,6 +28,7 @@ import math
 import numpy as np
 
 from mockgo.data.gametree import SearchSummary
+from mockgo.play.analysts import MoveInfo, lower_bound, principal_variation
 from mockgo.play.player import RESIGN, THINKING, Choices, Player, passes_now
 from mockgo.search.games import GoGame
 from mockgo.search.mcts import (MCTSPlayer, ResignationCheck, SearchOptions, search_many,
@@ -285,6 +286,11 @@ class SearchPlayer(_TreePerGame):
                         move_number=board.move_number)
         return tree
 
+    def analyst(self, board, rng, limit):
+        """Its tree of game 0 at ``board``, read live and grown a step of its
+        own search at a time (:mod:`mockgo.play.analysts`)."""
+        return _MCTSAnalyst(self, board, rng, limit)
+
     def choose(self, turns):
         if self.stepwise:
             return self._choose_stepwise(turns)
@@ -426,6 +432,11 @@ class UCTPlayer(_TreePerGame):
         cap = board.move_number + 3 * board.pass_index
         return _UCTTree(search, search.new_root(GoGame.from_board(board.copy(), max_moves=cap)))
 
+    def analyst(self, board, rng, limit):
+        """Its tree of game 0 at ``board``, read live and grown a slice of
+        playouts at a time (:mod:`mockgo.play.analysts`)."""
+        return _UCTAnalyst(self, board, rng, limit)
+
     def choose(self, turns):
         moves = np.empty(len(turns), np.int64)
         passing = passes_now(turns)
@@ -446,3 +457,121 @@ class UCTPlayer(_TreePerGame):
         # Win rates (0 to 1) as values (-1 to +1), as the other searches give them.
         root = tree.root
         return root.N, 2 * root.W / np.maximum(root.N, 1) - 1, 2 * root.win_rate() - 1
+
+
+# ------------------------------------------------------------ analysis
+#
+# What a search player reports of a position (Player.analyst,
+# mockgo.play.analysts): its own tree for the game, read live. The GTP
+# engine's lz-analyze grows it a slice at a time and looks for the next
+# command between slices; the tree stays the player's, and its next move
+# starts from what the analysis searched (Leela Zero's pondering).
+
+# Readouts a slice of UCT playouts (its search has no steps of its own).
+UCT_SLICE = 16
+
+
+class _TreeAnalyst:
+    """A search player's tree at the position: ``grow()`` searches one
+    slice more (False when there is nothing to search: a finished game, or
+    ``limit`` visits), ``infos()`` reads it."""
+
+    searches = True
+
+    def __init__(self, player, board, rng, limit):
+        self.player, self.board, self.rng, self.limit = player, board, rng, limit
+
+    def tree(self, start=False):
+        """The game's tree at the position; with ``start``, a new one if the
+        player has none there yet (as its move would start it)."""
+        return self.player.tree_at(0, self.board, self.rng if start else None)
+
+    def visits(self, tree):
+        raise NotImplementedError
+
+    def infos(self):
+        tree = self.tree()
+        return [] if tree is None else self._infos(tree)
+
+
+class _MCTSAnalyst(_TreeAnalyst):
+    """:class:`~mockgo.search.mcts.MCTSPlayer` trees (``mcts``, ``alphago``).
+    The tree counts a step's virtual losses (each a loss) while the step is
+    in flight, so while the player searches its move the tree is read
+    between steps (:meth:`after_each_step`)."""
+
+    def visits(self, tree):
+        n = tree.root.child_N
+        return 0 if n is None else int(n.sum())
+
+    def grow(self):
+        tree = self.tree(start=True)
+        left = self.limit - self.visits(tree)
+        if tree.root.terminal or left <= 0:
+            return False
+        # One step of the player's own search (search_step), of up to
+        # parallel_readouts readouts: as its move's search would make them.
+        tree.remaining, tree.searching = min(tree.parallel_readouts, left), True
+        try:
+            search_step([tree], self.player.evaluate)
+        finally:
+            tree.remaining, tree.searching = 0, False
+        return True
+
+    def after_each_step(self, callback):
+        """Call ``callback()`` after each step of the player's search (None:
+        stop), where no readout is in flight."""
+        self.player.after_step = callback
+
+    def _infos(self, tree):
+        root = tree.root
+        if root.child_N is None:
+            return []
+        infos = []
+        for a in np.flatnonzero(root.child_Q > -np.inf):
+            n = int(root.child_N[a])
+            winrate = (float(root.child_Q[a]) + 1.0) / 2.0 if n > 0 else 0.0
+            pv = [int(a)] + principal_variation(root, a, _mcts_visits)
+            infos.append(MoveInfo(int(a), n, winrate, float(root.child_P[a]),
+                                  lower_bound(winrate, n), pv))
+        return infos
+
+
+def _mcts_visits(node):
+    return node.child_N  # None until the node is expanded
+
+
+def _uct_visits(node):
+    # A move tried fewer times than the search's expand_after has no node
+    # yet; a finished game's node has no moves.
+    return None if node.terminal else node.N
+
+
+class _UCTAnalyst(_TreeAnalyst):
+    """UCT trees (``uct``): win rates are its nodes' wins over visits; the
+    prior is uniform over its candidate moves (it has no policy, and treats
+    moves it has not tried alike). UCT has no virtual loss: a thread may
+    read its tree while it searches."""
+
+    def visits(self, tree):
+        return int(tree.root.N.sum())
+
+    def grow(self):
+        tree = self.tree(start=True)
+        left = self.limit - self.visits(tree)
+        if tree.root.terminal or left <= 0:
+            return False
+        tree.search.run(tree.root, playouts=min(UCT_SLICE, left))
+        return True
+
+    def _infos(self, tree):
+        root = tree.root
+        legal = np.flatnonzero(root.legal)
+        prior = 1.0 / max(len(legal), 1)
+        infos = []
+        for a in legal:
+            n = int(root.N[a])
+            winrate = float(root.W[a] / n) if n > 0 else 0.0
+            infos.append(MoveInfo(int(a), n, winrate, prior, lower_bound(winrate, n),
+                                  [int(a)] + principal_variation(root, a, _uct_visits)))
+        return infos

@@ -65,8 +65,8 @@ from mockgo.play.search_player import SearchPlayer, UCTPlayer, budget_label, che
 from mockgo.search import evaluators
 from mockgo.search.games import CarefulGoGame
 
-__all__ = ["PLAYER_KINDS", "as_player", "engine_command", "lazy_player", "make_player",
-           "parse_spec", "plan_player", "register_player_kind", "spec_help"]
+__all__ = ["PLAYER_KINDS", "as_player", "engine_command", "format_spec", "lazy_player",
+           "make_player", "parse_spec", "plan_player", "register_player_kind", "spec_help"]
 
 
 def as_player(player, temperature=1.0, **options):
@@ -327,6 +327,26 @@ def parse_spec(spec):
             raise ValueError(f"player spec {spec!r} gives {key} twice")
         options[key] = value
     return kind, options
+
+
+def format_spec(kind, **options):
+    """The spec string of a player of ``kind`` with ``options``, in the
+    order given, the inverse of :func:`parse_spec`:
+    ``format_spec("mcts", pretrained="zero-9", readouts=800)`` is
+    ``"mcts:pretrained=zero-9,readouts=800"``. Options that are None are
+    left out; a float is written as ``{:g}`` writes it (``mix=0.5``), a path
+    or anything else as ``str`` writes it. A value that the grammar cannot
+    carry (a comma, or a ``cmd`` that is not last) is a ValueError."""
+    items = [(key, value) for key, value in options.items() if value is not None]
+    parts = []
+    for index, (key, value) in enumerate(items):
+        text = f"{value:g}" if isinstance(value, float) else str(value)
+        last_command = key == "cmd" and index == len(items) - 1
+        if not last_command and ("," in text or key == "cmd"):
+            raise ValueError(f"player spec option {key}={text!r}: "
+                             + ("cmd must come last" if key == "cmd" else "a value has no commas"))
+        parts.append(f"{key}={text}")
+    return kind + (":" + ",".join(parts) if parts else "")
 
 
 def make_player(spec, **overrides):

@@ -24,7 +24,7 @@ from mockgo.data.files import atomic_write_text
 from mockgo.nets.io import load_model, model_info, save_for_play, trained_by
 
 __all__ = ["FOLDER", "card", "checked_path", "file_sha256", "headline", "load", "names", "path",
-           "ship", "table"]
+           "ship", "stand_in_note", "table"]
 
 FOLDER = Path(__file__).resolve().parent  #: The folder of the shipped networks and cards.
 
@@ -79,6 +79,15 @@ TABLE_COLUMNS = ("name", "kind", "board", "planes", "headline")
 def headline(name):
     """One line on a shipped network: what it is and its headline figure."""
     return "  ".join(_row(name))
+
+
+def stand_in_note(name, what, notebook):
+    """How a note names the shipped network ``name`` when it stands in for
+    one of this machine's runs (a notebook's loaded network, a ladder's
+    player): what it is first (notebook ``notebook``'s full run's ``what``,
+    its card's headline); the note says why it stands in after."""
+    return (f"{name}, the {what} that notebook {notebook}'s full run trained, as it ships with "
+            f"mockgo ({card(name)['headline']}; its card: mockgo models {name})")
 
 
 def _row(name):

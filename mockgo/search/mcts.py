@@ -41,7 +41,7 @@ the virtual losses undone as the real values are backed up.
 :func:`search_many` runs many games' trees in lockstep so that one evaluator
 call serves every game; :func:`search_step` makes one step of many searches,
 so that a game whose search is done can move on while the others still
-search (self-play: :class:`mockgo.play.players.SearchPlayer` ``stepwise``).
+search (self-play: :class:`mockgo.play.search_player.SearchPlayer` ``stepwise``).
 The edge choice and the backup along a path are compiled (numba): they run
 once per level of every simulation. If a leaf is selected twice before it is
 evaluated (a *duplicate*, common late in a game), it is evaluated and

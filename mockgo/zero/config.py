@@ -1,6 +1,7 @@
 """What defines an AlphaGo Zero run (:class:`ZeroConfig`, stored in the run
-folder's ``config.json``) and the game it plays (:class:`ZeroGame`: Go on the
-sensible moves)."""
+folder's ``config.json``), the game it plays among them
+(:attr:`ZeroConfig.game_class`: Go on the sensible moves,
+:class:`~mockgo.search.games.SensibleGoGame`, unless told otherwise)."""
 
 import dataclasses
 import zlib
@@ -10,7 +11,7 @@ import numpy as np
 from mockgo.go.features import AGZ17
 from mockgo.search.games import GoGame, SensibleGoGame
 
-__all__ = ["ENCODER", "ZeroConfig", "ZeroGame", "seed_of"]
+__all__ = ["ENCODER", "ZeroConfig", "seed_of"]
 
 ENCODER = AGZ17  #: The dual network's input planes.
 
@@ -89,12 +90,13 @@ class ZeroConfig:
 
     @property
     def game_class(self):
-        """The search state the run plays: :class:`ZeroGame` (the sensible
-        moves) or, with ``sensible_moves=False``, :class:`GoGame` (the legal moves)."""
-        return ZeroGame if self.sensible_moves else GoGame
+        """The search state the run plays: :class:`~mockgo.search.games.SensibleGoGame`
+        (the sensible moves; why: its docstring) or, with ``sensible_moves=False``,
+        :class:`~mockgo.search.games.GoGame` (the legal moves)."""
+        return SensibleGoGame if self.sensible_moves else GoGame
 
     def new_game(self):
-        """The start of a game as the search sees it (see :class:`ZeroGame`)."""
+        """The start of a game as the search sees it (see :attr:`game_class`)."""
         return self.game_class(self.board_size, komi=self.komi, max_moves=self.moves_cap)
 
     def __post_init__(self):
@@ -166,10 +168,6 @@ class ZeroConfig:
         if unknown:
             raise ValueError(f"unknown config fields: {sorted(unknown)}")
         return cls(**values)
-
-
-# Zero's self-play game: the sensible moves (why: SensibleGoGame's docstring).
-ZeroGame = SensibleGoGame
 
 
 def seed_of(*parts):

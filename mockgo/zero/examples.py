@@ -30,7 +30,7 @@ and :func:`save_npz`; training (:mod:`mockgo.zero.train`) reads them with
 
 import numpy as np
 
-from mockgo.data import records
+from mockgo.data import sgf_reader
 from mockgo.data.files import CorruptFileError, atomic_open, read_npz
 
 __all__ = ["EXAMPLE_ARRAYS", "find_example", "load_examples", "load_targets", "save_npz",
@@ -101,8 +101,8 @@ def find_example(layout, player, job, game=0, move=8):
     game's last) is shown; the holdout files are looked in after the
     training files."""
     move, pi, z = _example_row(layout, player, job, game, move)
-    record = records.load_sgf(layout.sgf(player, job, game, "full"))
-    board = next(board for board, _, _ in records.replay(record) if board.move_number == move)
+    record = sgf_reader.load_sgf(layout.sgf(player, job, game, "full"))
+    board = next(board for board, _, _ in sgf_reader.replay(record) if board.move_number == move)
     return {"board": board.copy(), "pi": pi, "z": z, "comment": record.comments[move]}
 
 

@@ -4,7 +4,7 @@ matches and analyses that measure them.
 A side of a match is ``"random"`` or a dual network (a Keras model, its path,
 or a :class:`~mockgo.search.evaluators.NetworkEvaluator`) searching under the
 run's settings without noise (:func:`search_player`); :func:`play_match` plays
-two sides through the one match engine (:func:`mockgo.arena.matches.match`),
+two sides through the one match engine (:func:`mockgo.play.match.match`),
 here or on a cluster's workers. The run (:mod:`mockgo.zero.run`) uses them for
 step 5's evaluation, its win rates and its strength curve against GnuGo;
 :func:`equal_cost_matches` sets two runs' models of equal cost against each
@@ -19,7 +19,7 @@ import numpy as np
 
 from mockgo.cluster import Recipe, ShippedModel
 from mockgo.play.match import match
-from mockgo.play.players import RandomPlayer
+from mockgo.play.random_player import RandomPlayer
 from mockgo.search.evaluators import NetworkEvaluator
 from mockgo.search.mcts import MCTSPlayer
 from mockgo.zero.config import ENCODER, seed_of
@@ -33,7 +33,7 @@ __all__ = ["analyse_position", "equal_cost_matches", "match_figures", "play_matc
 def search_player(side, config, readouts=None, name=None, resign_threshold=None,
                   batch_size=256, seed=None, answer_passes=False):
     """A side of a Zero match as a player: ``"random"`` (a
-    :class:`~mockgo.play.players.RandomPlayer`), or a dual network (a Keras
+    :class:`~mockgo.play.random_player.RandomPlayer`), or a dual network (a Keras
     model, its path, or a :class:`~mockgo.search.evaluators.NetworkEvaluator`)
     searching with ``readouts`` (default ``config.match_readouts``) per move
     on the sensible moves, no Dirichlet noise, the first ``softpick_moves``
@@ -59,7 +59,7 @@ def search_player(side, config, readouts=None, name=None, resign_threshold=None,
 def play_match(first, second, games, config, readouts=None, seed=0, sgf_dir=None,
                progress=False, names=None, resign_threshold=None, executor=None):
     """``games`` games between two sides (:func:`search_player`) through the
-    one match engine (:func:`mockgo.arena.matches.match`), all in lockstep:
+    one match engine (:func:`mockgo.play.match.match`), all in lockstep:
     ``first`` plays black in games 0, 2, 4...; all the games where one
     network is to move are searched together, one network call per search
     step. ``sgf_dir``: save the games there. ``executor``
@@ -67,7 +67,7 @@ def play_match(first, second, games, config, readouts=None, seed=0, sgf_dir=None
     (each plays its share in lockstep, the networks shipped to it); the
     sides are then ``"random"``, models or their paths, or evaluators (their
     models are shipped). Returns the
-    :class:`~mockgo.arena.matches.MatchResult` (``first`` is A)."""
+    :class:`~mockgo.play.results.MatchResult` (``first`` is A)."""
 
     names = names or (None, None)
     if executor is None:

@@ -50,7 +50,7 @@ strength curve against its CPU-hours (:meth:`ZeroRun.gnugo_strength`).
 
 The moves
 ---------
-The search plays the *sensible* moves (:class:`mockgo.zero.config.ZeroGame`): legal moves
+The search plays the *sensible* moves (:class:`mockgo.search.games.SensibleGoGame`): legal moves
 that do not fill the player's own single-point eye, and the pass only when
 nothing else is left, so that games go on until the board is settled and
 Tromp-Taylor scoring gives the right result. ``sensible_moves=False`` gives
@@ -94,16 +94,13 @@ from mockgo.data.files import (atomic_write_text, check_same_settings, discard_w
 from mockgo.nets.io import load_model, mark_trained_here, save_model
 from mockgo.play.match import match
 from mockgo.play.gtp_engine import find_gnugo
-from mockgo.play.players import gnugo_player
+from mockgo.play.gtp_player import gnugo_player
 from mockgo.search.evaluators import NetworkEvaluator
 from mockgo.zero.config import ENCODER, seed_of
 from mockgo.zero.examples import find_example, load_targets
 from mockgo.zero.layout import (RunLayout, job_name, model_name, read_config, read_state,
                                 write_json)
-# analyse_position and equal_cost_matches are not used here: they are imported
-# so that they stay importable from this module, where they were defined.
-from mockgo.zero.match import (analyse_position, equal_cost_matches,  # noqa: F401
-                               match_figures, play_match, search_player, win_rates)
+from mockgo.zero.match import match_figures, play_match, search_player, win_rates
 from mockgo.zero.report import elo_chain, generation_line, resume_lines
 from mockgo.zero.selfplay import selfplay_job
 from mockgo.zero.train import (check_init_model, compile_dual, epoch_bar, first_network,
@@ -447,7 +444,7 @@ class ZeroRun:
         generations' models, as step 5 plays it, its games saved beside step
         5's (``mockgo zero --evaluate-only``, MiniGo's
         ``--evaluation``). Promotes nothing: the run's state is not changed.
-        Returns the :class:`~mockgo.arena.matches.MatchResult`."""
+        Returns the :class:`~mockgo.play.results.MatchResult`."""
         for g in (generation, opponent):
             if not 0 <= g <= self.latest:
                 raise ValueError(f"{self.base_dir} has models of generations 0 to "
@@ -561,7 +558,7 @@ class ZeroRun:
         ``strength_every=0``): the generation's model, searching with
         ``match_readouts`` a move and no noise, plays ``strength_games``
         games against GnuGo at ``strength_level``, colours alternating,
-        through the one match engine (:func:`mockgo.arena.matches.match`,
+        through the one match engine (:func:`mockgo.play.match.match`,
         dead stones by GnuGo), in a resumable match folder
         (``sgf/strength/``); once it has won half or more of a match at that
         level, at this or an earlier point, GnuGo level 10 too. Each result

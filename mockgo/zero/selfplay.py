@@ -37,7 +37,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from mockgo.cluster import Recipe, ShippedModel
-from mockgo.data import records
+from mockgo.data import sgf_writer
 from mockgo.go.board import BLACK, EMPTY, WHITE, Board
 from mockgo.go.features import get_encoder
 from mockgo.go.ownership import final_owners
@@ -325,7 +325,7 @@ def play_selfplay_games(evaluate, config, numbers, seed_parts=(), callback=None,
     """Play games ``numbers`` (ints) against themselves in lockstep; returns
     their :class:`SelfPlayGame` records in order.
 
-    One :class:`~mockgo.play.players.SearchPlayer` plays both colours of
+    One :class:`~mockgo.play.search_player.SearchPlayer` plays both colours of
     every game through the runner (:func:`mockgo.play.runner.play_games`):
     each step is one search step of every unfinished game's search
     (:func:`mockgo.search.mcts.search_step`, one ``evaluate`` call for
@@ -357,7 +357,7 @@ def play_selfplay_games(evaluate, config, numbers, seed_parts=(), callback=None,
 
 
 def searcher(evaluate, config, readouts, **options):
-    """A :class:`~mockgo.play.players.SearchPlayer` with the run's search
+    """A :class:`~mockgo.play.search_player.SearchPlayer` with the run's search
     settings (c_puct, leaves per call, first-play value, moves sampled by
     visits, the moves the run plays and its move cap) and ``readouts`` per
     move; ``options``: the rest (noise, resignation, records, name)."""
@@ -373,7 +373,7 @@ def selfplay_searcher(evaluate, config, **options):
     resignation, and KataGo's search options of ``config`` (playout cap
     randomization, forced playouts), searching step-wise (each game moves
     as soon as its own search is done: ``stepwise`` of
-    :class:`~mockgo.play.players.SearchPlayer`)."""
+    :class:`~mockgo.play.search_player.SearchPlayer`)."""
     return searcher(evaluate, config, config.readouts, dirichlet=True, stepwise=True,
                     resign_threshold=config.resign_threshold,
                     resign_disabled_share=config.resign_disabled_share,
@@ -421,14 +421,14 @@ def write_batch(layout, config, model, job, batch, games, played):
                         f"{config.fast_readouts} on {game.fast_searches} (fast searches)")
         note = (f"self-play by model {model}, {searches}, "
                 f"resignation {'on' if game.resign_enabled else 'off'}")
-        clean = records.record_from_board(game.board, black=model, white=model, date="")
+        clean = sgf_writer.record_from_board(game.board, black=model, white=model, date="")
         clean.game_comment = note
-        records.save_sgf(clean, layout.sgf(model, job, game.number, "clean"))
-        full = records.record_from_board(game.board, black=model, white=model, date="",
-                                         comments=game.comments)
+        sgf_writer.save_sgf(clean, layout.sgf(model, job, game.number, "clean"))
+        full = sgf_writer.record_from_board(game.board, black=model, white=model, date="",
+                                            comments=game.comments)
         full.game_comment = note + "; comments: the root's value for the player to move, " \
                                    "then the most visited moves with visits and Q"
-        records.save_sgf(full, layout.sgf(model, job, game.number, "full"))
+        sgf_writer.save_sgf(full, layout.sgf(model, job, game.number, "full"))
     held = [g for g in games if is_holdout(g.number, config.holdout_share)]
     kept = [g for g in games if not is_holdout(g.number, config.holdout_share)]
     for holdout, part in ((True, held), (False, kept)):

@@ -34,6 +34,7 @@ import time
 
 import numpy as np
 
+from mockgo.nets.architectures import build_network
 from mockgo.nets.device import set_random_seed
 from mockgo.search.games import TicTacToe
 from mockgo.search.mcts import MCTSPlayer, search_many
@@ -60,11 +61,9 @@ def tictactoe_network(blocks=2, filters=32, seed=0):
     """The Go loop's dual network at tic-tac-toe's size: 3x3, 2 planes,
     ``blocks`` residual blocks of ``filters``, a value head of 32 units;
     10 policy outputs (the 9 cells and Go's pass, never legal here)."""
-    from mockgo.nets.models import dual_network  # lazy: it imports Keras
-
     set_random_seed(seed)
-    return dual_network(SIZE, planes=2, blocks=blocks, filters=filters, value_hidden=32,
-                        name="tictactoe_network")
+    return build_network("dual_network", board_size=SIZE, planes=2, blocks=blocks,
+                         filters=filters, value_hidden=32, name="tictactoe_network")
 
 
 class TicTacToeEvaluator:

@@ -11,6 +11,7 @@ from tqdm.auto import tqdm
 
 from mockgo.go import symmetries
 from mockgo.go.features import get_encoder
+from mockgo.nets.architectures import build_network
 from mockgo.nets.device import set_random_seed
 from mockgo.nets.io import load_model, model_info
 from mockgo.zero.config import ENCODER
@@ -126,13 +127,11 @@ def new_network(config, name):
     """A randomly initialised dual network of ``config``'s architecture
     (board, tower, heads, global pooling, L2) with the run's input planes,
     named ``name`` (seed Keras first for a reproducible one)."""
-    from mockgo.nets.models import dual_network  # Keras: imported only when a network is used
-
-    return dual_network(config.board_size,
-                        planes=get_encoder(ENCODER, config.board_size).num_planes,
-                        blocks=config.blocks, filters=config.filters, l2=config.l2, name=name,
-                        ownership_head=config.ownership_head, score_head=config.score_head,
-                        global_pooling=config.global_pooling)
+    return build_network("dual_network", board_size=config.board_size,
+                         planes=get_encoder(ENCODER, config.board_size).num_planes,
+                         blocks=config.blocks, filters=config.filters, l2=config.l2, name=name,
+                         ownership_head=config.ownership_head, score_head=config.score_head,
+                         global_pooling=config.global_pooling)
 
 
 def first_network(config, name):
