@@ -75,10 +75,11 @@ def jax_module():
 
 @pytest.fixture
 def bounded():
-    """Every test here ends within ten minutes, Ray or not (SIGALRM; the
-    executor's waits return to Python at least once a minute)."""
+    """The test ends within ten minutes (SIGALRM): for tests that wait on
+    other processes, Ray's workers or a container (their waits return to
+    Python at least once a minute)."""
     def give_up(signum, frame):
-        raise TimeoutError("a cluster test ran for more than 10 minutes")
+        raise TimeoutError("a test ran for more than 10 minutes")
 
     previous = signal.signal(signal.SIGALRM, give_up)
     signal.alarm(600)

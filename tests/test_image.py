@@ -12,7 +12,6 @@ read-only.
 """
 
 import shutil
-import signal
 import subprocess
 from pathlib import Path
 
@@ -38,27 +37,13 @@ def image():
     return IMAGE
 
 
-@pytest.fixture
-def within_ten_minutes():
-    def give_up(signum, frame):
-        raise TimeoutError("a container test ran for more than 10 minutes")
-
-    previous = signal.signal(signal.SIGALRM, give_up)
-    signal.alarm(600)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def container(image, *command, volumes=()):
     """The command line that runs ``command`` in a fresh container of ``image``."""
     return [*PODMAN, "run", "--rm", "-i", "--network", "none", *LIMITS,
             *(f"--volume={v}" for v in volumes), image, *command]
 
 
-def test_a_gtp_game_in_the_container(image, within_ten_minutes):
+def test_a_gtp_game_in_the_container(image, bounded):
     """The image's mockgo (zero-9 with 16 readouts a move) plays black
     against the image's GnuGo at level 1 on 9x9, both over GTP, until two
     passes or 160 moves; GnuGo scores the game."""
@@ -87,7 +72,7 @@ def test_a_gtp_game_in_the_container(image, within_ten_minutes):
     assert score[:2] in ("B+", "W+") or score == "0", score
 
 
-def test_notebook_01_runs_in_quick_mode_in_the_container(image, within_ten_minutes):
+def test_notebook_01_runs_in_quick_mode_in_the_container(image, bounded):
     archives = sorted((ROOT / "data" / "kgs").glob("KGS-*.tar.gz"))
     if not archives:
         pytest.skip("no KGS archive in data/kgs (bash data/download.sh --archives 1)")
