@@ -472,21 +472,18 @@ def test_split_game_reads_a_game_back_from_its_archive(tmp_path):
         split_game(tmp_path / "ds", "test", len(tests))
 
 
-def test_the_game_to_follow_was_decided_on_the_board_and_reaches_the_late_game(tmp_path):
+def _test_split_of(tmp_path, games):
+    """A dataset in ``tmp_path / "ds"`` whose test split holds ``games``
+    (``(board, result)`` pairs; game i's black player is named ``b<i>``), and
+    the games' numbers in the split's order."""
     import tarfile
 
     from mockgo.data import sgf_writer
     from mockgo.data.dataset import DatasetSpec, build_dataset
-    from mockgo.learn.value import decided_game
 
-    results = ["W+Time", "B+R", "B+R", "W+3.5", "W+Forfeit"]
-    lengths = [12, 4, 12, 12, 12]
     archive = tmp_path / "games.tar.gz"
     with tarfile.open(archive, "w:gz") as tar:
-        for i, (result, length) in enumerate(zip(results, lengths)):
-            board = Board(9)
-            for move in range(length):
-                board.play(move * 3 + i % 2)
+        for i, (board, result) in enumerate(games):
             name = tmp_path / f"game-{i}.sgf"
             sgf_writer.save_sgf(sgf_writer.record_from_board(board, black=f"b{i}", white="w",
                                                              result=result), name)
@@ -494,49 +491,50 @@ def test_the_game_to_follow_was_decided_on_the_board_and_reaches_the_late_game(t
     spec = DatasetSpec(encoder="simple2", board_size=9, min_rank=None,
                        validation_share=0.0, test_share=1.0)  # every game in the test split
     build_dataset([archive], tmp_path / "ds", spec, workers=1, progress=False)
-    order = [line.split("\t")[2].rsplit("-", 1)[1].removesuffix(".sgf")
-             for line in (tmp_path / "ds" / "games.tsv").read_text().splitlines()]
+    return tmp_path / "ds", [line.split("\t")[2].rsplit("-", 1)[1].removesuffix(".sgf")
+                             for line in (tmp_path / "ds" / "games.tsv").read_text().splitlines()]
+
+
+def test_the_game_to_follow_was_decided_on_the_board_and_reaches_the_late_game(tmp_path):
+    from mockgo.learn.value import decided_game
+
+    results = ["W+Time", "B+R", "B+R", "W+3.5", "W+Forfeit"]
+    lengths = [12, 4, 12, 12, 12]
+    boards = []
+    for i, length in enumerate(lengths):
+        boards.append(Board(9))
+        for move in range(length):
+            boards[-1].play(move * 3 + i % 2)
+    ds, order = _test_split_of(tmp_path, list(zip(boards, results)))
     # Games 2 (resigned) and 3 (counted) qualify; not 0 (time), 1 (4 moves) or 4 (forfeit).
     first = next(i for i in order if i in ("2", "3"))
-    assert decided_game(tmp_path / "ds", "test", min_moves=10).black == f"b{first}"
+    assert decided_game(ds, "test", min_moves=10).black == f"b{first}"
     with pytest.raises(ValueError, match="none of the first 5 games of the test split"):
-        decided_game(tmp_path / "ds", "test", min_moves=13)
+        decided_game(ds, "test", min_moves=13)
     before = order.index(first)  # the games ahead of it in the split, none of them decided
     with pytest.raises(ValueError, match=f"none of the first {before} games"):
-        decided_game(tmp_path / "ds", "test", min_moves=10, tries=before)
+        decided_game(ds, "test", min_moves=10, tries=before)
 
 
 def test_the_game_to_follow_is_an_even_game_that_the_networks_komi_would_not_change(tmp_path):
-    import tarfile
-
-    from mockgo.data import sgf_writer
-    from mockgo.data.dataset import DatasetSpec, build_dataset
     from mockgo.learn.value import decided_game
 
     # (komi, black's handicap stones, result): a handicap game, an even game without komi,
     # a counted game that komi 7.5 would turn (B+0.5 at 6.5 is W+0.5 at 7.5), and one it
     # would not (W+0.5 at 6.5).
     games = [(0.5, [20, 60], "B+R"), (0.5, [], "B+R"), (6.5, [], "B+0.5"), (6.5, [], "W+0.5")]
-    archive = tmp_path / "games.tar.gz"
-    with tarfile.open(archive, "w:gz") as tar:
-        for i, (komi, handicap, result) in enumerate(games):
-            board = Board(9, komi=komi)
-            board.setup(black=handicap)
-            for move in range(12):
-                board.play(move * 3 + i % 2)
-            name = tmp_path / f"game-{i}.sgf"
-            sgf_writer.save_sgf(sgf_writer.record_from_board(board, black=f"b{i}", white="w",
-                                                             result=result), name)
-            tar.add(name, arcname=f"kgs/{name.name}")
-    spec = DatasetSpec(encoder="simple2", board_size=9, min_rank=None,
-                       validation_share=0.0, test_share=1.0)  # every game in the test split
-    build_dataset([archive], tmp_path / "ds", spec, workers=1, progress=False)
-    assert decided_game(tmp_path / "ds", "test", min_moves=10).black == "b3"
-    assert decided_game(tmp_path / "ds", "test", min_moves=10, komi=6.5).black in ("b2", "b3")
-    order = [line.split("\t")[2].rsplit("-", 1)[1].removesuffix(".sgf")
-             for line in (tmp_path / "ds" / "games.tsv").read_text().splitlines()]
+    played = []
+    for i, (komi, handicap, result) in enumerate(games):
+        board = Board(9, komi=komi)
+        board.setup(black=handicap)
+        for move in range(12):
+            board.play(move * 3 + i % 2)
+        played.append((board, result))
+    ds, order = _test_split_of(tmp_path, played)
+    assert decided_game(ds, "test", min_moves=10).black == "b3"
+    assert decided_game(ds, "test", min_moves=10, komi=6.5).black in ("b2", "b3")
     with pytest.raises(ValueError, match="was an even game with a komi near 7.5"):
-        decided_game(tmp_path / "ds", "test", min_moves=10, tries=order.index("3"))
+        decided_game(ds, "test", min_moves=10, tries=order.index("3"))
 
 
 def test_value_fit_warns_when_the_network_has_died():
