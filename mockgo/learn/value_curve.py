@@ -37,7 +37,7 @@ import numpy as np
 from mockgo.data.files import (atomic_write_text, check_same_settings, job_folder, read_json,
                                read_npz)
 from mockgo.go.board import BLACK, WHITE
-from mockgo.learn.value import ValueData, fit_value_network, mse_by_phase, predict_values
+from mockgo.learn.value import ValueData, mse_by_phase, predict_values
 
 __all__ = ["plot_value_data_curve", "read_value_data_curve", "saved_value_data", "value_data_curve"]
 
@@ -77,15 +77,12 @@ def value_data_curve(data, sizes, folder, test_positions=3000, validation_positi
     each: ``positions``, ``epochs`` (trained, of the most), the test
     ``count``, ``network`` and ``constant`` MSE of each phase (move numbers
     ``edges[i]`` to ``edges[i + 1] - 1``). The network is
-    :func:`mockgo.nets.models.value_network` of ``layers`` x ``filters``,
+    :func:`mockgo.learn.value.build_value` of ``layers`` x ``filters``,
     trained as notebook 02 trains it (Adam at ``learning_rate``, the 8
     symmetries, early stopping with ``patience``)."""
     # Keras: imported only when a network is trained (reading the batches needs none).
-    import keras
-
-    # The same reason: both modules load Keras.
+    from mockgo.learn.trainers import train_value_on_positions
     from mockgo.nets.io import save_for_play
-    from mockgo.nets.models import value_network
 
     folder = Path(folder)
     held_out = test_positions + validation_positions
@@ -115,15 +112,13 @@ def value_data_curve(data, sizes, folder, test_positions=3000, validation_positi
             if size in points:
                 continue
             rows = pool[:size]
-            keras.utils.set_random_seed(seed)  # the same initial weights for the same point
-            model = value_network(data.planes.shape[1], data.planes.shape[-1], layers=layers,
-                                  filters=filters, name=f"value_{size}")
-            history = fit_value_network(
-                model, data.planes[rows], data.outcomes[rows],
-                validation=(data.planes[validation], data.outcomes[validation]), epochs=epochs,
+            model, history = train_value_on_positions(
+                data.planes[rows], data.outcomes[rows],
+                (data.planes[validation], data.outcomes[validation]), data.planes.shape[1],
+                layers, filters, encoder="alphago49", seed=seed, epochs=epochs,
                 batch_size=batch_size, learning_rate=learning_rate, symmetries=symmetries,
-                patience=patience, seed=seed, checkpoint_dir=folder / f"fit_{size:06d}",
-                progress=progress and f"{size:,} positions")
+                patience=patience, checkpoint_dir=folder / f"fit_{size:06d}",
+                progress=progress and f"{size:,} positions", name=f"value_{size}")
             phases = mse_by_phase(predict_values(model, data.planes[test]), data.outcomes[test],
                                   data.steps[test], list(edges), constant, movers[test])
             points[size] = {"positions": size, "epochs": len(history["loss"]),
