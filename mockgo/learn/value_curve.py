@@ -71,7 +71,8 @@ def _movers(planes):
 
 def value_data_curve(data, sizes, folder, test_positions=3000, validation_positions=1000,
                      edges=(1, 151, 302, 452), layers=6, filters=64, epochs=30, batch_size=64,
-                     learning_rate=1e-4, symmetries=True, patience=3, seed=0, progress=False):
+                     learning_rate=1e-4, symmetries=True, patience=3, precision="float32", seed=0,
+                     progress=False):
     """The curve (module docstring) of ``data`` at each of ``sizes``
     training positions, kept in ``folder``; returns its points, one dict
     each: ``positions``, ``epochs`` (trained, of the most), the test
@@ -79,7 +80,9 @@ def value_data_curve(data, sizes, folder, test_positions=3000, validation_positi
     ``edges[i]`` to ``edges[i + 1] - 1``). The network is
     :func:`mockgo.learn.value.build_value` of ``layers`` x ``filters``,
     trained as notebook 02 trains it (Adam at ``learning_rate``, the 8
-    symmetries, early stopping with ``patience``)."""
+    symmetries, early stopping with ``patience``), in ``precision`` (float32
+    unless asked: ``"auto"`` would pick bfloat16 on some CPUs, and a curve's
+    points must be trained alike)."""
     # Keras: imported only when a network is trained (reading the batches needs none).
     from mockgo.learn.trainers import train_value_on_positions
     from mockgo.nets.io import save_for_play
@@ -96,7 +99,7 @@ def value_data_curve(data, sizes, folder, test_positions=3000, validation_positi
     settings = dict(test_positions=test_positions, validation_positions=validation_positions,
                     edges=list(edges), layers=layers, filters=filters, epochs=epochs,
                     batch_size=batch_size, learning_rate=learning_rate, symmetries=symmetries,
-                    patience=patience, seed=seed)
+                    patience=patience, precision=precision, seed=seed)
     # One run at a time in the folder: a second would write curve.json over the first's points.
     with job_folder(folder, "training the value data curve"):
         saved = read_json(folder / CURVE, "the value data curve", missing_ok=True, schema=dict)
@@ -115,7 +118,7 @@ def value_data_curve(data, sizes, folder, test_positions=3000, validation_positi
             model, history = train_value_on_positions(
                 data.planes[rows], data.outcomes[rows],
                 (data.planes[validation], data.outcomes[validation]), data.planes.shape[1],
-                layers, filters, encoder="alphago49", seed=seed, epochs=epochs,
+                layers, filters, encoder="alphago49", precision=precision, seed=seed, epochs=epochs,
                 batch_size=batch_size, learning_rate=learning_rate, symmetries=symmetries,
                 patience=patience, checkpoint_dir=folder / f"fit_{size:06d}",
                 progress=progress and f"{size:,} positions", name=f"value_{size}")
