@@ -161,7 +161,7 @@ def plot_value_data_curve(points, edges, ax=None):
     ax.minorticks_off()
     ax.set_xlabel("training positions (one a game)")
     ax.set_ylabel("test MSE")
-    ax.set_title("The value network against the number of games (dashed: the constant guess)")
+    ax.set_title("The value network and the number of games\n(dashed: the constant guess)")
     ax.legend()
     return ax
 
