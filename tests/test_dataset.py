@@ -118,13 +118,13 @@ def test_an_interrupted_build_resumes_to_the_same_dataset(sgf_folder, tmp_path, 
                 raise KeyboardInterrupt
             yield item
 
-    monkeypatch.setattr(records, "sgf_sources", interrupted)
+    monkeypatch.setattr(archives, "sgf_sources", interrupted)
     with pytest.raises(KeyboardInterrupt):
         build_dataset([sgf_folder], tmp_path / "resumed", SPEC, workers=1, shard_size=200,
                       checkpoint_games=5, progress=False)
     partial = json.loads((tmp_path / "resumed" / "dataset.json").read_text())
     assert not partial["complete"] and partial["games_looked_at"] == 10
-    monkeypatch.setattr(records, "sgf_sources", real_sources)
+    monkeypatch.setattr(archives, "sgf_sources", real_sources)
     resumed = build_dataset([sgf_folder], tmp_path / "resumed", SPEC, workers=1, shard_size=200,
                             checkpoint_games=5, progress=False)
     whole = json.loads((tmp_path / "whole" / "dataset.json").read_text())
