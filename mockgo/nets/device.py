@@ -160,10 +160,10 @@ def training_jit_compile(model, positions=None, cpuinfo="/proc/cpuinfo"):
     that computes it), where XLA was not measured; and on a CPU with
     AVX-512 (``avx512f`` among the flags ``cpuinfo`` lists) and no GPU,
     where TensorFlow's plain graph trained faster than XLA: on the
-    project's 2-core AMD EPYC with AVX-512, shared with other jobs, the
-    same quick value network at 0.26 times the graph's speed with XLA,
-    a 3 x 16 one on 9x9 at 0.40 (``benchmarks/xla_fit.py``), notebook 01's
-    small 9x9 networks at 0.34 (convolutional) and 0.73 (dense). JAX compiles with XLA
+    project's 2-core AMD EPYC with AVX-512, alone, the same quick value
+    network at 0.58 times the graph's speed with XLA, a 3 x 16 one on 9x9
+    at 0.49 (``benchmarks/xla_fit.py``); shared with other jobs, notebook
+    01's small 9x9 networks at 0.34 (convolutional) and 0.73 (dense). JAX compiles with XLA
     whatever this says. The supervised and value learners ask it, and so
     does the step the recipe times alone
     (:func:`mockgo.learn.trainers.step_rate`, with no positions: the step a
