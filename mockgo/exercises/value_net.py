@@ -6,14 +6,10 @@ import numpy as np
 
 from mockgo.exercises import Exercise, NotYet
 from mockgo.go.board import BLACK, WHITE
-from mockgo.learn.value import fit_value_network, mse_by_phase
+from mockgo.learn.value import colours_to_move, fit_value_network, mse_by_phase
 
 __all__ = ["constant_guess", "error_with_games", "one_position_per_game", "small_value_fit"]
 
-
-def _movers(planes):
-    """The colour to move in each row of ``alphago49`` planes (plane 48: black to play)."""
-    return np.where(np.asarray(planes)[:, 0, 0, 48] == 1, BLACK, WHITE)
 
 
 def _phase_table(header, rows):
@@ -44,7 +40,7 @@ def _constant_guess_solution(outcomes, movers, steps, edges):
 
 
 def _check_constant_guess(answer, data, train, test, edges):
-    movers = _movers(data.planes)
+    movers = colours_to_move(data.planes)
     args = [data.outcomes[train], movers[train], data.steps[train], np.asarray(edges)]
     guess = np.asarray(answer(*args), np.float64)
     phases = len(edges) - 1
@@ -163,7 +159,7 @@ def _error_with_games_skeleton(games, fit, data, train, test, edges):
 def _error_with_games_solution(games, fit, data, train, test, edges):
     rows = train[:games]
     model = fit(data.planes[rows], data.outcomes[rows])
-    movers = _movers(data.planes)
+    movers = colours_to_move(data.planes)
     constant = {c: float(data.outcomes[rows][movers[rows] == c].mean()) for c in (BLACK, WHITE)}
     predictions = model.predict(data.planes[test], verbose=0)[:, 0]
     phases = mse_by_phase(predictions, data.outcomes[test], data.steps[test], edges, constant,
@@ -185,7 +181,7 @@ class _RecordedFit:
 
 
 def _check_error_with_games(answer, data, train, test, edges, counts, fit=small_value_fit):
-    movers = _movers(data.planes)
+    movers = colours_to_move(data.planes)
     names = [f"moves {a}-{b - 1}" for a, b in zip(edges[:-1], edges[1:])]
     rows = []
     for games in counts:

@@ -48,10 +48,10 @@ from mockgo.play.specs import as_player
 from mockgo.play.runner import play_games
 from mockgo.search.uct import score_value
 
-__all__ = ["ValueData", "add_colour_plane", "build_value", "decided_game", "fit_value_network",
-           "game_positions", "mse_by_phase", "position_from_planes", "predict_values",
-           "rollout_values", "stones_from_planes", "value_curve", "value_dataset",
-           "with_symmetries"]
+__all__ = ["ValueData", "add_colour_plane", "build_value", "colours_to_move", "decided_game",
+           "fit_value_network", "game_positions", "mse_by_phase", "position_from_planes",
+           "predict_values", "rollout_values", "stones_from_planes", "value_curve",
+           "value_dataset", "with_symmetries"]
 
 @dataclasses.dataclass
 class ValueData:
@@ -82,6 +82,11 @@ def add_colour_plane(planes48, to_play):
     colour = np.broadcast_to(colour[:, None, None, None], (*planes48.shape[:3], 1))
     return np.concatenate([planes48, colour], axis=-1)
 
+
+def colours_to_move(planes49):
+    """The colour to move in each row of ``alphago49`` planes (the inverse of
+    :func:`add_colour_plane`: plane 48 is ones where black is to play)."""
+    return np.where(np.asarray(planes49)[:, 0, 0, 48] == 1, BLACK, WHITE)
 
 def value_dataset(policy, games, size, komi=7.5, max_step=None, rl_policy=None, batch=256,
                   rng=0, max_moves=None, folder=None, progress=False, restart=False,

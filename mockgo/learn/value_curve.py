@@ -37,7 +37,7 @@ import numpy as np
 from mockgo.data.files import (atomic_write_text, check_same_settings, job_folder, read_json,
                                read_npz)
 from mockgo.go.board import BLACK, WHITE
-from mockgo.learn.value import ValueData, mse_by_phase, predict_values
+from mockgo.learn.value import ValueData, colours_to_move, mse_by_phase, predict_values
 
 __all__ = ["plot_value_data_curve", "read_value_data_curve", "saved_value_data", "value_data_curve"]
 
@@ -63,10 +63,6 @@ def saved_value_data(folder):
     return ValueData(planes, outcomes, steps, played, played - len(outcomes),
                      sum(p[4] for p in parts))
 
-
-def _movers(planes):
-    """The colour to move of each ``alphago49`` row (its plane 48: 1 for black)."""
-    return np.where(np.asarray(planes)[:, 0, 0, 48] == 1, BLACK, WHITE)
 
 
 def value_data_curve(data, sizes, folder, test_positions=3000, validation_positions=1000,
@@ -106,7 +102,7 @@ def value_data_curve(data, sizes, folder, test_positions=3000, validation_positi
         if saved is not None:
             check_same_settings(folder, "value data curve", saved["settings"], settings)
         points = {} if saved is None else {p["positions"]: p for p in saved["points"]}
-        movers = _movers(data.planes)
+        movers = colours_to_move(data.planes)
         # One constant for every point: the mean outcome for each colour to move
         # on the validation positions, which no point trains on.
         constant = {c: float(data.outcomes[validation][movers[validation] == c].mean())
