@@ -4,8 +4,8 @@ position a game: :func:`mockgo.learn.value.value_dataset`).
 
 The same held-out positions score every point of the curve, beside the
 best constant guess (the mean outcome for each colour to move, on the
-validation positions); the point
-for N games is a network trained on the first N training positions. A
+validation positions); the point for N games is a network trained on the
+first N training positions. A
 phase where the network's error falls below the constant's is one where it
 has learned something about positions; where it does not, more games are
 the remedy AlphaGo used (30 million positions)::
