@@ -96,3 +96,78 @@ def test_the_command_line_says_what_is_missing_without_a_traceback(folder, tmp_p
     with pytest.raises(SystemExit):
         main(["--data", str(folder), "--out", str(tmp_path), "--sizes", "1k"])
     assert "whole numbers" in capsys.readouterr().err
+
+
+def test_a_perfect_judges_error_is_estimated_without_bias_from_few_rollouts():
+    from mockgo.learn.value import ideal_mse
+
+    assert ideal_mse([1.0, -1.0, 1.0], rollouts=8) == 0.0  # decided positions: no error left
+    # True values m, n rollouts each: the estimate's mean is 1 - mean(m**2), which the
+    # plain mean of the rollouts' squares overstates by (1 - m**2) / n.
+    rng = np.random.default_rng(0)
+    m = rng.uniform(-1, 1, 20000)
+    n = 4
+    means = 2 * rng.binomial(n, (1 + m) / 2) / n - 1
+    assert ideal_mse(means, n) == pytest.approx(1 - np.mean(m**2), abs=0.01)
+    assert 1 - np.mean(means**2) < 1 - np.mean(m**2) - 0.1
+    with pytest.raises(ValueError, match="2 or more rollouts"):
+        ideal_mse(means, 1)
+
+
+def test_a_policys_rollouts_of_a_decided_position_all_end_alike():
+    from mockgo.go.board import WHITE, Board
+    from mockgo.go.features import get_encoder
+    from mockgo.learn.value import policy_rollout_values
+
+    board = Board.from_diagram("""
+        X X X X X
+        X . X X X
+        X X X X X
+        X X X . X
+        X X X X X""", to_play=WHITE)
+    planes = np.zeros((2, 5, 5, 49), np.uint8)
+    get_encoder("alphago49", 5).encode_into(board, planes[0])
+    open_board = Board(5)
+    for move in (12, 6, 8, 18):
+        open_board.play(move)
+    get_encoder("alphago49", 5).encode_into(open_board, planes[1])
+    values = policy_rollout_values(RandomPlayer(), planes, rollouts=32, seed=1)
+    assert values[0] == -1.0 and -1 < values[1] < 1  # white to move has lost; the other is open
+    np.testing.assert_array_equal(values, policy_rollout_values(RandomPlayer(), planes,
+                                                                rollouts=32, seed=1))
+
+
+def test_the_ideal_is_measured_on_the_curves_test_positions_and_resumed(folder, tmp_path):
+    from mockgo.learn.value_curve import held_out_positions, value_data_ideal
+
+    data = saved_value_data(folder)
+    settings = dict(per_phase=4, rollouts=2, test_positions=24, validation_positions=16,
+                    edges=(1, 11, 21, 33), chunk=4)
+    phases = value_data_ideal(data, RandomPlayer(), tmp_path, **settings)
+    test, _ = held_out_positions(len(data), 24, 16, 0)
+    for phase, (low, high) in zip(phases, [(1, 11), (11, 21), (21, 33)]):
+        assert phase["moves"] == f"{low}-{high - 1}"
+        assert phase["count"] == min(4, int(((data.steps[test] >= low) &
+                                             (data.steps[test] < high)).sum()))
+        # Two rollouts: each position's term of the ideal is in [-1, 1].
+        assert 0 <= phase["rollouts"] <= 4 and 0 <= phase["ideal"] <= 2
+    saved = json.loads((tmp_path / "ideal.json").read_text())
+    assert saved["phases"] == phases
+    chunks = sorted(tmp_path.glob("rollouts_*.npy"))
+    assert len(chunks) == -(-sum(p["count"] for p in phases) // 4)
+    chunks[-1].unlink()  # stopped before its last chunk: played again, the same games
+    (tmp_path / "ideal.json").unlink()
+    assert value_data_ideal(data, RandomPlayer(), tmp_path, **settings) == phases
+    with pytest.raises(ValueError, match="other settings"):
+        value_data_ideal(data, RandomPlayer(), tmp_path, **{**settings, "rollouts": 3})
+
+
+def test_the_command_line_takes_sizes_or_a_policy_to_roll_out(folder, tmp_path, capsys):
+    from mockgo.learn.value_curve import main
+
+    for extra in ([], ["--sizes", "10", "--ideal", "sl-19"]):
+        with pytest.raises(SystemExit):
+            main(["--data", str(folder), "--out", str(tmp_path), *extra])
+        assert "--sizes" in capsys.readouterr().err
+    assert main(["--data", str(folder), "--out", str(tmp_path), "--ideal", "no-such"]) == 2
+    assert "no pretrained network 'no-such'" in capsys.readouterr().err

@@ -25,21 +25,33 @@ positions played, shuffled by a seeded permutation, give the test set and
 the validation set (which decides early stopping); every later position is
 the training pool, taken in the order played. The games are independent
 (each its own seeded generator), so the order of play favours none.
+
+How low could the curve go? :func:`value_data_ideal` plays test positions
+out many times with the policy that played the games out: the mean result is
+a position's true value under that policy, and its error the least any value
+network trained on those games can reach, phase by phase::
+
+    python -m mockgo.learn.value_curve --data runs/value-curve/value_data \
+        --out runs/value-curve/ideal --ideal sl-19 --per-phase 400 --rollouts 8
 """
 
 import argparse
 import json
 import sys
+import zlib
 from pathlib import Path
 
 import numpy as np
+from tqdm.auto import tqdm
 
-from mockgo.data.files import (atomic_write_text, check_same_settings, job_folder, read_json,
-                               read_npz)
+from mockgo.data.files import (atomic_path, atomic_write_text, check_same_settings, job_folder,
+                               read_json, read_npz)
 from mockgo.go.board import BLACK, WHITE
-from mockgo.learn.value import ValueData, colours_to_move, mse_by_phase, predict_values
+from mockgo.learn.value import (ValueData, colours_to_move, ideal_mse, mse_by_phase,
+                                policy_rollout_values, predict_values)
 
-__all__ = ["plot_value_data_curve", "read_value_data_curve", "saved_value_data", "value_data_curve"]
+__all__ = ["held_out_positions", "plot_value_data_curve", "read_value_data_curve",
+           "saved_value_data", "value_data_curve", "value_data_ideal"]
 
 CURVE = "curve.json"
 
@@ -65,6 +77,15 @@ def saved_value_data(folder):
 
 
 
+def held_out_positions(count, test_positions, validation_positions, seed):
+    """The curve's split of ``count`` positions (module docstring): the
+    indices of the test and of the validation positions, the first
+    ``test_positions + validation_positions`` played, shuffled by ``seed``."""
+    head = np.random.default_rng(seed).permutation(min(test_positions + validation_positions,
+                                                       count))
+    return head[:test_positions], head[test_positions:]
+
+
 def value_data_curve(data, sizes, folder, test_positions=3000, validation_positions=1000,
                      edges=(1, 151, 302, 452), layers=6, filters=64, epochs=30, batch_size=64,
                      learning_rate=1e-4, symmetries=True, patience=3, precision="float32", seed=0,
@@ -85,8 +106,7 @@ def value_data_curve(data, sizes, folder, test_positions=3000, validation_positi
 
     folder = Path(folder)
     held_out = test_positions + validation_positions
-    head = np.random.default_rng(seed).permutation(min(held_out, len(data)))
-    test, validation = head[:test_positions], head[test_positions:]
+    test, validation = held_out_positions(len(data), test_positions, validation_positions, seed)
     pool = np.arange(held_out, max(held_out, len(data)))
     if max(sizes) > len(pool):
         raise ValueError(f"{len(data):,} positions leave {len(pool):,} to train on after "
@@ -129,6 +149,66 @@ def value_data_curve(data, sizes, folder, test_positions=3000, validation_positi
     return [points[s] for s in sorted(sizes)]
 
 
+def value_data_ideal(data, policy, folder, per_phase=400, rollouts=8, test_positions=3000,
+                     validation_positions=1000, edges=(1, 151, 302, 452), seed=0, chunk=64,
+                     progress=False):
+    """How much a value network could learn, phase by phase: for the first
+    ``per_phase`` test positions of each phase (the curve's test set),
+    ``rollouts`` games played out by ``policy`` (the policy that played the
+    data's games out: :func:`mockgo.learn.value.policy_rollout_values`).
+    Kept in ``folder`` (``ideal.json``, and the rollouts ``chunk`` positions
+    at a time, so that a stopped run goes on). Returns one dict a phase:
+    ``count``, ``constant`` (the curve's constant guess on these positions),
+    ``rollouts`` (the MSE of the mean of the rollouts as a judge) and
+    ``ideal`` (:func:`mockgo.learn.value.ideal_mse`: the error of a judge
+    that knew each position's true value under ``policy``). ``constant -
+    ideal`` is the most any network trained on these games can gain over
+    the constant guess in a phase, with as many games as it likes."""
+    folder = Path(folder)
+    test, validation = held_out_positions(len(data), test_positions, validation_positions, seed)
+    movers = colours_to_move(data.planes)
+    constant = {c: float(data.outcomes[validation][movers[validation] == c].mean())
+                for c in (BLACK, WHITE)}
+    phases = [test[(data.steps[test] >= low) & (data.steps[test] < high)][:per_phase]
+              for low, high in zip(edges[:-1], edges[1:])]
+    rows = np.concatenate(phases)
+    settings = dict(per_phase=per_phase, rollouts=rollouts, test_positions=test_positions,
+                    validation_positions=validation_positions, edges=list(edges), seed=seed,
+                    chunk=chunk, policy=getattr(policy, "name", None), rows_crc=zlib.crc32(
+                        rows.astype(np.int64).tobytes()))
+    with job_folder(folder, "rolling out the value data's test positions"):
+        saved = read_json(folder / "ideal_settings.json", "the ideal's settings", missing_ok=True,
+                          schema=dict)
+        if saved is not None:
+            check_same_settings(folder, "value data ideal", saved, settings)
+        else:
+            atomic_write_text(folder / "ideal_settings.json", json.dumps(settings, indent=1))
+        means = []
+        for k in tqdm(range(0, len(rows), chunk), desc="rollouts", disable=not progress):
+            path = folder / f"rollouts_{k // chunk:04d}.npy"
+            if path.exists():
+                means.append(np.load(path))
+                continue
+            part = policy_rollout_values(policy, data.planes[rows[k:k + chunk]], rollouts,
+                                         seed=[seed, k // chunk])
+            with atomic_path(path, suffix=".tmp.npy") as temporary:
+                np.save(temporary, part)
+            means.append(part)
+        means = np.concatenate(means)
+        result, start = [], 0
+        for (low, high), phase in zip(zip(edges[:-1], edges[1:]), phases):
+            x, z = means[start:start + len(phase)], data.outcomes[phase]
+            start += len(phase)
+            guess = np.where(movers[phase] == BLACK, constant[BLACK], constant[WHITE])
+            result.append({"moves": f"{low}-{high - 1}", "count": len(phase),
+                           "constant": round(float(np.mean((guess - z) ** 2)), 4),
+                           "rollouts": round(float(np.mean((x - z) ** 2)), 4),
+                           "ideal": round(ideal_mse(x, rollouts), 4)})
+        atomic_write_text(folder / "ideal.json", json.dumps(
+            {"settings": settings, "phases": result}, indent=1))
+    return result
+
+
 def read_value_data_curve(path):
     """The curve saved at ``path`` (a :func:`value_data_curve` folder, or its
     ``curve.json``): ``(settings, points)``."""
@@ -166,7 +246,15 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", required=True, help="a value_dataset folder (its batches)")
     parser.add_argument("--out", required=True, help="where the curve and its networks go")
-    parser.add_argument("--sizes", required=True, help="training positions, e.g. 1000,2000,4000")
+    parser.add_argument("--sizes", help="training positions, e.g. 1000,2000,4000")
+    parser.add_argument("--ideal", metavar="POLICY",
+                        help="instead of networks: play the test positions out with this shipped "
+                             "policy (the data's, e.g. sl-19) to measure the best a network could "
+                             "do (value_data_ideal)")
+    parser.add_argument("--per-phase", type=int, default=400,
+                        help="with --ideal: test positions a phase (default 400)")
+    parser.add_argument("--rollouts", type=int, default=8,
+                        help="with --ideal: games a position (default 8)")
     parser.add_argument("--test", type=int, default=3000, help="test positions (default 3000)")
     parser.add_argument("--validation", type=int, default=1000,
                         help="validation positions (default 1000)")
@@ -174,6 +262,10 @@ def main(argv=None):
                         help="train on each position as played, not on its 8 symmetries too "
                              "(an epoch 8 times shorter)")
     args = parser.parse_args(argv)
+    if (args.sizes is None) == (args.ideal is None):
+        parser.error("give --sizes (the curve's networks) or --ideal POLICY (its rollouts)")
+    if args.ideal is not None:
+        return _ideal_main(args)
     try:
         sizes = [int(s) for s in args.sizes.split(",")]
     except ValueError:
@@ -190,6 +282,25 @@ def main(argv=None):
     for p in points:
         print(f"{p['positions']:>7,} positions: network {p['network']}, constant "
               f"{p['constant']} ({p['count']} test positions by phase)")
+    return 0
+
+
+def _ideal_main(args):
+    from mockgo import pretrained  # Keras: imported only when a network is loaded
+    from mockgo.play.policy_player import PolicyPlayer
+
+    try:
+        data = saved_value_data(args.data)
+        policy = PolicyPlayer(pretrained.load(args.ideal), temperature=1.0, name=args.ideal)
+        phases = value_data_ideal(data, policy, args.out, per_phase=args.per_phase,
+                                  rollouts=args.rollouts, test_positions=args.test,
+                                  validation_positions=args.validation, progress=True)
+    except (FileNotFoundError, KeyError, ValueError) as error:
+        print(f"value_curve: {error}", file=sys.stderr)
+        return 2
+    for p in phases:
+        print(f"moves {p['moves']}: constant {p['constant']}, {args.rollouts} rollouts "
+              f"{p['rollouts']}, ideal {p['ideal']} ({p['count']} positions)")
     return 0
 
 
