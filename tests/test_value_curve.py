@@ -99,7 +99,7 @@ def test_the_command_line_says_what_is_missing_without_a_traceback(folder, tmp_p
 
 
 def test_a_perfect_judges_error_is_estimated_without_bias_from_few_rollouts():
-    from mockgo.learn.value import ideal_mse
+    from mockgo.learn.value_curve import ideal_mse
 
     assert ideal_mse([1.0, -1.0, 1.0], rollouts=8) == 0.0  # decided positions: no error left
     # True values m, n rollouts each: the estimate's mean is 1 - mean(m**2), which the
@@ -117,7 +117,7 @@ def test_a_perfect_judges_error_is_estimated_without_bias_from_few_rollouts():
 def test_a_policys_rollouts_of_a_decided_position_all_end_alike():
     from mockgo.go.board import WHITE, Board
     from mockgo.go.features import get_encoder
-    from mockgo.learn.value import policy_rollout_values
+    from mockgo.learn.value_curve import policy_rollout_values
 
     board = Board.from_diagram("""
         X X X X X

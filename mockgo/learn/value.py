@@ -49,9 +49,9 @@ from mockgo.play.runner import play_games
 from mockgo.search.uct import score_value
 
 __all__ = ["ValueData", "add_colour_plane", "build_value", "colours_to_move", "decided_game",
-           "fit_value_network", "game_positions", "ideal_mse", "mse_by_phase",
-           "position_from_planes", "policy_rollout_values", "predict_values", "rollout_values",
-           "stones_from_planes", "value_curve", "value_dataset", "with_symmetries"]
+           "fit_value_network", "game_positions", "mse_by_phase", "position_from_planes",
+           "predict_values", "rollout_values", "stones_from_planes", "value_curve",
+           "value_dataset", "with_symmetries"]
 
 @dataclasses.dataclass
 class ValueData:
@@ -342,42 +342,6 @@ def rollout_values(planes, rollouts=16, heavy=False, komi=7.5, seed=0):
         values[i] = np.mean([score_value(board.random_playout(generator, heavy=heavy).score, board)
                              for _ in range(rollouts)])
     return values
-
-
-def policy_rollout_values(policy, planes, rollouts=8, komi=7.5, seed=0, progress=False):
-    """The judge a value network imitates: for each ``alphago49`` row of
-    ``planes``, the mean result, for the player to move, of ``rollouts``
-    games played from it to the end by ``policy`` against itself (the
-    policy that played the value data's games out, at its temperature),
-    all in lockstep (:func:`mockgo.play.runner.play_games`). The mean of
-    infinitely many would be the position's true value under that policy,
-    the best a value network trained on such games can learn (Silver et
-    al. 2016 compared their value network with rollouts of their policy,
-    Figure 2b). The position is rebuilt from its planes
-    (:func:`position_from_planes`: no ko, no move history)."""
-    boards = []
-    for row in planes:
-        board = position_from_planes(row, komi)
-        boards += [board.copy() for _ in range(rollouts)]
-    movers = [b.to_play for b in boards]
-    games = play_games(policy, policy, len(boards), planes.shape[1], komi=komi, rng=seed,
-                       boards=boards, progress=progress)
-    results = np.array([g.outcome(c) for g, c in zip(games, movers)], np.float64)
-    return results.reshape(len(planes), rollouts).mean(axis=1)
-
-
-def ideal_mse(rollout_means, rollouts):
-    """The mean squared error of a perfect judge of these positions, one
-    that knew each one's true value m (the expected result under the policy
-    that plays it out: its error on one game is 1 - m**2), estimated from
-    ``rollout_means`` of ``rollouts`` games each without bias: the mean x
-    of n results has E[x**2] = m**2 + (1 - m**2) / n. No value network
-    trained on games of that policy can do better, on average, than this."""
-    x = np.asarray(rollout_means, np.float64)
-    n = rollouts
-    if n < 2:
-        raise ValueError(f"the estimate needs 2 or more rollouts a position, got {n}")
-    return float(1.0 - np.mean((n * x**2 - 1.0) / (n - 1)))
 
 
 def game_positions(games):
