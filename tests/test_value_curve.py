@@ -138,7 +138,8 @@ def test_a_policys_rollouts_of_a_decided_position_all_end_alike():
 
 
 def test_the_ideal_is_measured_on_the_curves_test_positions_and_resumed(folder, tmp_path):
-    from mockgo.learn.value_curve import held_out_positions, value_data_ideal
+    from mockgo.learn.value_curve import (held_out_positions, plot_value_data_curve,
+                                          read_value_data_ideal, value_data_ideal)
 
     data = saved_value_data(folder)
     settings = dict(per_phase=4, rollouts=2, test_positions=24, validation_positions=16,
@@ -151,8 +152,12 @@ def test_the_ideal_is_measured_on_the_curves_test_positions_and_resumed(folder, 
                                              (data.steps[test] < high)).sum()))
         # Two rollouts: each position's term of the ideal is in [-1, 1].
         assert 0 <= phase["rollouts"] <= 4 and 0 <= phase["ideal"] <= 2
-    saved = json.loads((tmp_path / "ideal.json").read_text())
-    assert saved["phases"] == phases
+    assert read_value_data_ideal(tmp_path) == phases
+    points = value_data_curve(data, [16], tmp_path / "curve", test_positions=24,
+                              validation_positions=16, edges=(1, 11, 21, 33), layers=2, filters=4,
+                              epochs=1, symmetries=False)
+    ax = plot_value_data_curve(points, (1, 11, 21, 33), ideal=phases)
+    assert len(ax.get_lines()) == 3 * 3  # and a dotted line a phase
     chunks = sorted(tmp_path.glob("rollouts_*.npy"))
     assert len(chunks) == -(-sum(p["count"] for p in phases) // 4)
     chunks[-1].unlink()  # stopped before its last chunk: played again, the same games

@@ -53,7 +53,8 @@ from mockgo.play.policy_player import PolicyPlayer
 from mockgo.play.runner import play_games
 
 __all__ = ["held_out_positions", "ideal_mse", "plot_value_data_curve", "policy_rollout_values",
-           "read_value_data_curve", "saved_value_data", "value_data_curve", "value_data_ideal"]
+           "read_value_data_curve", "read_value_data_ideal", "saved_value_data", "value_data_curve",
+           "value_data_ideal"]
 
 CURVE = "curve.json"
 
@@ -256,11 +257,20 @@ def read_value_data_curve(path):
     return saved["settings"], saved["points"]
 
 
-def plot_value_data_curve(points, edges, ax=None):
+def read_value_data_ideal(path):
+    """The phases :func:`value_data_ideal` saved at ``path`` (its folder, or
+    its ``ideal.json``): one dict a phase."""
+    path = Path(path)
+    return read_json(path / "ideal.json" if path.is_dir() else path, "the value data ideal",
+                     schema=dict)["phases"]
+
+
+def plot_value_data_curve(points, edges, ax=None, ideal=None):
     """Test MSE by phase against training positions (a log axis): a line per
     phase for the network, and the constant guess of the same phase as a
     dashed line of its colour. ``edges`` are the curve's phase edges (its
-    settings' ``edges``)."""
+    settings' ``edges``). ``ideal``: :func:`value_data_ideal`'s phases, drawn
+    as a dotted line each, the least error a network could reach there."""
     import matplotlib.pyplot as plt  # matplotlib: imported only for a plot
 
     if ax is None:
@@ -270,12 +280,15 @@ def plot_value_data_curve(points, edges, ax=None):
         line, = ax.plot(sizes, [p["network"][k] for p in points], "o-",
                         label=f"moves {low}-{high - 1}")
         ax.axhline(points[0]["constant"][k], color=line.get_color(), linestyle="--", linewidth=1)
+        if ideal is not None:
+            ax.axhline(ideal[k]["ideal"], color=line.get_color(), linestyle=":", linewidth=1.5)
     ax.set_xscale("log")
     ax.set_xticks(sizes, [f"{s:,}" for s in sizes])
     ax.minorticks_off()
     ax.set_xlabel("training positions (one a game)")
     ax.set_ylabel("test MSE")
-    ax.set_title("The value network and the number of games\n(dashed: the constant guess)")
+    ax.set_title("The value network and the number of games\n(dashed: the constant guess"
+                 + (", dotted: a perfect judge)" if ideal is not None else ")"))
     ax.legend()
     return ax
 
