@@ -10,35 +10,19 @@
 #   NOTEBOOK  the notebook (notebooks/01_supervised.ipynb)   MODE  full or quick
 #   KGS  a folder of KGS archives, the notebook's download mirror (.kgs)
 #   DEADLINE  seconds for the notebook (540)
-#   PY  the Python (python3; here .venv/bin/python, with WHEELS=0: all installed)
-#
-# The machine has JAX, numpy, numba and matplotlib but neither Keras nor
-# Jupyter: .whl holds their wheels for its Python (keras, namex, optree, sgf,
-# nbclient, ipykernel, ipywidgets, anywidget and their needs; debugpy, which
-# ipykernel only uses when there, left out), fetched here with pip download
-# --no-deps --only-binary=:all: --python-version 3.12 and manylinux
-# --platform options.
+#   OUT, PY, WHEELS  as benchmarks/gpu_env.sh; the machine has JAX, numpy,
+#   numba and matplotlib but neither Keras nor Jupyter, so .whl holds keras,
+#   namex, optree, sgf, nbclient, ipykernel, ipywidgets, anywidget and their
+#   needs (debugpy, which ipykernel only uses when there, left out)
 set -uo pipefail
-OUT=${OUT:-/tmp/out}
 NOTEBOOK=${NOTEBOOK:-notebooks/01_supervised.ipynb}
 MODE=${MODE:-full}
 KGS=${KGS:-.kgs}
 DEADLINE=${DEADLINE:-540}
-PY=${PY:-python3}
-mkdir -p "$OUT"
-if [ -d .whl ] && [ "${WHEELS:-1}" = 1 ]; then
-    "$PY" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-        --target /tmp/site .whl/*.whl || exit 1
-    export PYTHONPATH=/tmp/site:$PWD
-else
-    export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH}
-fi
-export KERAS_BACKEND=${KERAS_BACKEND:-jax} PYTHONUNBUFFERED=1
+source benchmarks/gpu_env.sh  # OUT, PY, the wheels, PYTHONPATH, KERAS_BACKEND, GnuGo, log
 [ -d "$KGS" ] || { echo "no folder of KGS archives at KGS=$KGS" >&2; exit 1; }
 export MOCKGO_KGS_MIRROR=$(cd "$KGS" && pwd)  # the notebook's download cell copies from here
-log() { echo "[$SECONDS s] $*" | tee -a "$OUT/run.log"; }
 
-log "device: $(nvidia-smi -L 2>/dev/null | head -1 || echo none); $(nproc) cores"
 # Every package the notebook imports, before the clock starts: a missing one
 # fails here in seconds, not minutes into the run.
 modules="jax, keras, nbclient, ipykernel, ipywidgets, anywidget, sgf, numba, matplotlib, mockgo"

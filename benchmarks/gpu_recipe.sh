@@ -10,14 +10,8 @@
 #   ARCHIVES  folder of KGS archives (data/kgs)     PRESET  gpu or tiny
 #   STAGES  the recipe's stages (dataset,sl; the value stage's 200,000 games need a sitting of their own)
 #   TRAIN_SECONDS  the SL stage's training budget   DEADLINE  seconds for it all
-#   PY  the Python (python3; here .venv/bin/python, with WHEELS=0: Keras installed)
-#
-# The machine has JAX and numpy but not Keras nor mockgo's pure-Python needs:
-# .whl holds their wheels for its Python (keras, namex, optree, sgf), fetched
-# here with pip download --no-deps --only-binary=:all: --python-version 3.12
-# (and a manylinux --platform for optree).
+#   OUT, PY, WHEELS  as benchmarks/gpu_env.sh (.whl: keras, namex, optree, sgf)
 set -uo pipefail
-OUT=${OUT:-/tmp/out}
 ARCHIVES=${ARCHIVES:-data/kgs}
 PRESET=${PRESET:-gpu}
 STAGES=${STAGES:-dataset,sl}
@@ -25,20 +19,7 @@ TRAIN_SECONDS=${TRAIN_SECONDS:-270}
 DEADLINE=${DEADLINE:-560}
 BIG=${BIG:-"--layers 13 --filters 192 --batch 1024"}
 SMALL=${SMALL:-"--layers 6 --filters 64 --batch 1024"}
-PY=${PY:-python3}
-mkdir -p "$OUT"
-if [ -d .whl ] && [ "${WHEELS:-1}" = 1 ]; then  # Keras and its two pure-Python needs, carried as wheels
-    "$PY" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-        --target /tmp/site .whl/*.whl || exit 1
-    export PYTHONPATH=/tmp/site:$PWD
-else
-    export PYTHONPATH=$PWD
-fi
-export KERAS_BACKEND=${KERAS_BACKEND:-jax} PYTHONUNBUFFERED=1
-log() { echo "[$SECONDS s] $*" | tee -a "$OUT/run.log"; }
-left() { echo $((DEADLINE - SECONDS)); }
-
-log "device: $(nvidia-smi -L 2>/dev/null | head -1 || echo none); $(nproc) cores"
+source benchmarks/gpu_env.sh  # OUT, PY, the wheels, PYTHONPATH, KERAS_BACKEND, log, left
 "$PY" -c "import jax, keras; print('jax', jax.__version__, jax.devices(), 'keras', keras.__version__)"
 log "smoke: the tiny recipe"
 rm -rf /tmp/smoke
