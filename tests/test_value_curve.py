@@ -112,6 +112,14 @@ def test_a_perfect_judges_error_is_estimated_without_bias_from_few_rollouts():
     assert 1 - np.mean(means**2) < 1 - np.mean(m**2) - 0.1
     with pytest.raises(ValueError, match="2 or more rollouts"):
         ideal_mse(means, 1)
+    # Its standard error: the spread of the estimate over 40 draws of 500 positions.
+    from mockgo.learn.value_curve import ideal_standard_error
+
+    draws = [ideal_mse(2 * rng.binomial(n, (1 + m[:500]) / 2) / n - 1, n) for _ in range(40)]
+    positions = [ideal_mse(2 * rng.binomial(n, (1 + mm) / 2) / n - 1, n)
+                 for mm in rng.uniform(-1, 1, (40, 500))]
+    se = ideal_standard_error(means[:500], n)
+    assert np.std(draws) < se and np.std(positions) == pytest.approx(se, rel=0.35)
 
 
 def test_a_policys_rollouts_of_a_decided_position_all_end_alike():
@@ -151,7 +159,7 @@ def test_the_ideal_is_measured_on_the_curves_test_positions_and_resumed(folder, 
         assert phase["count"] == min(4, int(((data.steps[test] >= low) &
                                              (data.steps[test] < high)).sum()))
         # Two rollouts: each position's term of the ideal is in [-1, 1].
-        assert 0 <= phase["rollouts"] <= 4 and 0 <= phase["ideal"] <= 2
+        assert 0 <= phase["rollouts"] <= 4 and 0 <= phase["ideal"] <= 2 and phase["ideal_se"] >= 0
     assert read_value_data_ideal(tmp_path) == phases
     points = value_data_curve(data, [16], tmp_path / "curve", test_positions=24,
                               validation_positions=16, edges=(1, 11, 21, 33), layers=2, filters=4,

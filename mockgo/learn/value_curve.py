@@ -52,9 +52,9 @@ from mockgo.learn.value import (ValueData, colours_to_move, mse_by_phase, positi
 from mockgo.play.policy_player import PolicyPlayer
 from mockgo.play.runner import play_games
 
-__all__ = ["held_out_positions", "ideal_mse", "plot_value_data_curve", "policy_rollout_values",
-           "read_value_data_curve", "read_value_data_ideal", "saved_value_data", "value_data_curve",
-           "value_data_ideal"]
+__all__ = ["held_out_positions", "ideal_mse", "ideal_standard_error", "plot_value_data_curve",
+           "policy_rollout_values", "read_value_data_curve", "read_value_data_ideal",
+           "saved_value_data", "value_data_curve", "value_data_ideal"]
 
 CURVE = "curve.json"
 
@@ -188,6 +188,16 @@ def ideal_mse(rollout_means, rollouts):
     return float(1.0 - np.mean((n * x**2 - 1.0) / (n - 1)))
 
 
+def ideal_standard_error(rollout_means, rollouts):
+    """The standard error of :func:`ideal_mse` over these positions (the
+    spread of its per-position terms over the square root of their count):
+    the sampling noise of the positions and of their rollouts together."""
+    x = np.asarray(rollout_means, np.float64)
+    n = rollouts
+    terms = 1.0 - (n * x**2 - 1.0) / (n - 1)
+    return float(terms.std(ddof=1) / np.sqrt(len(terms)))
+
+
 def value_data_ideal(data, policy, folder, per_phase=400, rollouts=8, test_positions=3000,
                      validation_positions=1000, edges=(1, 151, 302, 452), seed=0, chunk=64,
                      progress=False):
@@ -199,8 +209,9 @@ def value_data_ideal(data, policy, folder, per_phase=400, rollouts=8, test_posit
     at a time, so that a stopped run goes on). Returns one dict a phase:
     ``count``, ``constant`` (the curve's constant guess on these positions),
     ``rollouts`` (the MSE of the mean of the rollouts as a judge) and
-    ``ideal`` (:func:`mockgo.learn.value.ideal_mse`: the error of a judge
-    that knew each position's true value under ``policy``). ``constant -
+    ``ideal`` (:func:`ideal_mse`: the error of a judge that knew each
+    position's true value under ``policy``) with its standard error
+    ``ideal_se``. ``constant -
     ideal`` is the most any network trained on these games can gain over
     the constant guess in a phase, with as many games as it likes."""
     folder = Path(folder)
@@ -242,7 +253,8 @@ def value_data_ideal(data, policy, folder, per_phase=400, rollouts=8, test_posit
             result.append({"moves": f"{low}-{high - 1}", "count": len(phase),
                            "constant": round(float(np.mean((guess - z) ** 2)), 4),
                            "rollouts": round(float(np.mean((x - z) ** 2)), 4),
-                           "ideal": round(ideal_mse(x, rollouts), 4)})
+                           "ideal": round(ideal_mse(x, rollouts), 4),
+                           "ideal_se": round(ideal_standard_error(x, rollouts), 4)})
         atomic_write_text(folder / "ideal.json", json.dumps(
             {"settings": settings, "phases": result}, indent=1))
     return result
@@ -350,7 +362,8 @@ def _ideal_main(args):
         return 2
     for p in phases:
         print(f"moves {p['moves']}: constant {p['constant']}, {args.rollouts} rollouts "
-              f"{p['rollouts']}, ideal {p['ideal']} ({p['count']} positions)")
+              f"{p['rollouts']}, ideal {p['ideal']} (standard error {p['ideal_se']}; "
+              f"{p['count']} positions)")
     return 0
 
 
