@@ -360,6 +360,11 @@ class Processes(Executor):
         self._pending = 0
 
     def close(self):
+        if self._pending:
+            # Closed with tasks still out (an error, or Ctrl-C, which reaches
+            # the workers too: a worker that a KeyboardInterrupt ends never
+            # answers, and a graceful join would wait for it for ever).
+            self._abandon()
         if self._pool is not None:
             self._pool.close()
             self._pool.join()  # the workers' sessions close as they exit

@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 import numpy as np
 import pytest
@@ -86,6 +87,46 @@ def test_executors_deliver_each_key_once_and_keep_sessions():
         for _, calls, pid in results.values():
             by_pid.setdefault(pid, []).append(calls)
         assert all(sorted(calls) == list(range(1, len(calls) + 1)) for calls in by_pid.values())
+
+
+class Sleeper:
+    """A session whose task takes longer than any test waits."""
+
+    def __init__(self):
+        pass
+
+    def __call__(self, task):
+        time.sleep(600)
+
+
+def test_ctrl_c_stops_worker_processes_without_waiting_for_their_tasks(tmp_path):
+    # Ctrl-C (SIGINT to the whole process group, as a terminal or `timeout`
+    # sends it) ends the workers' tasks with KeyboardInterrupt; closing the
+    # executor must not then wait for answers that will never come.
+    script = tmp_path / "interrupted.py"
+    script.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(os.path.dirname(__file__))!r})\n"
+        "from mockgo.cluster import Processes, Recipe\n"
+        "from test_cluster import Sleeper\n"
+        "if __name__ == '__main__':\n"
+        "    try:\n"
+        "        with Processes(2) as executor:\n"
+        "            print('started', flush=True)\n"
+        "            dict(executor.map(Recipe(Sleeper), {0: 0, 1: 1}))\n"
+        "    except KeyboardInterrupt:\n"
+        "        print('interrupted', flush=True)\n")
+    process = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    try:
+        assert process.stdout.readline().strip() == "started"
+        time.sleep(5)  # the workers are in their tasks
+        os.killpg(process.pid, signal.SIGINT)
+        out, _ = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert "interrupted" in out
 
 
 class ThreadVariables:
