@@ -158,6 +158,7 @@ def test_the_ideal_is_measured_on_the_curves_test_positions_and_resumed(folder, 
         assert phase["moves"] == f"{low}-{high - 1}"
         assert phase["count"] == min(4, int(((data.steps[test] >= low) &
                                              (data.steps[test] < high)).sum()))
+        assert 0 <= phase["constant_played_out"] <= 4
         # Two rollouts: each position's term of the ideal is in [-1, 1].
         assert 0 <= phase["rollouts"] <= 4 and 0 <= phase["ideal"] <= 2 and phase["ideal_se"] >= 0
     assert read_value_data_ideal(tmp_path) == phases

@@ -203,17 +203,27 @@ def value_data_ideal(data, policy, folder, per_phase=400, rollouts=8, test_posit
                      progress=False):
     """How much a value network could learn, phase by phase: for the first
     ``per_phase`` test positions of each phase (the curve's test set),
-    ``rollouts`` games played out by ``policy`` (the policy that played the
-    data's games out: :func:`mockgo.learn.value.policy_rollout_values`).
-    Kept in ``folder`` (``ideal.json``, and the rollouts ``chunk`` positions
-    at a time, so that a stopped run goes on). Returns one dict a phase:
-    ``count``, ``constant`` (the curve's constant guess on these positions),
-    ``rollouts`` (the MSE of the mean of the rollouts as a judge) and
-    ``ideal`` (:func:`ideal_mse`: the error of a judge that knew each
-    position's true value under ``policy``) with its standard error
-    ``ideal_se``. ``constant -
-    ideal`` is the most any network trained on these games can gain over
-    the constant guess in a phase, with as many games as it likes."""
+    ``rollouts`` games played out by ``policy`` (:func:`policy_rollout_values`).
+    ``policy`` is the one that played the data's games out, or another one to
+    ask what its games would teach (AlphaGo played its value games out with
+    its RL policy). Kept in ``folder`` (``ideal.json``, and the rollouts
+    ``chunk`` positions at a time, so that a stopped run goes on). Returns
+    one dict a phase:
+
+    - ``count``: the positions;
+    - ``constant``: the curve's constant guess, against the data's results;
+    - ``constant_played_out``: the constant guess's error on games that
+      ``policy`` plays out from these positions (for the data's own policy,
+      ``constant`` again, up to noise);
+    - ``rollouts``: the error of the rollouts' mean as a judge of the data's
+      results;
+    - ``ideal``: :func:`ideal_mse`, the error of a judge that knew each
+      position's true value under ``policy``, and ``ideal_se``, its standard
+      error.
+
+    ``constant_played_out - ideal`` is the most any network trained on games
+    that ``policy`` plays out can gain over the constant guess in a phase,
+    however many games it has."""
     folder = Path(folder)
     test, validation = held_out_positions(len(data), test_positions, validation_positions, seed)
     movers = colours_to_move(data.planes)
@@ -245,13 +255,20 @@ def value_data_ideal(data, policy, folder, per_phase=400, rollouts=8, test_posit
                 np.save(temporary, part)
             means.append(part)
         means = np.concatenate(means)
+        # The constant guess for games that this policy plays out: the mean of
+        # its results for each colour to move, over every position here. Its
+        # error on one position of true value m is 1 - 2 c m + c**2, linear in
+        # m, so the rollouts' mean estimates it without bias.
+        own = {c: float(means[movers[rows] == c].mean()) for c in (BLACK, WHITE)}
         result, start = [], 0
         for (low, high), phase in zip(zip(edges[:-1], edges[1:]), phases):
             x, z = means[start:start + len(phase)], data.outcomes[phase]
             start += len(phase)
             guess = np.where(movers[phase] == BLACK, constant[BLACK], constant[WHITE])
+            c = np.where(movers[phase] == BLACK, own[BLACK], own[WHITE])
             result.append({"moves": f"{low}-{high - 1}", "count": len(phase),
                            "constant": round(float(np.mean((guess - z) ** 2)), 4),
+                           "constant_played_out": round(float(np.mean(1 - 2 * c * x + c**2)), 4),
                            "rollouts": round(float(np.mean((x - z) ** 2)), 4),
                            "ideal": round(ideal_mse(x, rollouts), 4),
                            "ideal_se": round(ideal_standard_error(x, rollouts), 4)})
