@@ -46,6 +46,7 @@ import multiprocessing.util
 import os
 import pickle
 import queue
+import signal
 import tempfile
 import warnings
 from pathlib import Path
@@ -312,6 +313,16 @@ def limit_threads(threads):
         os.environ[name] = str(threads)
 
 
+def _start_worker(threads):
+    """A worker process's initializer: ``threads`` threads for TensorFlow
+    (:func:`limit_threads`), and Ctrl-C left to the driver. A terminal's
+    Ctrl-C reaches every process of its group; the driver stops the workers
+    itself (:meth:`Processes.close`), where a worker ended in the middle of
+    its task would never answer."""
+    limit_threads(threads)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class Processes(Executor):
     """``workers`` processes on this machine (``multiprocessing``, spawn
     context: no inherited TensorFlow state), started on the first task.
@@ -338,7 +349,7 @@ class Processes(Executor):
     def _submit(self, recipe, key, task):
         if self._pool is None:
             self._pool = multiprocessing.get_context("spawn").Pool(
-                self.workers, initializer=limit_threads, initargs=(self.threads_per_worker,))
+                self.workers, initializer=_start_worker, initargs=(self.threads_per_worker,))
         self._pending += 1
         self._pool.apply_async(_run_in_process, (recipe, key, task), callback=self._done.put,
                                error_callback=lambda error: self._done.put(_Failed(error)))
@@ -361,9 +372,8 @@ class Processes(Executor):
 
     def close(self):
         if self._pending:
-            # Closed with tasks still out (an error, or Ctrl-C, which reaches
-            # the workers too: a worker that a KeyboardInterrupt ends never
-            # answers, and a graceful join would wait for it for ever).
+            # Closed with tasks still out (an error, or Ctrl-C): a graceful
+            # join would wait for them, so the workers are stopped.
             self._abandon()
         if self._pool is not None:
             self._pool.close()

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -96,6 +97,7 @@ class Sleeper:
         pass
 
     def __call__(self, task):
+        Path(task).touch()  # the task has begun
         time.sleep(600)
 
 
@@ -113,15 +115,19 @@ def test_ctrl_c_stops_worker_processes_without_waiting_for_their_tasks(tmp_path)
         "    try:\n"
         "        with Processes(2) as executor:\n"
         "            print('started', flush=True)\n"
-        "            dict(executor.map(Recipe(Sleeper), {0: 0, 1: 1}))\n"
+        f"            dict(executor.map(Recipe(Sleeper), {{0: {str(tmp_path / 'began-0')!r}, "
+        f"1: {str(tmp_path / 'began-1')!r}}}))\n"
         "    except KeyboardInterrupt:\n"
         "        print('interrupted', flush=True)\n")
     process = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
                                start_new_session=True)
     try:
         assert process.stdout.readline().strip() == "started"
-        time.sleep(5)  # the workers are in their tasks
-        os.killpg(process.pid, signal.SIGINT)
+        deadline = time.monotonic() + 240  # workers start slowly on a busy machine
+        while not all((tmp_path / f"began-{k}").exists() for k in (0, 1)):
+            assert time.monotonic() < deadline, "the workers never began their tasks"
+            time.sleep(0.2)
+        os.killpg(process.pid, signal.SIGINT)  # both workers are in their tasks
         out, _ = process.communicate(timeout=60)
     finally:
         if process.poll() is None:
