@@ -4,6 +4,7 @@ import contextlib
 import importlib
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -155,12 +156,23 @@ def built_wheel(tmp_path_factory):
     the sdist first, then the wheel from the unpacked sdist (so the sdist
     must carry everything the wheel does). ``build`` fetches setuptools for
     its isolated environment, as ``pip install`` does. The tests that use it
-    share one xdist group: two builds at once would both write the
-    checkout's ``mockgo.egg-info``."""
+    share one xdist group, so that it is built once."""
     dev_extra_module("build", "the wheel")
     out = tmp_path_factory.mktemp("dist")
     root = Path(__file__).resolve().parent.parent
-    done = subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(root)],
+    # Built from a copy of the checkout: the sdist lays its files out in a
+    # folder beside the sources, and tests on the other xdist worker that
+    # touch the checkout met it half-copied ("No such file or directory").
+    source = tmp_path_factory.mktemp("source") / "mockgo"
+    left_out = {".git", ".venv", "runs", "build", "dist", "matches", ".whl", ".kgs", ".gnugo",
+                "mockgo.egg-info", "kgs"}  # kgs: data/kgs, the archives
+
+    def ignore(folder, names):
+        top = Path(folder) in (root, root / "data")
+        return [n for n in names if n == "__pycache__" or (top and n in left_out)]
+
+    shutil.copytree(root, source, ignore=ignore)
+    done = subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(source)],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     (wheel,) = out.glob("mockgo-*.whl")

@@ -107,7 +107,10 @@ def test_ctrl_c_stops_worker_processes_without_waiting_for_their_tasks(tmp_path)
     # executor must not then wait for answers that will never come.
     script = tmp_path / "interrupted.py"
     script.write_text(
-        "import sys\n"
+        "import signal, sys\n"
+        # Under pytest-xdist this process would inherit SIGINT ignored, as
+        # its worker has it; a terminal's Python has Ctrl-C's default handler.
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         f"sys.path.insert(0, {str(os.path.dirname(__file__))!r})\n"
         "from mockgo.cluster import Processes, Recipe\n"
         "from test_cluster import Sleeper\n"
