@@ -89,6 +89,13 @@ def held_out_positions(count, test_positions, validation_positions, seed):
     return head[:test_positions], head[test_positions:]
 
 
+def _constant_guess(outcomes, movers, rows):
+    """The curve's constant guess: the mean outcome for each colour to move
+    (``{BLACK: c, WHITE: c}``) over ``rows``, the validation positions,
+    which no point trains on, so that every point is judged beside one guess."""
+    return {c: float(outcomes[rows][movers[rows] == c].mean()) for c in (BLACK, WHITE)}
+
+
 def value_data_curve(data, sizes, folder, test_positions=3000, validation_positions=1000,
                      edges=(1, 151, 302, 452), layers=6, filters=64, epochs=30, batch_size=64,
                      learning_rate=1e-4, symmetries=True, patience=3, precision="float32", seed=0,
@@ -126,10 +133,7 @@ def value_data_curve(data, sizes, folder, test_positions=3000, validation_positi
             check_same_settings(folder, "value data curve", saved["settings"], settings)
         points = {} if saved is None else {p["positions"]: p for p in saved["points"]}
         movers = colours_to_move(data.planes)
-        # One constant for every point: the mean outcome for each colour to move
-        # on the validation positions, which no point trains on.
-        constant = {c: float(data.outcomes[validation][movers[validation] == c].mean())
-                    for c in (BLACK, WHITE)}
+        constant = _constant_guess(data.outcomes, movers, validation)
         for size in sorted(sizes):
             if size in points:
                 continue
@@ -155,9 +159,8 @@ def value_data_curve(data, sizes, folder, test_positions=3000, validation_positi
 def policy_rollout_values(policy, planes, rollouts=8, komi=7.5, seed=0, progress=False):
     """The judge a value network imitates: for each ``alphago49`` row of
     ``planes``, the mean result, for the player to move, of ``rollouts``
-    games played from it to the end by ``policy`` against itself (the
-    policy that played the value data's games out, at its temperature),
-    all in lockstep (:func:`mockgo.play.runner.play_games`). The mean of
+    games played from it to the end by ``policy`` against itself (at its
+    temperature), all in lockstep (:func:`mockgo.play.runner.play_games`). The mean of
     infinitely many would be the position's true value under that policy,
     the best a value network trained on such games can learn (Silver et
     al. 2016 compared their value network with rollouts of their policy,
@@ -181,21 +184,25 @@ def ideal_mse(rollout_means, rollouts):
     ``rollout_means`` of ``rollouts`` games each without bias: the mean x
     of n results has E[x**2] = m**2 + (1 - m**2) / n. No value network
     trained on games of that policy can do better, on average, than this."""
-    x = np.asarray(rollout_means, np.float64)
-    n = rollouts
-    if n < 2:
-        raise ValueError(f"the estimate needs 2 or more rollouts a position, got {n}")
-    return float(1.0 - np.mean((n * x**2 - 1.0) / (n - 1)))
+    return float(np.mean(_perfect_judge_errors(rollout_means, rollouts)))
 
 
 def ideal_standard_error(rollout_means, rollouts):
     """The standard error of :func:`ideal_mse` over these positions (the
     spread of its per-position terms over the square root of their count):
     the sampling noise of the positions and of their rollouts together."""
+    terms = _perfect_judge_errors(rollout_means, rollouts)
+    return float(terms.std(ddof=1) / np.sqrt(len(terms)))
+
+
+def _perfect_judge_errors(rollout_means, rollouts):
+    """Each position's term of :func:`ideal_mse`: 1 - m**2, with m**2
+    estimated without bias from the mean x of n results as (n x**2 - 1) / (n - 1)."""
     x = np.asarray(rollout_means, np.float64)
     n = rollouts
-    terms = 1.0 - (n * x**2 - 1.0) / (n - 1)
-    return float(terms.std(ddof=1) / np.sqrt(len(terms)))
+    if n < 2:
+        raise ValueError(f"the estimate needs 2 or more rollouts a position, got {n}")
+    return 1.0 - (n * x**2 - 1.0) / (n - 1)
 
 
 def value_data_ideal(data, policy, folder, per_phase=400, rollouts=8, test_positions=3000,
@@ -227,8 +234,7 @@ def value_data_ideal(data, policy, folder, per_phase=400, rollouts=8, test_posit
     folder = Path(folder)
     test, validation = held_out_positions(len(data), test_positions, validation_positions, seed)
     movers = colours_to_move(data.planes)
-    constant = {c: float(data.outcomes[validation][movers[validation] == c].mean())
-                for c in (BLACK, WHITE)}
+    constant = _constant_guess(data.outcomes, movers, validation)
     phases = [test[(data.steps[test] >= low) & (data.steps[test] < high)][:per_phase]
               for low, high in zip(edges[:-1], edges[1:])]
     rows = np.concatenate(phases)
