@@ -174,6 +174,10 @@ def test_the_ideal_is_measured_on_the_curves_test_positions_and_resumed(folder, 
     assert value_data_ideal(data, RandomPlayer(), tmp_path, **settings) == phases
     with pytest.raises(ValueError, match="other settings"):
         value_data_ideal(data, RandomPlayer(), tmp_path, **{**settings, "rollouts": 3})
+    for bad in ({"rollouts": 1}, {"per_phase": 0}):  # refused before a game is played
+        with pytest.raises(ValueError, match="2 or more rollouts"):
+            value_data_ideal(data, RandomPlayer(), tmp_path / "bad", **{**settings, **bad})
+        assert not (tmp_path / "bad").exists()
 
 
 def test_the_command_line_takes_sizes_or_a_policy_to_roll_out(folder, tmp_path, capsys):

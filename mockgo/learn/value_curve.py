@@ -231,6 +231,9 @@ def value_data_ideal(data, policy, folder, per_phase=400, rollouts=8, test_posit
     ``constant_played_out - ideal`` is the most any network trained on games
     that ``policy`` plays out can gain over the constant guess in a phase,
     however many games it has."""
+    if rollouts < 2 or per_phase < 1 or chunk < 1:
+        raise ValueError(f"the ideal needs 2 or more rollouts a position (got {rollouts}), and 1 or "
+                         f"more positions a phase (got {per_phase}) and a chunk (got {chunk})")
     folder = Path(folder)
     test, validation = held_out_positions(len(data), test_positions, validation_positions, seed)
     movers = colours_to_move(data.planes)
