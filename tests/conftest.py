@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from mockgo.play.gtp_engine import find_gnugo
@@ -177,3 +178,27 @@ def built_wheel(tmp_path_factory):
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     (wheel,) = out.glob("mockgo-*.whl")
     return wheel
+
+
+def decided_and_open_planes():
+    """Two 5x5 positions as ``alphago49`` planes, for the tests of rollout
+    judges: row 0 is decided (black owns the whole board but for two eyes,
+    white to move: every game ends with black winning, whoever moves and
+    whatever the rules of the playouts), row 1 is still open (four moves
+    in). Returns ``(planes, decided_board)``."""
+    from mockgo.go.board import WHITE, Board
+    from mockgo.go.features import get_encoder
+
+    decided = Board.from_diagram("""
+        X X X X X
+        X . X X X
+        X X X X X
+        X X X . X
+        X X X X X""", to_play=WHITE)
+    open_board = Board(5)
+    for move in (12, 6, 8, 18):
+        open_board.play(move)
+    planes = np.zeros((2, 5, 5, 49), np.uint8)
+    for row, board in enumerate((decided, open_board)):
+        get_encoder("alphago49", 5).encode_into(board, planes[row])
+    return planes, decided

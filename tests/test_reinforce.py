@@ -11,6 +11,7 @@ import keras
 import numpy as np
 import pytest
 
+from conftest import decided_and_open_planes
 from mockgo import Board
 from mockgo.data.files import is_temporary
 from mockgo.go.board import BLACK, WHITE
@@ -253,15 +254,10 @@ def test_positions_from_planes_and_their_rollouts():
     """An alphago49 row becomes its board again (stones, player to move),
     and rollouts judge a decided position exactly: black owns the whole
     board but for two eyes, so every random game ends with black winning,
-    whoever moves and whatever the rules of the playouts."""
-    board = Board.from_diagram("""
-        X X X X X
-        X . X X X
-        X X X X X
-        X X X . X
-        X X X X X""", to_play=WHITE)
-    planes = np.zeros((1, 5, 5, 49), np.uint8)
-    get_encoder("alphago49", 5).encode_into(board, planes[0])
+    whoever moves and whatever the rules of the playouts (the positions:
+    conftest's ``decided_and_open_planes``)."""
+    both, board = decided_and_open_planes()
+    planes = both[:1]
     again = value.position_from_planes(planes[0])
     np.testing.assert_array_equal(again.stones, board.stones)
     assert again.to_play == WHITE and again.komi == 7.5
@@ -269,11 +265,7 @@ def test_positions_from_planes_and_their_rollouts():
         assert value.rollout_values(planes, rollouts=8, heavy=heavy).tolist() == [-1.0]
         assert value.rollout_values(planes, rollouts=8, heavy=heavy, komi=30.5).tolist() == [1.0]
     # A position still open: the mean of the rollouts' results, the same for the same seed.
-    open_board = Board(5)
-    for move in (12, 6, 8, 18):
-        open_board.play(move)
-    planes[0] = 0
-    get_encoder("alphago49", 5).encode_into(open_board, planes[0])
+    planes = both[1:]
     values = value.rollout_values(np.repeat(planes, 3, axis=0), rollouts=64, seed=3)
     assert len(set(values.tolist())) > 1 and (np.abs(values) < 1).all()  # each row its own games
     np.testing.assert_array_equal(values, value.rollout_values(np.repeat(planes, 3, axis=0),

@@ -6,6 +6,7 @@ import json
 import numpy as np
 import pytest
 
+from conftest import decided_and_open_planes
 from mockgo.learn.value import value_dataset
 from mockgo.learn.value_curve import saved_value_data, value_data_curve
 from mockgo.play.random_player import RandomPlayer
@@ -123,22 +124,9 @@ def test_a_perfect_judges_error_is_estimated_without_bias_from_few_rollouts():
 
 
 def test_a_policys_rollouts_of_a_decided_position_all_end_alike():
-    from mockgo.go.board import WHITE, Board
-    from mockgo.go.features import get_encoder
     from mockgo.learn.value_curve import policy_rollout_values
 
-    board = Board.from_diagram("""
-        X X X X X
-        X . X X X
-        X X X X X
-        X X X . X
-        X X X X X""", to_play=WHITE)
-    planes = np.zeros((2, 5, 5, 49), np.uint8)
-    get_encoder("alphago49", 5).encode_into(board, planes[0])
-    open_board = Board(5)
-    for move in (12, 6, 8, 18):
-        open_board.play(move)
-    get_encoder("alphago49", 5).encode_into(open_board, planes[1])
+    planes, _ = decided_and_open_planes()
     values = policy_rollout_values(RandomPlayer(), planes, rollouts=32, seed=1)
     assert values[0] == -1.0 and -1 < values[1] < 1  # white to move has lost; the other is open
     np.testing.assert_array_equal(values, policy_rollout_values(RandomPlayer(), planes,
