@@ -8,7 +8,7 @@
 # leaves at most seven files in $OUT (a lent machine returns eight at most).
 #
 #   ARCHIVES  folder of KGS archives (data/kgs)     PRESET  gpu or tiny
-#   STAGES  the recipe's stages (dataset,sl; the value stage's 200,000 games need a sitting of their own)
+#   STAGES  the recipe's stages (dataset,sl; the value data take a sitting of their own: gpu_value.sh)
 #   TRAIN_SECONDS  the SL stage's training budget   DEADLINE  seconds for it all
 #   OUT, PY, WHEELS  as benchmarks/gpu_env.sh (.whl: keras, namex, optree, sgf)
 set -uo pipefail

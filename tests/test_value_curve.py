@@ -177,3 +177,37 @@ def test_the_command_line_takes_sizes_or_a_policy_to_roll_out(folder, tmp_path, 
         assert "--sizes" in capsys.readouterr().err
     assert main(["--data", str(folder), "--out", str(tmp_path), "--ideal", "no-such"]) == 2
     assert "no pretrained network 'no-such'" in capsys.readouterr().err
+
+
+def test_the_command_line_plays_the_data_with_shipped_policies_and_resumes(tmp_path, capsys,
+                                                                           monkeypatch):
+    import mockgo.learn.value
+    from mockgo.learn.value_curve import main
+
+    data = tmp_path / "value_data"
+    with pytest.raises(SystemExit):
+        main(["--data", str(data), "--play", "sl-19", "--sizes", "10"])
+    assert "--play" in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # a curve needs its folder
+        main(["--data", str(data), "--sizes", "10"])
+    assert "need --out" in capsys.readouterr().err
+    assert main(["--data", str(data), "--play", "no-such"]) == 2
+    assert "no pretrained network 'no-such'" in capsys.readouterr().err
+
+    play = ["--data", str(data), "--play", "sl-19", "--finish", "rl-19", "--games", "2",
+            "--batch", "1"]
+    assert main(play) == 0
+    assert "2 positions from" in capsys.readouterr().out
+    assert json.loads((data / "value_data.json").read_text())["rl_policy"] is True
+    kept = saved_value_data(data)
+    assert len(kept) == 2 and set(kept.outcomes) <= {-1.0, 1.0}
+    assert main(play) == 0  # done already: read back, nothing played
+    assert np.array_equal(saved_value_data(data).planes, kept.planes)
+    assert main([*play, "--seed", "1"]) == 2  # other settings for the same folder
+    assert "seed" in capsys.readouterr().err
+
+    def stopped(*args, **kwargs):  # Ctrl-C in the middle of the games
+        raise KeyboardInterrupt
+    monkeypatch.setattr(mockgo.learn.value, "value_dataset", stopped)
+    assert main(play) == 130
+    assert "stopped with 2 positions kept" in capsys.readouterr().err

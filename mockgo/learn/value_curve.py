@@ -26,6 +26,14 @@ the validation set (which decides early stopping); every later position is
 the training pool, taken in the order played. The games are independent
 (each its own seeded generator), so the order of play favours none.
 
+The data themselves, AlphaGo's recipe played by shipped policies (moves to U
+by the first, the rest by ``--finish``, the same by default), resumable
+batch by batch and stopped at any time with Ctrl-C, which keeps every
+finished batch::
+
+    python -m mockgo.learn.value_curve --data runs/value-curve/value_data \
+        --play sl-19 [--finish rl-19] --games 32000 [--workers 2]
+
 How low could the curve go? :func:`value_data_ideal` plays test positions
 out many times with the policy that played the games out: the mean result is
 a position's true value under that policy, and its error the least any value
@@ -38,6 +46,7 @@ network trained on those games can reach, phase by phase::
 import argparse
 import json
 import sys
+import time
 import zlib
 from pathlib import Path
 
@@ -334,7 +343,8 @@ def plot_value_data_curve(points, edges, ax=None, ideal=None):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", required=True, help="a value_dataset folder (its batches)")
-    parser.add_argument("--out", required=True, help="where the curve and its networks go")
+    parser.add_argument("--out", help="where the curve and its networks go (with --sizes or "
+                                      "--ideal)")
     parser.add_argument("--sizes", help="training positions, e.g. 1000,2000,4000")
     parser.add_argument("--ideal", metavar="POLICY",
                         help="instead of networks: play the test positions out with this shipped "
@@ -344,6 +354,20 @@ def main(argv=None):
                         help="with --ideal: test positions a phase (default 400)")
     parser.add_argument("--rollouts", type=int, default=8,
                         help="with --ideal: games a position (default 8)")
+    parser.add_argument("--play", metavar="POLICY",
+                        help="instead of networks: play value data into --data with this shipped "
+                             "policy to move U (value_dataset), resumable; Ctrl-C keeps every "
+                             "finished batch")
+    parser.add_argument("--finish", metavar="POLICY",
+                        help="with --play: the shipped policy that plays each game on from U "
+                             "(default: the --play policy; AlphaGo's was its RL policy)")
+    parser.add_argument("--games", type=int, default=32000,
+                        help="with --play: positions to have, one a game (default 32000)")
+    parser.add_argument("--batch", type=int, default=256,
+                        help="with --play: games a batch, each saved as it ends (default 256)")
+    parser.add_argument("--seed", type=int, default=0, help="with --play: the games' (default 0)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="with --play: processes playing batches (default 1: this one)")
     parser.add_argument("--test", type=int, default=3000, help="test positions (default 3000)")
     parser.add_argument("--validation", type=int, default=1000,
                         help="validation positions (default 1000)")
@@ -351,8 +375,13 @@ def main(argv=None):
                         help="train on each position as played, not on its 8 symmetries too "
                              "(an epoch 8 times shorter)")
     args = parser.parse_args(argv)
-    if (args.sizes is None) == (args.ideal is None):
-        parser.error("give --sizes (the curve's networks) or --ideal POLICY (its rollouts)")
+    if sum(option is not None for option in (args.sizes, args.ideal, args.play)) != 1:
+        parser.error("give one of --sizes (the curve's networks), --ideal POLICY (its rollouts) "
+                     "or --play POLICY (its data)")
+    if args.play is not None:
+        return _play_main(args)
+    if args.out is None:
+        parser.error("--sizes and --ideal need --out, the folder of what they make")
     if args.ideal is not None:
         return _ideal_main(args)
     try:
@@ -371,6 +400,38 @@ def main(argv=None):
     for p in points:
         print(f"{p['positions']:>7,} positions: network {p['network']}, constant "
               f"{p['constant']} ({p['count']} test positions by phase)")
+    return 0
+
+
+def _play_main(args):
+    # Imported here: Keras and the worker pool only when games are played.
+    from mockgo import pretrained
+    from mockgo.cluster import Processes
+    from mockgo.learn.value import value_dataset
+
+    cluster = Processes(args.workers) if args.workers > 1 else None
+    started = time.perf_counter()
+    try:
+        policy = PolicyPlayer(pretrained.load(args.play), temperature=1.0, name=args.play)
+        finish = None
+        if args.finish is not None and args.finish != args.play:
+            finish = PolicyPlayer(pretrained.load(args.finish), temperature=1.0, name=args.finish)
+        data = value_dataset(policy, args.games, 19, rl_policy=finish, batch=args.batch,
+                             rng=args.seed, folder=args.data, progress="value games",
+                             cluster=cluster)
+    except (FileNotFoundError, KeyError, ValueError) as error:  # a name, a folder, settings
+        print(f"value_curve: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        kept = saved_value_data(args.data) if Path(args.data, "batch_00000.npz").exists() else []
+        print(f"value_curve: stopped with {len(kept):,} positions kept in {args.data}; the same "
+              f"command goes on from them", file=sys.stderr)
+        return 130
+    finally:
+        if cluster is not None:
+            cluster.close()
+    print(f"{len(data):,} positions from {data.games_played:,} games in {args.data} "
+          f"(this call: {time.perf_counter() - started:.0f} s)")
     return 0
 
 
