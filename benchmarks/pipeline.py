@@ -3,7 +3,8 @@
 random symmetry per position, the planes still bit-packed), taken one after
 the other in this thread, with no network. Prints one JSON line.
 
-This is the most a training step can be fed from one producer thread: a
+This is the most a training step can be fed from one producer thread (and
+``--readers`` threads reading the next group of shards ahead): a
 step that trains faster than this waits for its data. On a GPU the 13 x 192
 network trains about 57,000 positions/s and 6 x 64 about 410,000
 (``benchmarks/train.py``, which measures the pipeline against the step
@@ -37,12 +38,14 @@ def main(argv=None):
     parser.add_argument("--batch", type=int, default=1024)
     parser.add_argument("--batches", type=int, default=200, help="batches timed per cycle")
     parser.add_argument("--cycles", type=int, default=3)
+    parser.add_argument("--readers", type=int, default=4,
+                        help="threads reading the next group of shards ahead (1: none; default 4)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     ensure_dataset(args)
 
     pipeline = PackedBatches(args.dataset, "train", args.batch, shuffle=True, augment=True,
-                             seed=args.seed, repeat=True)
+                             seed=args.seed, repeat=True, readers=args.readers)
     batches = pipeline._batches()  # the producer thread's own generator, in this thread
     next(batches)  # warm-up: the first group of shards read
     rates = []
@@ -56,6 +59,7 @@ def main(argv=None):
         "dataset": f"{manifest['spec']['encoder']} {manifest['spec']['board_size']}x"
                    f"{manifest['spec']['board_size']}",
         "batch": args.batch,
+        "readers": args.readers,
         "positions_per_cycle": args.batches * args.batch,
         "positions_per_s": round(sorted(rates)[len(rates) // 2], 1),  # the median cycle
         "cycles": [round(rate, 1) for rate in rates],

@@ -94,6 +94,8 @@ def main(argv=None):
     parser.add_argument("--steps", type=int, default=100, help="batches per epoch")
     parser.add_argument("--epochs", type=int, default=3, help="timed epochs per fit")
     parser.add_argument("--cycles", type=int, default=2)
+    parser.add_argument("--readers", type=int, default=4,
+                        help="threads reading the next group of shards ahead (1: none; default 4)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--against-graph", action="store_true",
                         help="also time the step compiled without XLA (TensorFlow)")
@@ -109,7 +111,7 @@ def main(argv=None):
     trainer = packed_input_model(model)
     training.compile_policy(trainer)
     pipeline = PackedBatches(args.dataset, "train", batch, shuffle=True, augment=True,
-                             seed=args.seed, repeat=True)
+                             seed=args.seed, repeat=True, readers=args.readers)
     memory = HeldBatches([pipeline[i] for i in range(args.steps)])
 
     fits = [("pipeline", trainer, pipeline), ("memory", trainer, memory)]
@@ -140,6 +142,7 @@ def main(argv=None):
         "device": compute_device(),
         "precision": precision,
         "batch": batch,
+        "readers": args.readers,
         "positions_per_epoch": positions,
         "timed_epochs_each": len(seconds["pipeline"]),
         "pipeline_positions_per_s": round(pipeline_rate, 1),

@@ -1,6 +1,7 @@
 """Training datasets: building shards from SGF files (filters, splits,
 resuming), and reading them back with shuffling and symmetry augmentation."""
 
+import itertools
 import json
 import random
 
@@ -268,6 +269,25 @@ def test_a_shuffled_pass_takes_every_position_once(sgf_folder, tmp_path):
                 include_pass=include_pass, target="dual", shards_in_memory=2, repeat=False):
             seen += zip([row.tobytes() for row in packed], labels.tolist(), values.tolist())
         assert len(seen) == len(expected) and sorted(seen) == expected, include_pass
+
+
+def test_groups_read_ahead_by_threads_give_the_same_batches(sgf_folder, tmp_path):
+    # Two passes and more of an endless split, and one pass of a finite one:
+    # the rows carried between groups and passes land where they did.
+    build_dataset([sgf_folder], tmp_path / "ds", SPEC, workers=1, shard_size=64,
+                  progress=False)
+    _, moves, _ = load_split(tmp_path / "ds", "train")
+    per_pass = int((moves < 81).sum()) // 24
+    for repeat, count in ((True, 2 * per_pass + 3), (False, None)):
+        runs = []
+        for readers in (1, 3):
+            made = packed_batches(tmp_path / "ds", "train", batch_size=24, shuffle=True,
+                                  augment=True, seed=7, include_pass=False, target="dual",
+                                  shards_in_memory=2, repeat=repeat, readers=readers)
+            runs.append([(packed.tobytes(), labels[0].tolist(), labels[1].tolist(), syms.tolist())
+                         for packed, labels, syms in itertools.islice(made, count)])
+            made.close()  # stops its readers
+        assert len(runs[0]) == len(runs[1]) > 3 and runs[0] == runs[1], repeat
 
 
 def test_dual_batches_carry_the_move_and_the_outcome_turned_together(sgf_folder, tmp_path):

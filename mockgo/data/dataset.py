@@ -44,6 +44,7 @@ import os
 import re
 import warnings
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -542,7 +543,7 @@ def load_split(folder, split, max_positions=None):
 
 
 def packed_batches(folder, split, batch_size, shuffle, augment, seed, include_pass, target,
-                    shards_in_memory, repeat):
+                   shards_in_memory, repeat, readers=1):
     """The batches of a split as they travel to a training step: batches of
     ``(packed planes, labels, symmetries)``, the planes still bit-packed
     (``np.packbits`` along the plane axis, as in the shards), the labels not
@@ -554,6 +555,11 @@ def packed_batches(folder, split, batch_size, shuffle, augment, seed, include_pa
     an eighth of the memory traffic. :func:`batches` unpacks them with numpy;
     :class:`mockgo.data.pipeline.PackedBatches` sends them packed to the
     compiled training step, which unpacks them (:mod:`mockgo.nets.packed`).
+
+    ``readers`` > 1: the next group of a pass is read while this one's
+    batches are made, its shards by that many threads side by side
+    (reading, checking and copying them was two thirds of this generator's
+    time: ``benchmarks/pipeline.py``). The batches are the same.
     """
     manifest = read_manifest(folder)
     size = manifest["spec"]["board_size"]
@@ -561,49 +567,80 @@ def packed_batches(folder, split, batch_size, shuffle, augment, seed, include_pa
     if not names:
         raise ValueError(f"the {split} split of {folder} is empty")
     rng = np.random.default_rng(seed)
+    room = batch_size - 1  # before a group's rows: those the group before left over
+    pool = ThreadPoolExecutor(readers, "shard-reader") if readers > 1 else None
+    ahead = ThreadPoolExecutor(1, "group-reader") if readers > 1 else None
     carried = None  # the rows of a group left over when its batches did not come out even
-    while True:
-        order = rng.permutation(len(names)) if shuffle else range(len(names))
-        order = list(order)
-        for start in range(0, len(order), shards_in_memory):
-            last_group = start + shards_in_memory >= len(order)
-            # The rows carried from the last group come first, then the
-            # group's shards, joined in one copy.
-            group = [] if carried is None else [carried]
-            carried = None
-            for i in order[start:start + shards_in_memory]:
-                shard = read_npz(Path(folder) / names[i], ["planes", "moves", "outcomes"])
-                group.append((shard["planes"], shard["moves"], shard["outcomes"]))
-            packed, moves, outcomes = (np.concatenate(column) if len(group) > 1 else column[0]
-                                       for column in zip(*group))
-            # The rows a batch may take; passes are left out by index, not by
-            # copying the group without them (that copy of 70 MB was half of
-            # the time this generator spent: benchmarks/pipeline.py).
-            index = np.arange(len(moves)) if include_pass else np.flatnonzero(moves != size * size)
-            if shuffle:
-                rng.shuffle(index)
-            for first in range(0, len(index), batch_size):
-                chosen = index[first:first + batch_size]
-                if len(chosen) < batch_size and (repeat or not last_group):
-                    # Whole batches only, but for the last of a single pass:
-                    # the rows left go into the next group's batches. A batch
-                    # of another size would make a compiled step (JAX, XLA)
-                    # compile again, for seconds, at the end of every group:
-                    # measured on a GPU, the 13 x 192 network then trained at
-                    # 0.07 of its speed. So a pass is ceil(positions / batch)
-                    # batches, whatever the grouping (PackedBatches counts on it).
-                    carried = (packed[chosen], moves[chosen], outcomes[chosen])
-                    break
-                syms = rng.integers(0, 8, len(chosen)) if augment else None
-                if target == "policy":
-                    labels = moves[chosen].astype(np.int32)
-                elif target == "value":
-                    labels = outcomes[chosen].astype(np.float32)
-                else:  # "dual": both
-                    labels = (moves[chosen].astype(np.int32), outcomes[chosen].astype(np.float32))
-                yield packed[chosen], labels, syms
-        if not repeat:
-            return
+    try:
+        while True:
+            order = list(rng.permutation(len(names)) if shuffle else range(len(names)))
+            groups = [[Path(folder) / names[i] for i in order[start:start + shards_in_memory]]
+                      for start in range(0, len(order), shards_in_memory)]
+            coming = None
+            for g, group in enumerate(groups):
+                last_group = g == len(groups) - 1
+                packed, moves, outcomes = (coming.result() if coming is not None
+                                           else _read_group(group, room, pool))
+                coming = None if ahead is None or last_group else ahead.submit(
+                    _read_group, groups[g + 1], room, pool)
+                # The rows carried from the last group come first, into the room left for them.
+                first = room
+                if carried is not None:
+                    first = room - len(carried[1])
+                    for column, rows in zip((packed, moves, outcomes), carried):
+                        column[first:room] = rows
+                    carried = None
+                packed, moves, outcomes = packed[first:], moves[first:], outcomes[first:]
+                # The rows a batch may take; passes are left out by index, not by
+                # copying the group without them.
+                index = (np.arange(len(moves)) if include_pass
+                         else np.flatnonzero(moves != size * size))
+                if shuffle:
+                    rng.shuffle(index)
+                for first in range(0, len(index), batch_size):
+                    chosen = index[first:first + batch_size]
+                    if len(chosen) < batch_size and (repeat or not last_group):
+                        # Whole batches only, but for the last of a single pass:
+                        # the rows left go into the next group's batches. A batch
+                        # of another size would make a compiled step (JAX, XLA)
+                        # compile again, for seconds, at the end of every group:
+                        # measured on a GPU, the 13 x 192 network then trained at
+                        # 0.07 of its speed. So a pass is ceil(positions / batch)
+                        # batches, whatever the grouping (PackedBatches counts on it).
+                        carried = (packed[chosen], moves[chosen], outcomes[chosen])
+                        break
+                    syms = rng.integers(0, 8, len(chosen)) if augment else None
+                    if target == "policy":
+                        labels = moves[chosen].astype(np.int32)
+                    elif target == "value":
+                        labels = outcomes[chosen].astype(np.float32)
+                    else:  # "dual": both
+                        labels = (moves[chosen].astype(np.int32),
+                                  outcomes[chosen].astype(np.float32))
+                    yield packed[chosen], labels, syms
+            if not repeat:
+                return
+    finally:  # the generator closed: no more groups read ahead
+        for executor in (ahead, pool):
+            if executor is not None:
+                executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _read_group(paths, room, pool):
+    """The planes, moves and outcomes of the shards at ``paths``, one after
+    the other in one array each, after ``room`` rows left free; the shards
+    read by ``pool``'s threads (None: here)."""
+    def read(path):
+        return read_npz(path, ["planes", "moves", "outcomes"])
+
+    shards = list(pool.map(read, paths)) if pool is not None else [read(p) for p in paths]
+    total = room + sum(len(shard["moves"]) for shard in shards)
+    columns = []
+    for name in ("planes", "moves", "outcomes"):
+        column = np.empty((total, *shards[0][name].shape[1:]), shards[0][name].dtype)
+        np.concatenate([shard[name] for shard in shards], out=column[room:])
+        columns.append(column)
+    return columns
 
 
 def turn_labels(labels, syms, move_maps, target):

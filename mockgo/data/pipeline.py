@@ -46,11 +46,13 @@ class PackedBatches(keras.utils.PyDataset):
     symmetries. ``repeat=True`` makes an endless split, prepared
     ``prefetch`` batches ahead by a thread; otherwise ``num_batches`` is
     ``steps`` (or the whole split) and every epoch reads the same batches.
+    ``readers``: threads that read the next group of shards while this
+    one's batches are made (1: none; the batches are the same).
     """
 
     def __init__(self, folder, split, batch_size, shuffle=True, augment=True, seed=0,
                  include_pass=False, target="policy", shards_in_memory=4, repeat=False,
-                 steps=None, prefetch=8):
+                 steps=None, prefetch=8, readers=4):
         super().__init__()
         if target not in TARGETS:
             raise ValueError(f"target is one of {TARGETS}, not {target!r}")
@@ -59,7 +61,7 @@ class PackedBatches(keras.utils.PyDataset):
         self._move_maps = symmetry_tables(self.size)[1]
         self._options = dict(folder=folder, split=split, batch_size=batch_size, shuffle=shuffle,
                              augment=augment, seed=seed, include_pass=include_pass, target=target,
-                             shards_in_memory=shards_in_memory, repeat=repeat)
+                             shards_in_memory=shards_in_memory, repeat=repeat, readers=readers)
         self.target, self.repeat = target, repeat
         self._steps = steps
         if not repeat and steps is None:
