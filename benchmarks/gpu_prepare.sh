@@ -7,7 +7,7 @@
 #   .gnugo  Debian's gnugo and libreadline8 packages, unpacked (no apt there)
 #   .kgs    KGS archives, copied from ARCHIVES (only with KGS=1: gpu_recipe.sh
 #           and gpu_notebook.sh read them; 64 MiB travel in all)
-# Run from the repository root: bash benchmarks/gpu_prepare.sh [KGS=1 ARCHIVES=...]
+# Run from the repository root: [KGS=1 ARCHIVES=data/kgs] bash benchmarks/gpu_prepare.sh
 set -euo pipefail
 PY=${PY:-.venv/bin/python}
 KGS=${KGS:-0}

@@ -62,19 +62,31 @@ curve() {  # the curve's points SIZES, stopped 35 s before the deadline
 }
 
 log "speeds: the network and the encoder alone (this also compiles numba's cache for the workers)"
-"$PY" benchmarks/value_data.py --policy "$POLICY" --finish "$FINISH" --batch "$BATCH" --games 0 \
-    --seconds "$SPEED_SECONDS" 2>&1 | quiet | tail -1 | tee "$OUT/value_speed.jsonl"
+speeds=$(stop 120 "$PY" benchmarks/value_data.py --policy "$POLICY" --finish "$FINISH" \
+    --batch "$BATCH" --games 0 --seconds "$SPEED_SECONDS" 2>&1 | tail -1)
+case "$speeds" in
+    "{"*) echo "$speeds" | tee "$OUT/value_speed.jsonl" ;;
+    *) log "the speeds were not measured: $speeds" ;;
+esac
 before=$(positions 2>/dev/null || echo 0)
-log "value data: $POLICY to move U, $FINISH on; $WORKERS processes for $PLAY_SECONDS s ($before kept before)"
-started=$SECONDS
-stop "$PLAY_SECONDS" "$PY" -m mockgo.learn.value_curve --data "$FOLDER/value_data" \
-    --play "$POLICY" --finish "$FINISH" --games "$GAMES" --batch "$BATCH" --workers "$WORKERS" \
-    2>&1 | quiet | tee -a "$OUT/run.log"
-kept=$(positions)
-played=$(( SECONDS - started ))
+# Play for PLAY_SECONDS, but leave the network 4 minutes.
+play=$(( PLAY_SECONDS < $(left) - 240 ? PLAY_SECONDS : $(left) - 240 ))
+if [ "$play" -gt 0 ]; then
+    log "value data: $POLICY to move U, $FINISH on; $WORKERS processes for $play s ($before kept before)"
+    started=$SECONDS
+    stop "$play" "$PY" -m mockgo.learn.value_curve --data "$FOLDER/value_data" \
+        --play "$POLICY" --finish "$FINISH" --games "$GAMES" --batch "$BATCH" --workers "$WORKERS" \
+        2>&1 | quiet | tee -a "$OUT/run.log"
+    played=$(( SECONDS - started ))
+else
+    log "no time to play value data: the network learns from the $before positions there"
+    played=0
+fi
+kept=$(positions) || { log "the value data could not be counted"; exit 1; }
 log "value data: $kept positions ($(( kept - before )) in ${played} s, workers' start included)"
 echo "{\"loop_positions\": $(( kept - before )), \"loop_seconds\": $played, \"workers\": $WORKERS}" \
     >> "$OUT/value_speed.jsonl"
+cp "$FOLDER/value_data/value_data.json" "$FOLDER/value_data/players.json" "$OUT/" 2>/dev/null
 largest=$(( kept - TEST - VALIDATION ))
 if [ "$largest" -lt 1 ]; then log "too few positions for a network: $kept"; exit 1; fi
 log "the value network on all $largest training positions"
@@ -91,9 +103,9 @@ if [ -f "$network" ]; then
     cp "$network" "$OUT/" && log "value network saved: $(basename "$network")"
 else  # stopped in its training: its state and best weights, to finish or rebuild at home
     fit=$(printf "%s/fits/fit_%06d" "$FOLDER" "$largest")
+    best=$("$PY" -c "import json, sys; print(json.load(open(sys.argv[1]))['files']['best_weights'] or '')" \
+        "$fit/state.json" 2>/dev/null)  # the best weights its state names
     cp "$fit/state.json" "$OUT/fit_state.json" 2>/dev/null
-    cp "$(ls "$fit"/best_*.weights.h5 2>/dev/null | tail -1)" "$OUT/" 2>/dev/null \
-        && log "the training stopped: its state and best weights saved"
+    [ -n "$best" ] && cp "$fit/$best" "$OUT/" && log "the training stopped: its state and best weights saved"
 fi
-cp "$FOLDER/value_data/value_data.json" "$OUT/" 2>/dev/null
 log "done"

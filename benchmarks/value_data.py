@@ -40,6 +40,11 @@ def main(argv=None):
                         help="length of the forward pass's and the encoder's measurement (5)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
+    if args.seconds <= 0:
+        parser.error("--seconds must be above 0")
+    # Worker processes that share one GPU under JAX: each takes memory as it
+    # needs it, not three quarters of the card at start (the second would fail).
+    os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 
     from mockgo import pretrained
     from mockgo.cluster import Processes

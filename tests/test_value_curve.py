@@ -205,6 +205,11 @@ def test_the_command_line_plays_the_data_with_shipped_policies_and_resumes(tmp_p
     assert np.array_equal(saved_value_data(data).planes, kept.planes)
     assert main([*play, "--seed", "1"]) == 2  # other settings for the same folder
     assert "seed" in capsys.readouterr().err
+    assert main([*play[:-4], "--finish", "sl-19", *play[-4:]]) == 2  # other policies
+    assert "rl-19" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main([*play[:-2], "--batch", "0"])
+    assert "1 or more" in capsys.readouterr().err
 
     def stopped(*args, **kwargs):  # Ctrl-C in the middle of the games
         raise KeyboardInterrupt

@@ -115,8 +115,8 @@ class PackedBatches(keras.utils.PyDataset):
 
     def close(self):
         """Stop the thread that makes batches ahead, if any: it holds a group
-        of shards in memory (70 MB of 19x19 positions) until it ends. Taking
-        a batch again starts a new one."""
+        of shards in memory (70 MB of 19x19 positions), and the next one read
+        ahead, until it ends. Taking a batch again starts a new one."""
         if self._stop is not None:
             self._stop.set()
             self._stop = self._queue = None

@@ -45,6 +45,7 @@ network trained on those games can reach, phase by phase::
 
 import argparse
 import json
+import os
 import sys
 import time
 import zlib
@@ -340,6 +341,17 @@ def plot_value_data_curve(points, edges, ax=None, ideal=None):
     return ax
 
 
+def _positive(text):
+    """An argparse type: a whole number of 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 1 or more")
+    return value
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", required=True, help="a value_dataset folder (its batches)")
@@ -361,12 +373,15 @@ def main(argv=None):
     parser.add_argument("--finish", metavar="POLICY",
                         help="with --play: the shipped policy that plays each game on from U "
                              "(default: the --play policy; AlphaGo's was its RL policy)")
-    parser.add_argument("--games", type=int, default=32000,
+    parser.add_argument("--games", type=_positive, default=32000,
                         help="with --play: positions to have, one a game (default 32000)")
-    parser.add_argument("--batch", type=int, default=256,
+    parser.add_argument("--batch", type=_positive, default=256,
                         help="with --play: games a batch, each saved as it ends (default 256)")
-    parser.add_argument("--seed", type=int, default=0, help="with --play: the games' (default 0)")
-    parser.add_argument("--workers", type=int, default=1,
+    parser.add_argument("--seed", type=int, default=0,
+                        help="with --play: the games' random seed (default 0)")
+    parser.add_argument("--restart", action="store_true",
+                        help="with --play: delete the folder's batches and play anew")
+    parser.add_argument("--workers", type=_positive, default=1,
                         help="with --play: processes playing batches (default 1: this one)")
     parser.add_argument("--test", type=int, default=3000, help="test positions (default 3000)")
     parser.add_argument("--validation", type=int, default=1000,
@@ -403,36 +418,68 @@ def main(argv=None):
     return 0
 
 
+PLAYERS = "players.json"  # beside value_data.json: the shipped policies that play the games
+
+
 def _play_main(args):
     # Imported here: Keras and the worker pool only when games are played.
     from mockgo import pretrained
     from mockgo.cluster import Processes
     from mockgo.learn.value import value_dataset
 
+    # Worker processes that share one GPU under JAX: each takes memory as it
+    # needs it, not three quarters of the card at start (the second would fail).
+    os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+    folder = Path(args.data)
+    players = {"play": args.play, "finish": args.finish or args.play}
+    try:
+        # value_data.json records whether a second policy finishes the games,
+        # not which: the names are kept beside it, and checked.
+        recorded = read_json(folder / PLAYERS, "the value data's policies", missing_ok=True,
+                             schema=dict)
+        if recorded is not None and not args.restart:
+            check_same_settings(folder, "value data", recorded, players)
+        policy = PolicyPlayer(pretrained.load(args.play), temperature=1.0, name=args.play)
+        finish = None
+        if players["finish"] != args.play:
+            finish = PolicyPlayer(pretrained.load(players["finish"]), temperature=1.0,
+                                  name=players["finish"])
+    except ValueError as error:  # an unknown name, other policies than the folder's
+        print(f"value_curve: {error}", file=sys.stderr)
+        return 2
     cluster = Processes(args.workers) if args.workers > 1 else None
     started = time.perf_counter()
     try:
-        policy = PolicyPlayer(pretrained.load(args.play), temperature=1.0, name=args.play)
-        finish = None
-        if args.finish is not None and args.finish != args.play:
-            finish = PolicyPlayer(pretrained.load(args.finish), temperature=1.0, name=args.finish)
+        if recorded is None or args.restart:
+            folder.mkdir(parents=True, exist_ok=True)
+            atomic_write_text(folder / PLAYERS, json.dumps(players, indent=1) + "\n")
         data = value_dataset(policy, args.games, 19, rl_policy=finish, batch=args.batch,
-                             rng=args.seed, folder=args.data, progress="value games",
-                             cluster=cluster)
-    except (FileNotFoundError, KeyError, ValueError) as error:  # a name, a folder, settings
-        print(f"value_curve: {error}", file=sys.stderr)
+                             rng=args.seed, folder=folder, progress="value games",
+                             restart=args.restart, cluster=cluster)
+    except (FileNotFoundError, ValueError) as error:  # a folder, its settings
+        print(f"value_curve: {error}".replace("pass restart=True to value_dataset",
+                                              "run with --restart"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        kept = saved_value_data(args.data) if Path(args.data, "batch_00000.npz").exists() else []
-        print(f"value_curve: stopped with {len(kept):,} positions kept in {args.data}; the same "
-              f"command goes on from them", file=sys.stderr)
+        print(f"value_curve: stopped with {_positions_saved(folder):,} positions kept in "
+              f"{folder}; the same command goes on from them", file=sys.stderr)
         return 130
     finally:
         if cluster is not None:
             cluster.close()
-    print(f"{len(data):,} positions from {data.games_played:,} games in {args.data} "
+    print(f"{len(data):,} positions from {data.games_played:,} games in {folder} "
           f"(this call: {time.perf_counter() - started:.0f} s)")
     return 0
+
+
+def _positions_saved(folder):
+    """How many positions the batches of ``folder`` hold, up to the first one
+    missing (their outcomes read, not their planes)."""
+    kept, k = 0, 0
+    while (Path(folder) / f"batch_{k:05d}.npz").exists():
+        kept += len(read_npz(Path(folder) / f"batch_{k:05d}.npz", ["outcomes"])["outcomes"])
+        k += 1
+    return kept
 
 
 def _ideal_main(args):
