@@ -96,19 +96,23 @@ class PackedBatches(keras.utils.PyDataset):
         self.close()
         batches, ready, stop = self._batches(), queue.Queue(self._prefetch), threading.Event()
 
+        def put(item):
+            """Whether ``item`` went into the queue before the split was closed."""
+            while not stop.is_set():
+                try:
+                    ready.put(item, timeout=0.1)
+                    return True
+                except queue.Full:
+                    continue
+            return False
+
         def fill():
             try:
                 for batch in batches:
-                    while not stop.is_set():
-                        try:
-                            ready.put(batch, timeout=0.1)
-                            break
-                        except queue.Full:
-                            continue
-                    if stop.is_set():
+                    if not put(batch):
                         return
             except BaseException as error:  # raised again where the batch is taken
-                ready.put(error)
+                put(error)  # (not waiting for ever on a full queue nobody reads)
 
         self._queue, self._stop = ready, stop
         threading.Thread(target=fill, daemon=True, name="PackedBatches").start()
