@@ -27,6 +27,8 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # before TensorFlow is impor
 
 import numpy as np  # noqa: E402
 
+from selfplay import raw_evaluations  # noqa: E402  (benchmarks/selfplay.py, beside this script)
+
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -57,14 +59,10 @@ def main(argv=None):
     finish = PolicyPlayer(pretrained.load(args.finish), temperature=1.0, name=args.finish)
     load_before = os.getloadavg()[0]
 
-    # The network alone, after a warm-up call (the graph's first trace).
+    # The network alone, as benchmarks/selfplay.py times it (after a warm-up call).
     planes = np.random.default_rng(args.seed).integers(0, 2, (args.batch, 19, 19, 48), np.uint8)
-    policy.predictor.predict(planes)
-    calls, start = 0, time.perf_counter()
-    while time.perf_counter() - start < args.seconds:
-        policy.predictor.predict(planes)
-        calls += 1
-    forward = calls * args.batch / (time.perf_counter() - start)
+    evaluations, seconds = raw_evaluations(policy.predictor, planes, args.seconds)
+    forward = evaluations / seconds
 
     # The encoder alone, on the positions of a few self-play games.
     games = play_games(policy, policy, 4, 19, rng=args.seed, max_moves=400)

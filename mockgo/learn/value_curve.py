@@ -74,12 +74,11 @@ def saved_value_data(folder):
     run has saved in ``folder`` so far (``batch_00000.npz``, ... in order,
     up to the first one missing), as :class:`~mockgo.learn.value.ValueData`:
     a run still playing, or stopped, gives its finished part."""
-    parts, k = [], 0
-    while (Path(folder) / f"batch_{k:05d}.npz").exists():
-        saved = read_npz(Path(folder) / f"batch_{k:05d}.npz")
+    parts = []
+    for path in _batch_paths(folder):
+        saved = read_npz(path)
         parts.append((saved["planes"], saved["outcomes"], saved["steps"], int(saved["played"]),
                       float(saved["seconds"])))
-        k += 1
     if not parts:
         raise FileNotFoundError(f"{folder} holds no value data batches (batch_00000.npz...): "
                                 f"value_dataset(..., folder=...) saves them")
@@ -475,11 +474,15 @@ def _play_main(args):
 def _positions_saved(folder):
     """How many positions the batches of ``folder`` hold, up to the first one
     missing (their outcomes read, not their planes)."""
-    kept, k = 0, 0
+    return sum(len(read_npz(path, ["outcomes"])["outcomes"]) for path in _batch_paths(folder))
+
+
+def _batch_paths(folder):
+    """The batch files of a value_dataset folder in order, up to the first one missing."""
+    k = 0
     while (Path(folder) / f"batch_{k:05d}.npz").exists():
-        kept += len(read_npz(Path(folder) / f"batch_{k:05d}.npz", ["outcomes"])["outcomes"])
+        yield Path(folder) / f"batch_{k:05d}.npz"
         k += 1
-    return kept
 
 
 def _ideal_main(args):
