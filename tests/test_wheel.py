@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHIPPED = ["rl-19", "sl-19", "sl-19-13x192", "value-19", "zero-9"]
+SHIPPED = ["rl-19", "sl-19", "sl-19-13x192", "value-19", "value-19-rl", "zero-9"]
 NOTEBOOKS = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
 EXTRAS = {"gpu", "cluster", "docs", "dev"}
 
