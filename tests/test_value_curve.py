@@ -7,8 +7,10 @@ import numpy as np
 import pytest
 
 from conftest import decided_and_open_planes
-from mockgo.learn.value import value_dataset
+from mockgo.learn import trainers
+from mockgo.learn.value import gives_one_value, value_dataset
 from mockgo.learn.value_curve import saved_value_data, value_data_curve
+from mockgo.nets.io import load_model
 from mockgo.play.random_player import RandomPlayer
 
 
@@ -55,6 +57,45 @@ def test_a_curve_point_per_size_scored_on_the_same_test_positions_and_resumed(fo
         value_data_curve(data, [16], tmp_path, **dict(settings, layers=3))
     with pytest.raises(ValueError, match="fewer than 1,000"):
         value_data_curve(data, [1000], tmp_path / "more", **settings)
+
+
+def kill(model):
+    """Kill a value network as training can: its one-filter 1x1 convolution
+    (the layer before the flatten) outputs 0 everywhere after its ReLU."""
+    layer = model.layers[model.layers.index(model.get_layer("flatten")) - 1]
+    kernel, bias = layer.get_weights()
+    layer.set_weights([np.zeros_like(kernel), np.full_like(bias, -1.0)])
+
+
+def test_a_network_that_died_in_training_is_trained_again_from_the_next_seed(
+        folder, tmp_path, monkeypatch):
+    real, seeds = trainers.train_value_on_positions, []
+
+    def dies_from(dead_seeds):
+        def train(*args, seed, **kwargs):
+            seeds.append(seed)
+            model, history = real(*args, seed=seed, **kwargs)
+            if seed in dead_seeds:
+                kill(model)
+            return model, history
+        return train
+
+    data = saved_value_data(folder)
+    settings = dict(test_positions=24, validation_positions=16, edges=(1, 11, 21, 33), layers=2,
+                    filters=4, epochs=1, symmetries=False)
+    monkeypatch.setattr(trainers, "train_value_on_positions", dies_from({0}))
+    point, = value_data_curve(data, [16], tmp_path / "a", **settings)
+    assert seeds == [0, 1] and point["seed"] == 1
+    assert (tmp_path / "a" / "fit_000016").is_dir() and (tmp_path / "a" / "fit_000016_seed1").is_dir()
+    assert not gives_one_value(load_model(tmp_path / "a" / "value_000016.keras"),
+                               data.planes)
+    seeds.clear()
+    monkeypatch.setattr(trainers, "train_value_on_positions", dies_from({0, 1}))
+    with pytest.raises(RuntimeError, match="died in each of 2 trainings"):
+        value_data_curve(data, [16], tmp_path / "b", tries=2, **settings)
+    assert seeds == [0, 1] and not (tmp_path / "b" / "curve.json").exists()
+    with pytest.raises(ValueError, match="tries=0"):
+        value_data_curve(data, [16], tmp_path / "c", tries=0, **settings)
 
 
 def test_the_split_does_not_move_as_batches_are_added(folder, tmp_path):

@@ -49,9 +49,9 @@ from mockgo.play.runner import play_games
 from mockgo.search.uct import score_value
 
 __all__ = ["ValueData", "add_colour_plane", "build_value", "colours_to_move", "decided_game",
-           "fit_value_network", "game_positions", "mse_by_phase", "position_from_planes",
-           "predict_values", "rollout_values", "stones_from_planes", "value_curve",
-           "value_dataset", "with_symmetries"]
+           "fit_value_network", "game_positions", "gives_one_value", "mse_by_phase",
+           "position_from_planes", "predict_values", "rollout_values", "stones_from_planes",
+           "value_curve", "value_dataset", "with_symmetries"]
 
 @dataclasses.dataclass
 class ValueData:
@@ -466,13 +466,22 @@ def fit_value_network(model, planes, outcomes, validation=None, epochs=10, batch
             bar.close()
         if patience is not None:
             checkpoint.restore_best(model)
-    sample = model.predict(x[:256], verbose=0)
-    if np.ptp(sample) < 1e-6:
-        warnings.warn(f"{model.name} gives every position the same value {float(sample[0, 0]):+.3f}: "
-                      f"a ReLU layer that outputs 0 everywhere (a one-filter convolution can "
-                      f"die so)? Train it again with a lower learning_rate "
-                      f"(this one: {learning_rate:g})", RuntimeWarning, stacklevel=2)
+    if gives_one_value(model, x):
+        warnings.warn(f"{model.name} gives every position the same value: a ReLU layer that "
+                      f"outputs 0 everywhere (a one-filter convolution can die so)? Train it "
+                      f"again from another seed, or with a lower learning_rate (this one: "
+                      f"{learning_rate:g})", RuntimeWarning, stacklevel=2)
     return state["history"]
+
+
+def gives_one_value(model, planes, sample=256):
+    """Whether ``model`` gives the first ``sample`` rows of ``planes`` the
+    same value (within 1e-6): a dead network. When every unit of a ReLU layer
+    outputs 0 on every input (the value network's one-filter 1x1 convolution
+    is the layer most at risk), no gradient reaches the layers below it and
+    the network says only its bias, the mean outcome, however long it
+    trains; a network trained anew from another seed usually lives."""
+    return bool(np.ptp(predict_values(model, planes[:sample])) < 1e-6)
 
 
 class _FitCheckpoint:
