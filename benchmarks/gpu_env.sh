@@ -8,7 +8,8 @@
 # holds the Debian packages' files (apt-get download gnugo libreadline8, then
 # dpkg -x each .deb into .gnugo), puts its gnugo on PATH and its library
 # beside it. log() writes a timed line to
-# the terminal and $OUT/run.log; left() is the seconds left of $DEADLINE.
+# the terminal and $OUT/run.log; left() is the seconds left of $DEADLINE;
+# stop() runs a command with a time limit.
 #
 #   OUT       where results go ($OUT on the machine; /tmp/out here)
 #   PY        the Python (python3; here .venv/bin/python with WHEELS=0)
@@ -31,5 +32,9 @@ fi
 export KERAS_BACKEND=${KERAS_BACKEND:-jax} PYTHONUNBUFFERED=1
 log() { echo "[$SECONDS s] $*" | tee -a "$OUT/run.log"; }
 left() { echo $((DEADLINE - SECONDS)); }
+# stop SECONDS COMMAND...: COMMAND, stopped with SIGINT after SECONDS (mockgo's
+# long jobs keep the work saved so far), and killed 20 s later if it goes on:
+# an interrupt that lands in one of JAX's callbacks is lost.
+stop() { timeout --signal=INT --kill-after=20 "$@"; }
 log "device: $( (nvidia-smi -L 2>/dev/null || echo none) | head -1); $(nproc) cores;" \
     "gnugo: $(command -v gnugo || echo none)"

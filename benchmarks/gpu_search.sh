@@ -22,7 +22,7 @@ WORKERS=${WORKERS:-16}
 LEVEL=${LEVEL:-10}
 FOLDER=${FOLDER:-runs/gpu-search}
 DEADLINE=${DEADLINE:-560}
-source benchmarks/gpu_env.sh  # OUT, PY, the wheels, PYTHONPATH, KERAS_BACKEND, GnuGo, log, left
+source benchmarks/gpu_env.sh  # OUT, PY, the wheels, PYTHONPATH, KERAS_BACKEND, GnuGo, log, left, stop
 command -v gnugo >/dev/null || [ -x /usr/games/gnugo ] \
     || { log "no GnuGo: carry .gnugo (benchmarks/gpu_env.sh says how)"; exit 1; }
 # A process per worker, each with JAX on the one GPU: by default each would
@@ -30,8 +30,8 @@ command -v gnugo >/dev/null || [ -x /usr/games/gnugo ] \
 export XLA_PYTHON_CLIENT_PREALLOCATE=false
 spec="alphago:policy_pretrained=$POLICY,value_pretrained=$VALUE,readouts=$READOUTS"
 log "$spec against gnugo:level=$LEVEL, $GAMES games on 19x19, $WORKERS at a time"
-# Stopped with SIGINT before the deadline, the match keeps every finished game.
-timeout --signal=INT "$(( $(left) - 20 ))" "$PY" -m mockgo.cli match --black "$spec" \
+# Stopped before the deadline, the match keeps every finished game.
+stop "$(( $(left) - 45 ))" "$PY" -m mockgo.cli match --black "$spec" \
     --white "gnugo:level=$LEVEL" --games "$GAMES" --size 19 --workers "$WORKERS" --seed 0 \
     --out "$FOLDER" 2>&1 | grep --line-buffered -v "^I0000\|^W0000\|^E0000" | tee -a "$OUT/run.log"
 tar czf "$OUT/match.tar.gz" --exclude=.lock -C "$(dirname "$FOLDER")" "$(basename "$FOLDER")"

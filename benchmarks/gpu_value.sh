@@ -12,7 +12,7 @@
 # weights; the speeds and the log.
 # Run it here first at tiny size, through every path:
 #   GAMES=40 BATCH=8 WORKERS=2 PLAY_SECONDS=60 TEST=16 VALIDATION=8 POINTS="2 4" \
-#       SPEED_SECONDS=1 DEADLINE=200 OUT=/tmp/out PY=.venv/bin/python WHEELS=0 bash benchmarks/gpu_value.sh
+#       SPEED_SECONDS=1 DEADLINE=330 OUT=/tmp/out PY=.venv/bin/python WHEELS=0 bash benchmarks/gpu_value.sh
 #
 #   POLICY, FINISH  shipped policies (sl-19, rl-19)   GAMES  positions to have (200000)
 #   BATCH  games a batch (256)   WORKERS  processes (15)   FOLDER  (runs/gpu-value)
@@ -33,7 +33,7 @@ VALIDATION=${VALIDATION:-1000}
 POINTS=${POINTS:-8000 16000 32000 64000 128000}
 SPEED_SECONDS=${SPEED_SECONDS:-5}
 DEADLINE=${DEADLINE:-560}
-source benchmarks/gpu_env.sh  # OUT, PY, the wheels, PYTHONPATH, KERAS_BACKEND, log, left
+source benchmarks/gpu_env.sh  # OUT, PY, the wheels, PYTHONPATH, KERAS_BACKEND, log, left, stop
 # A process per worker, each with JAX on the one GPU: by default each would
 # claim three quarters of its memory when it starts, and the second would fail.
 export XLA_PYTHON_CLIENT_PREALLOCATE=false
@@ -51,9 +51,6 @@ while (Path(sys.argv[1]) / f"batch_{k:05d}.npz").exists():
 print(kept)
 PYTHON
 }
-# Stopped with SIGINT (the work saved so far is kept), and killed 20 s later
-# if it goes on: an interrupt that lands in one of JAX's callbacks is lost.
-stop() { timeout --signal=INT --kill-after=20 "$@"; }
 curve() {  # the curve's points SIZES, stopped 35 s before the deadline
     if [ "$(left)" -lt 60 ]; then log "no time left for the curve's points $1"; return; fi
     stop "$(( $(left) - 35 ))" "$PY" -m mockgo.learn.value_curve \

@@ -44,16 +44,15 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.seconds <= 0:
         parser.error("--seconds must be above 0")
-    # Worker processes that share one GPU under JAX: each takes memory as it
-    # needs it, not three quarters of the card at start (the second would fail).
-    os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 
     from mockgo import pretrained
-    from mockgo.cluster import Processes
+    from mockgo.cluster import Processes, share_one_gpu
     from mockgo.go.features import ALPHAGO48, get_encoder
     from mockgo.learn.value import value_dataset
     from mockgo.play.policy_player import PolicyPlayer
     from mockgo.play.runner import play_games
+
+    share_one_gpu()  # before the policies load: the workers share the GPU with this process
 
     policy = PolicyPlayer(pretrained.load(args.policy), temperature=1.0, name=args.policy)
     finish = PolicyPlayer(pretrained.load(args.finish), temperature=1.0, name=args.finish)

@@ -54,7 +54,8 @@ from pathlib import Path
 from mockgo.nets.io import load_model, save_model
 
 __all__ = ["CLUSTERS", "Executor", "InProcess", "Processes", "RayExecutor", "Recipe",
-           "ShippedModel", "add_cluster_options", "executor_from_args", "make_executor"]
+           "ShippedModel", "add_cluster_options", "executor_from_args", "make_executor",
+           "share_one_gpu"]
 
 #: The clusters ``--cluster`` can name.
 CLUSTERS = ("ray",)
@@ -313,6 +314,16 @@ def limit_threads(threads):
         os.environ[name] = str(threads)
 
 
+def share_one_gpu():
+    """Let this process and the worker processes it starts share one GPU
+    under JAX: each takes the GPU's memory as it needs it, where by default
+    XLA takes three quarters of the card as a process starts and the second
+    process fails. Call it before JAX first uses the GPU (before a network
+    loads); a setting given in the environment wins. Workers started later
+    inherit it: :class:`Processes` calls it as it starts them."""
+    os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+
+
 def _start_worker(threads):
     """A worker process's initializer: ``threads`` threads for TensorFlow
     (:func:`limit_threads`), and Ctrl-C left to the driver. A terminal's
@@ -348,6 +359,7 @@ class Processes(Executor):
 
     def _submit(self, recipe, key, task):
         if self._pool is None:
+            share_one_gpu()  # the workers inherit this process's environment
             self._pool = multiprocessing.get_context("spawn").Pool(
                 self.workers, initializer=_start_worker, initargs=(self.threads_per_worker,))
         self._pending += 1

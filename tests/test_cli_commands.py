@@ -3,6 +3,7 @@ them: ``mockgo dataset``, ``train``, ``play``, ``show`` and ``evaluate`` with
 a shipped name or a spec, run in-process through :func:`mockgo.cli.main`
 on tiny boards and networks, bad input included."""
 
+import argparse
 import io
 import json
 import subprocess
@@ -10,7 +11,7 @@ import sys
 
 import pytest
 
-from mockgo.cli import main
+from mockgo.cli import main, positive_int
 from mockgo.data import sgf_reader, sgf_writer
 from mockgo.data.dataset import read_manifest
 from mockgo.go import coords
@@ -272,7 +273,7 @@ def test_play_and_show_stay_light(games, tmp_path):
     Keras nor TensorFlow nor the notebook widget's libraries."""
     code = f"""
 import io, sys
-from mockgo.cli import main
+from mockgo.cli import main, positive_int
 sys.stdin = io.StringIO("D5\\nquit\\n")
 assert main(["play", "random", "--size", "9", "--sgf", {str(tmp_path / 'g.sgf')!r}]) == 0
 assert main(["show", {str(games / 'game-01.sgf')!r}, "--move", "4"]) == 0
@@ -282,3 +283,11 @@ assert not heavy, heavy
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_counts_on_the_command_lines_are_whole_numbers_of_one_or_more():
+    assert positive_int("16") == 16
+    for text in ("0", "-3", "1.5", "1k", ""):
+        with pytest.raises(argparse.ArgumentTypeError,
+                           match=f"a whole number of 1 or more, not {text!r}"):
+            positive_int(text)

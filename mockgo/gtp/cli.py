@@ -13,6 +13,7 @@ import logging
 import os
 import sys
 
+from mockgo.cli import positive_int
 from mockgo.go.board import MAX_KOMI, check_komi
 from mockgo.gtp.analysis import PONDER_VISITS
 from mockgo.gtp.server import GTPServer
@@ -28,13 +29,6 @@ def _komi_option(text):
         return check_komi(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def _positive_int(text):
-    """``--ponder-visits``: a whole number >= 1 (argparse's message)."""
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"a whole number >= 1, not {text!r}")
-    return int(text)
 
 
 def _one_line(text):
@@ -62,7 +56,7 @@ def configure_parser(parser):
                         help=f"komi at start (default 7.5; at most {MAX_KOMI} either way)")
     parser.add_argument("--playouts", type=int, default=64,
                         help="random playouts to judge dead stones for final_score (default 64)")
-    parser.add_argument("--ponder-visits", type=_positive_int, default=PONDER_VISITS,
+    parser.add_argument("--ponder-visits", type=positive_int, default=PONDER_VISITS,
                         help="lz-analyze stops searching at this many visits and waits for the "
                              f"next command (default {PONDER_VISITS}; a 19x19 tree "
                              "takes about 44 KB a visit)")

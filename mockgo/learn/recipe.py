@@ -43,13 +43,12 @@ stage in about a minute on a CPU (the tests run it).
 import dataclasses
 import json
 import math
-import os
 import time
 from pathlib import Path
 
 import numpy as np
 
-from mockgo.cluster import Processes, local_workers
+from mockgo.cluster import Processes, local_workers, share_one_gpu
 from mockgo.data.dataset import DatasetSpec, build_dataset
 from mockgo.data.files import atomic_write_text, read_json
 from mockgo.learn.recipe_config import PRESETS
@@ -230,9 +229,7 @@ def configure_parser(parser):
 
 
 def run_cli(args):
-    # The value stage's worker processes share one GPU: each takes memory as
-    # it needs it, not JAX's default three quarters of the card at start.
-    os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+    share_one_gpu()  # the value stage's worker processes share the GPU with this one
     archives = Path(args.archives)
     if not archives.exists():
         raise FileNotFoundError(f"no archives at {archives}: fetch them with data/download.sh "

@@ -45,7 +45,6 @@ network trained on those games can reach, phase by phase::
 
 import argparse
 import json
-import os
 import sys
 import time
 import zlib
@@ -54,6 +53,7 @@ from pathlib import Path
 import numpy as np
 from tqdm.auto import tqdm
 
+from mockgo.cli import positive_int
 from mockgo.data.files import (atomic_path, atomic_write_text, check_same_settings, job_folder,
                                read_json, read_npz)
 from mockgo.go.board import BLACK, WHITE
@@ -357,17 +357,6 @@ def plot_value_data_curve(points, edges, ax=None, ideal=None):
     return ax
 
 
-def _positive(text):
-    """An argparse type: a whole number of 1 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 1 or more")
-    return value
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", required=True, help="a value_dataset folder (its batches)")
@@ -389,15 +378,15 @@ def main(argv=None):
     parser.add_argument("--finish", metavar="POLICY",
                         help="with --play: the shipped policy that plays each game on from U "
                              "(default: the --play policy; AlphaGo's was its RL policy)")
-    parser.add_argument("--games", type=_positive, default=32000,
+    parser.add_argument("--games", type=positive_int, default=32000,
                         help="with --play: positions to have, one a game (default 32000)")
-    parser.add_argument("--batch", type=_positive, default=256,
+    parser.add_argument("--batch", type=positive_int, default=256,
                         help="with --play: games a batch, each saved as it ends (default 256)")
     parser.add_argument("--seed", type=int, default=0,
                         help="with --play: the games' random seed (default 0)")
     parser.add_argument("--restart", action="store_true",
                         help="with --play: delete the folder's batches and play anew")
-    parser.add_argument("--workers", type=_positive, default=1,
+    parser.add_argument("--workers", type=positive_int, default=1,
                         help="with --play: processes playing batches (default 1: this one)")
     parser.add_argument("--test", type=int, default=3000, help="test positions (default 3000)")
     parser.add_argument("--validation", type=int, default=1000,
@@ -440,12 +429,10 @@ PLAYERS = "players.json"  # beside value_data.json: the shipped policies that pl
 def _play_main(args):
     # Imported here: Keras and the worker pool only when games are played.
     from mockgo import pretrained
-    from mockgo.cluster import Processes
+    from mockgo.cluster import Processes, share_one_gpu
     from mockgo.learn.value import value_dataset
 
-    # Worker processes that share one GPU under JAX: each takes memory as it
-    # needs it, not three quarters of the card at start (the second would fail).
-    os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+    share_one_gpu()  # before the policies load: the workers share the GPU with this process
     folder = Path(args.data)
     players = {"play": args.play, "finish": args.finish or args.play}
     try:
