@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
 # AlphaGo's search on one lent GPU machine, in one call: the policy
-# sl-19-13x192 as its prior and value-19 judging its leaves, against GnuGo
+# sl-19-13x192 as its prior and value-19-rl judging its leaves, against GnuGo
 # level 10 on 19x19, colours alternating, WORKERS games at a time (a
 # process each; GnuGo answers one position at a time). The match folder
 # goes to $OUT as match.tar.gz; a match stopped by DEADLINE keeps its
 # finished games, and a second call that carries FOLDER goes on from them.
 # Run it here first at tiny size, through every path:
-#   POLICY=sl-19 READOUTS=16 GAMES=4 WORKERS=2 LEVEL=1 DEADLINE=150 \
+#   POLICY=sl-19 READOUTS=16 GAMES=4 WORKERS=2 LEVEL=1 DEADLINE=300 \
 #       OUT=/tmp/out PY=.venv/bin/python WHEELS=0 bash benchmarks/gpu_search.sh
 #
-#   POLICY, VALUE  shipped networks (sl-19-13x192, value-19)   READOUTS  a move (1600)
+#   POLICY, VALUE  shipped networks (sl-19-13x192, value-19-rl)   READOUTS  a move (1600)
 #   GAMES (40)  WORKERS (16)  LEVEL  GnuGo's (10)   FOLDER  the match (runs/gpu-search)
 #   DEADLINE  seconds for it all (560)
 #   OUT, PY, WHEELS  as benchmarks/gpu_env.sh; GnuGo comes in .gnugo there
 set -uo pipefail
 POLICY=${POLICY:-sl-19-13x192}
-VALUE=${VALUE:-value-19}
+VALUE=${VALUE:-value-19-rl}
 READOUTS=${READOUTS:-1600}
 GAMES=${GAMES:-40}
 WORKERS=${WORKERS:-16}
@@ -34,5 +34,7 @@ log "$spec against gnugo:level=$LEVEL, $GAMES games on 19x19, $WORKERS at a time
 stop "$(( $(left) - 45 ))" "$PY" -m mockgo.cli match --black "$spec" \
     --white "gnugo:level=$LEVEL" --games "$GAMES" --size 19 --workers "$WORKERS" --seed 0 \
     --out "$FOLDER" 2>&1 | grep --line-buffered -v "^I0000\|^W0000\|^E0000" | tee -a "$OUT/run.log"
-tar czf "$OUT/match.tar.gz" --exclude=.lock -C "$(dirname "$FOLDER")" "$(basename "$FOLDER")"
+if [ -d "$FOLDER" ]; then
+    tar czf "$OUT/match.tar.gz" --exclude=.lock -C "$(dirname "$FOLDER")" "$(basename "$FOLDER")"
+fi
 log "done: $(ls "$FOLDER"/*.sgf 2>/dev/null | wc -l) of $GAMES games in $FOLDER"
