@@ -69,28 +69,28 @@ def kill(model):
 
 def test_a_network_that_died_in_training_is_trained_again_from_the_next_seed(
         folder, tmp_path, monkeypatch):
-    real, seeds = trainers.train_value_on_positions, []
+    real, seeds = trainers.fit_value_network, []
 
     def dies_from(dead_seeds):
-        def train(*args, seed, **kwargs):
+        def fit(model, *args, seed, **kwargs):
             seeds.append(seed)
-            model, history = real(*args, seed=seed, **kwargs)
+            history = real(model, *args, seed=seed, **kwargs)
             if seed in dead_seeds:
                 kill(model)
-            return model, history
-        return train
+            return history
+        return fit
 
     data = saved_value_data(folder)
     settings = dict(test_positions=24, validation_positions=16, edges=(1, 11, 21, 33), layers=2,
                     filters=4, epochs=1, symmetries=False)
-    monkeypatch.setattr(trainers, "train_value_on_positions", dies_from({0}))
-    point, = value_data_curve(data, [16], tmp_path / "a", **settings)
-    assert seeds == [0, 1] and point["seed"] == 1
-    assert (tmp_path / "a" / "fit_000016").is_dir() and (tmp_path / "a" / "fit_000016_seed1").is_dir()
-    assert not gives_one_value(load_model(tmp_path / "a" / "value_000016.keras"),
-                               data.planes)
+    monkeypatch.setattr(trainers, "fit_value_network", dies_from({0}))
+    value_data_curve(data, [16], tmp_path / "a", **settings)
+    assert seeds == [0, 1]
+    assert (tmp_path / "a" / "fit_000016").is_dir()
+    assert (tmp_path / "a" / "fit_000016_seed1").is_dir()
+    assert not gives_one_value(load_model(tmp_path / "a" / "value_000016.keras"), data.planes)
     seeds.clear()
-    monkeypatch.setattr(trainers, "train_value_on_positions", dies_from({0, 1}))
+    monkeypatch.setattr(trainers, "fit_value_network", dies_from({0, 1}))
     with pytest.raises(RuntimeError, match="died in each of 2 trainings"):
         value_data_curve(data, [16], tmp_path / "b", tries=2, **settings)
     assert seeds == [0, 1] and not (tmp_path / "b" / "curve.json").exists()

@@ -13,7 +13,8 @@ to how a network is built, timed, trained, saved or scored is made here once:
   network saved for play, then scored on the test split.
 - :func:`train_value_on_positions`:
   :func:`~mockgo.learn.value.build_value`, then
-  :func:`~mockgo.learn.value.fit_value_network` with early stopping.
+  :func:`~mockgo.learn.value.fit_value_network` with early stopping, built
+  again from the next seed when its training kills it.
 
 Both resume: the policy's run folder and plan, the value fit's checkpoint
 folder, hold what a call interrupted had done.
@@ -22,6 +23,7 @@ folder, hold what a call interrupted had done.
 import dataclasses
 import json
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -29,7 +31,7 @@ from mockgo.data.dataset import read_manifest
 from mockgo.data.files import atomic_write_text, read_json
 from mockgo.go.features import get_encoder
 from mockgo.learn.supervised import build_policy, split_scores, train_policy
-from mockgo.learn.value import build_value, fit_value_network
+from mockgo.learn.value import build_value, fit_value_network, gives_one_value
 from mockgo.nets.device import resolve_precision, training_jit_compile
 from mockgo.nets.io import save_for_play
 
@@ -157,7 +159,7 @@ def train_policy_on_dataset(dataset, out, run_dir, layers, filters, epochs, seco
 def train_value_on_positions(planes, outcomes, validation, board_size, layers, filters,
                              hidden=256, encoder=None, precision="auto", seed=0, epochs=10,
                              batch_size=64, learning_rate=1e-3, symmetries=False, patience=None,
-                             checkpoint_dir=None, progress=False, name="value_network"):
+                             checkpoint_dir=None, progress=False, name="value_network", tries=3):
     """Build a value network (:func:`~mockgo.learn.value.build_value`:
     ``layers`` x ``filters``, ``hidden`` units, weights drawn from ``seed``,
     in ``precision``, recording ``encoder`` when given) for ``planes`` and
@@ -165,12 +167,27 @@ def train_value_on_positions(planes, outcomes, validation, board_size, layers, f
     on the 8 ``symmetries`` of each position if asked), measured on
     ``validation`` (``(planes, outcomes)`` or None) after each epoch and
     stopped early after ``patience`` epochs without progress there (None:
-    never), resuming from ``checkpoint_dir`` when given. Returns
-    ``(network, history)``."""
-    net = build_value(layers, filters, board_size, planes.shape[-1], precision, seed=seed,
-                      hidden=hidden, encoder=encoder, name=name)
-    history = fit_value_network(net, planes, outcomes, validation=validation, epochs=epochs,
-                                batch_size=batch_size, learning_rate=learning_rate,
-                                symmetries=symmetries, patience=patience, seed=seed,
-                                checkpoint_dir=checkpoint_dir, progress=progress)
-    return net, history
+    never), resuming from ``checkpoint_dir`` when given. A network that dies
+    in its training (:func:`~mockgo.learn.value.gives_one_value`) is built
+    and trained anew from ``seed + 1`` (its checkpoints in
+    ``checkpoint_dir`` + ``_seed1``), and so on, ``tries`` times in all; one
+    that died every time is an error. Returns ``(network, history)``."""
+    if tries < 1:
+        raise ValueError(f"a value network needs 1 or more trainings to try, got tries={tries}")
+    probe = planes if validation is None else validation[0]
+    for weights_seed in range(seed, seed + tries):
+        folder = checkpoint_dir
+        if checkpoint_dir is not None and weights_seed != seed:
+            folder = Path(f"{checkpoint_dir}_seed{weights_seed}")
+        net = build_value(layers, filters, board_size, planes.shape[-1], precision,
+                          seed=weights_seed, hidden=hidden, encoder=encoder, name=name)
+        history = fit_value_network(net, planes, outcomes, validation=validation, epochs=epochs,
+                                    batch_size=batch_size, learning_rate=learning_rate,
+                                    symmetries=symmetries, patience=patience, seed=weights_seed,
+                                    checkpoint_dir=folder, progress=progress)
+        if not gives_one_value(net, probe):
+            return net, history
+    where = "" if checkpoint_dir is None else f", in {checkpoint_dir}"
+    raise RuntimeError(f"the value network died in each of {tries} trainings (seeds {seed} to "
+                       f"{seed + tries - 1}{where}): try a lower learning_rate than "
+                       f"{learning_rate:g}")

@@ -57,8 +57,8 @@ from mockgo.cli import positive_int
 from mockgo.data.files import (atomic_path, atomic_write_text, check_same_settings, job_folder,
                                read_json, read_npz)
 from mockgo.go.board import BLACK, WHITE
-from mockgo.learn.value import (ValueData, colours_to_move, gives_one_value, mse_by_phase,
-                                position_from_planes, predict_values)
+from mockgo.learn.value import (ValueData, colours_to_move, mse_by_phase, position_from_planes,
+                                predict_values)
 from mockgo.play.policy_player import PolicyPlayer
 from mockgo.play.runner import play_games
 
@@ -118,17 +118,13 @@ def value_data_curve(data, sizes, folder, test_positions=3000, validation_positi
     trained as notebook 02 trains it (Adam at ``learning_rate``, the 8
     symmetries, early stopping with ``patience``), in ``precision`` (float32
     unless asked: ``"auto"`` would pick bfloat16 on some CPUs, and a curve's
-    points must be trained alike), its weights drawn from ``seed``. A network
-    that dies in its training (:func:`~mockgo.learn.value.gives_one_value`) is
-    trained again from ``seed + 1``, and so on, ``tries`` times in all, and
-    its point records the ``seed`` that lived; a point whose every try died
-    is an error."""
+    points must be trained alike), its weights drawn from ``seed``; a network
+    that dies in its training is trained anew from the next seed, ``tries``
+    times in all (:func:`~mockgo.learn.trainers.train_value_on_positions`)."""
     # Keras: imported only when a network is trained (reading the batches needs none).
     from mockgo.learn.trainers import train_value_on_positions
     from mockgo.nets.io import save_for_play
 
-    if tries < 1:
-        raise ValueError(f"a point needs 1 or more trainings to try, got tries={tries}")
     folder = Path(folder)
     held_out = test_positions + validation_positions
     test, validation = held_out_positions(len(data), test_positions, validation_positions, seed)
@@ -153,27 +149,17 @@ def value_data_curve(data, sizes, folder, test_positions=3000, validation_positi
             if size in points:
                 continue
             rows = pool[:size]
-            # A network that died in training (gives_one_value) measures nothing: the
-            # point is trained anew from the next seed, each try in its own folder.
-            for weights_seed in range(seed, seed + tries):
-                fit = folder / (f"fit_{size:06d}" if weights_seed == seed
-                                else f"fit_{size:06d}_seed{weights_seed}")
-                model, history = train_value_on_positions(
-                    data.planes[rows], data.outcomes[rows],
-                    (data.planes[validation], data.outcomes[validation]), data.planes.shape[1],
-                    layers, filters, encoder="alphago49", precision=precision, seed=weights_seed,
-                    epochs=epochs, batch_size=batch_size, learning_rate=learning_rate,
-                    symmetries=symmetries, patience=patience, checkpoint_dir=fit,
-                    progress=progress and f"{size:,} positions", name=f"value_{size}")
-                if not gives_one_value(model, data.planes[test]):
-                    break
-            else:
-                raise RuntimeError(f"the value network on {size:,} positions died in each of "
-                                   f"{tries} trainings (seeds {seed} to {seed + tries - 1}, in "
-                                   f"{folder}): try a lower learning_rate than {learning_rate:g}")
+            model, history = train_value_on_positions(
+                data.planes[rows], data.outcomes[rows],
+                (data.planes[validation], data.outcomes[validation]), data.planes.shape[1],
+                layers, filters, encoder="alphago49", precision=precision, seed=seed,
+                epochs=epochs, batch_size=batch_size, learning_rate=learning_rate,
+                symmetries=symmetries, patience=patience, tries=tries,
+                checkpoint_dir=folder / f"fit_{size:06d}",
+                progress=progress and f"{size:,} positions", name=f"value_{size}")
             phases = mse_by_phase(predict_values(model, data.planes[test]), data.outcomes[test],
                                   data.steps[test], list(edges), constant, movers[test])
-            points[size] = {"positions": size, "epochs": len(history["loss"]), "seed": weights_seed,
+            points[size] = {"positions": size, "epochs": len(history["loss"]),
                             **{key: [int(v) if key == "count" else round(float(v), 4)
                                      for v in values] for key, values in phases.items()}}
             save_for_play(model, folder / f"value_{size:06d}.keras", encoder="alphago49")
