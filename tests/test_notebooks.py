@@ -103,8 +103,6 @@ DOCS_DIR = NOTEBOOKS_DIR.parent / "docs" / "notebooks"
 # machine that last executed them). Once regenerated, the test below says to
 # take the name out.
 STALE_DOCS = {
-    "01_supervised": "new cells: two feature planes, the network, its loss and one training step "
-                     "written out and checked, the exercises; to be executed in full with the series",
     "02_value_net": "new cells: AlphaGo's value-data recipe written out and checked, the judges' "
                     "costs, the value curve's reading, exercises; to be executed in full with "
                     "the series",
