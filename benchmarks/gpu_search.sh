@@ -30,6 +30,7 @@ command -v gnugo >/dev/null || [ -x /usr/games/gnugo ] \
 export XLA_PYTHON_CLIENT_PREALLOCATE=false
 spec="alphago:policy_pretrained=$POLICY,value_pretrained=$VALUE,readouts=$READOUTS"
 log "$spec against gnugo:level=$LEVEL, $GAMES games on 19x19, $WORKERS at a time"
+if [ "$(left)" -lt 60 ]; then log "no time left for the match"; exit 1; fi
 # Stopped before the deadline, the match keeps every finished game.
 stop "$(( $(left) - 45 ))" "$PY" -m mockgo.cli match --black "$spec" \
     --white "gnugo:level=$LEVEL" --games "$GAMES" --size 19 --workers "$WORKERS" --seed 0 \

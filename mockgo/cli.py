@@ -74,9 +74,11 @@ def build_parser(argv=None):
 def positive_int(text):
     """An argparse type for the command lines: a whole number of 1 or more
     (games, workers, a batch), or argparse's error naming the option."""
-    if not text.strip().isdigit() or int(text) < 1:
+    digits = text.strip()
+    # isdigit alone takes '²' and other scripts' digits, which int() refuses or reads oddly.
+    if not (digits.isascii() and digits.isdigit() and len(digits) < 20) or int(digits) < 1:
         raise argparse.ArgumentTypeError(f"a whole number of 1 or more, not {text!r}")
-    return int(text)
+    return int(digits)
 
 
 def main(argv=None):

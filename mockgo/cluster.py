@@ -320,7 +320,10 @@ def share_one_gpu():
     XLA takes three quarters of the card as a process starts and the second
     process fails. Call it before JAX first uses the GPU (before a network
     loads); a setting given in the environment wins. Workers started later
-    inherit it: :class:`Processes` calls it as it starts them."""
+    inherit it: :class:`Processes` calls it as it starts them, which covers
+    the workers but comes too late for a parent that has used the GPU
+    already (it keeps its three quarters): a command whose parent runs
+    networks too calls it first."""
     os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 
 

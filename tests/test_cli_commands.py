@@ -273,7 +273,7 @@ def test_play_and_show_stay_light(games, tmp_path):
     Keras nor TensorFlow nor the notebook widget's libraries."""
     code = f"""
 import io, sys
-from mockgo.cli import main, positive_int
+from mockgo.cli import main
 sys.stdin = io.StringIO("D5\\nquit\\n")
 assert main(["play", "random", "--size", "9", "--sgf", {str(tmp_path / 'g.sgf')!r}]) == 0
 assert main(["show", {str(games / 'game-01.sgf')!r}, "--move", "4"]) == 0
@@ -287,7 +287,8 @@ assert not heavy, heavy
 
 def test_counts_on_the_command_lines_are_whole_numbers_of_one_or_more():
     assert positive_int("16") == 16
-    for text in ("0", "-3", "1.5", "1k", ""):
+    assert positive_int(" 3 ") == 3
+    for text in ("0", "-3", "1.5", "1k", "", "\u00b2", "\u0663", "9" * 5000):
         with pytest.raises(argparse.ArgumentTypeError,
                            match=f"a whole number of 1 or more, not {text!r}"):
             positive_int(text)

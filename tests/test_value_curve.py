@@ -84,18 +84,49 @@ def test_a_network_that_died_in_training_is_trained_again_from_the_next_seed(
     settings = dict(test_positions=24, validation_positions=16, edges=(1, 11, 21, 33), layers=2,
                     filters=4, epochs=1, symmetries=False)
     monkeypatch.setattr(trainers, "fit_value_network", dies_from({0}))
-    value_data_curve(data, [16], tmp_path / "a", **settings)
-    assert seeds == [0, 1]
+    with pytest.warns(RuntimeWarning, match="died in its training from seed 0.*again from seed 1"):
+        point, = value_data_curve(data, [16], tmp_path / "a", **settings)
+    assert seeds == [0, 1] and point["seed"] == 1
     assert (tmp_path / "a" / "fit_000016").is_dir()
     assert (tmp_path / "a" / "fit_000016_seed1").is_dir()
     assert not gives_one_value(load_model(tmp_path / "a" / "value_000016.keras"), data.planes)
     seeds.clear()
     monkeypatch.setattr(trainers, "fit_value_network", dies_from({0, 1}))
-    with pytest.raises(RuntimeError, match="died in each of 2 trainings"):
+    with pytest.raises(RuntimeError, match="died in each of 2 trainings"), \
+            pytest.warns(RuntimeWarning, match="again from seed 1"):
         value_data_curve(data, [16], tmp_path / "b", tries=2, **settings)
     assert seeds == [0, 1] and not (tmp_path / "b" / "curve.json").exists()
     with pytest.raises(ValueError, match="tries=0"):
         value_data_curve(data, [16], tmp_path / "c", tries=0, **settings)
+    # Run again, the first try's finished folder is read back, not trained again, and
+    # the second try's too: the same point.
+    seeds.clear()
+    monkeypatch.setattr(trainers, "fit_value_network", dies_from({0}))
+    with pytest.warns(RuntimeWarning, match="again from seed 1"):
+        again, = value_data_curve(data, [16], tmp_path / "d", **settings)
+    (tmp_path / "d" / "curve.json").unlink()
+    with pytest.warns(RuntimeWarning, match="again from seed 1"):
+        assert value_data_curve(data, [16], tmp_path / "d", **settings) == [again]
+
+
+def test_a_value_network_without_folders_is_tried_again_and_one_row_is_not_a_death(
+        folder, monkeypatch):
+    data = saved_value_data(folder)
+    real = trainers.fit_value_network
+
+    def dies_from_seed_0(model, *args, seed, **kwargs):
+        history = real(model, *args, seed=seed, **kwargs)
+        if seed == 0:
+            kill(model)
+        return history
+
+    monkeypatch.setattr(trainers, "fit_value_network", dies_from_seed_0)
+    with pytest.warns(RuntimeWarning, match="again from seed 1"):
+        model, history = trainers.train_value_on_positions(
+            data.planes[:16], data.outcomes[:16], None, 5, 2, 4, epochs=1)
+    assert history["seed"] == 1 and len(history["loss"]) == 1
+    assert not gives_one_value(model, data.planes)
+    assert not gives_one_value(model, data.planes[:1])  # one position has one value: no sign
 
 
 def test_the_split_does_not_move_as_batches_are_added(folder, tmp_path):

@@ -193,7 +193,7 @@ def _value_stage(sources, folder, config, workers, log):
     phases = [f"moves {low}-{high - 1}" for low, high in zip(edges[:-1], edges[1:])]
     results = {"positions": len(data), "games_played": int(data.games_played),
                "play_seconds": round(play_seconds, 1), "precision": precision,
-               "epochs": len(history["loss"]),
+               "epochs": len(history["loss"]), "seed": history["seed"],
                "validation_mse": [round(v, 4) for v in history.get("val_loss", [])],
                "test_positions": int(len(test)), "phases": phases,
                "test_mse": [_figure(v) for v in table["network"]],

@@ -142,7 +142,7 @@ def train_value_network(dataset, out, layers=6, filters=64, epochs=4, batch_size
     save_for_play(net, out)
     training = {"epochs": len(history["loss"]), "max_epochs": epochs, "batch_size": batch_size,
                 "learning_rate": learning_rate, "positions": int(len(splits["train"][1])),
-                "seed": seed}
+                "seed": history["seed"]}
     return _write_card(out, net, {"layers": layers, "filters": filters}, dataset, manifest,
                        training, trained, results, headline)
 

@@ -23,6 +23,7 @@ folder, hold what a call interrupted had done.
 import dataclasses
 import json
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -169,25 +170,36 @@ def train_value_on_positions(planes, outcomes, validation, board_size, layers, f
     stopped early after ``patience`` epochs without progress there (None:
     never), resuming from ``checkpoint_dir`` when given. A network that dies
     in its training (:func:`~mockgo.learn.value.gives_one_value`) is built
-    and trained anew from ``seed + 1`` (its checkpoints in
-    ``checkpoint_dir`` + ``_seed1``), and so on, ``tries`` times in all; one
-    that died every time is an error. Returns ``(network, history)``."""
+    and trained anew from ``seed + 1``, with a warning (its checkpoints in a
+    folder beside ``checkpoint_dir``, named as it is with ``_seed1`` added),
+    and so on, ``tries`` times in all; one that died every time is an error.
+    Returns ``(network, history)``; ``history["seed"]`` is the seed whose
+    network lived."""
     if tries < 1:
         raise ValueError(f"a value network needs 1 or more trainings to try, got tries={tries}")
-    probe = planes if validation is None else validation[0]
     for weights_seed in range(seed, seed + tries):
         folder = checkpoint_dir
         if checkpoint_dir is not None and weights_seed != seed:
-            folder = Path(f"{checkpoint_dir}_seed{weights_seed}")
+            first = Path(checkpoint_dir)
+            folder = first.with_name(f"{first.name}_seed{weights_seed}")
         net = build_value(layers, filters, board_size, planes.shape[-1], precision,
                           seed=weights_seed, hidden=hidden, encoder=encoder, name=name)
-        history = fit_value_network(net, planes, outcomes, validation=validation, epochs=epochs,
-                                    batch_size=batch_size, learning_rate=learning_rate,
-                                    symmetries=symmetries, patience=patience, seed=weights_seed,
-                                    checkpoint_dir=folder, progress=progress)
-        if not gives_one_value(net, probe):
-            return net, history
-    where = "" if checkpoint_dir is None else f", in {checkpoint_dir}"
+        with warnings.catch_warnings():
+            # fit_value_network's own advice on a dead network is what happens next here.
+            warnings.filterwarnings("ignore", "(?s).*gives every position the same value",
+                                    RuntimeWarning)
+            history = fit_value_network(net, planes, outcomes, validation=validation,
+                                        epochs=epochs, batch_size=batch_size,
+                                        learning_rate=learning_rate, symmetries=symmetries,
+                                        patience=patience, seed=weights_seed,
+                                        checkpoint_dir=folder, progress=progress)
+        if not gives_one_value(net, planes):
+            return net, dict(history, seed=weights_seed)
+        if weights_seed + 1 < seed + tries:
+            warnings.warn(f"{name} died in its training from seed {weights_seed} (it gives every "
+                          f"position the same value): training it again from seed "
+                          f"{weights_seed + 1}", RuntimeWarning, stacklevel=2)
+    where = "" if checkpoint_dir is None else f", in {checkpoint_dir} and beside it"
     raise RuntimeError(f"the value network died in each of {tries} trainings (seeds {seed} to "
-                       f"{seed + tries - 1}{where}): try a lower learning_rate than "
-                       f"{learning_rate:g}")
+                       f"{seed + tries - 1}{where}): train it with a lower learning_rate than "
+                       f"{learning_rate:g}, in a new folder")

@@ -480,7 +480,10 @@ def gives_one_value(model, planes, sample=256):
     outputs 0 on every input (the value network's one-filter 1x1 convolution
     is the layer most at risk), no gradient reaches the layers below it and
     the network says only its bias, the mean outcome, however long it
-    trains; a network trained anew from another seed usually lives."""
+    trains; a network trained anew from another seed usually lives. Fewer
+    than 2 rows say nothing: False."""
+    if len(planes) < 2:
+        return False
     return bool(np.ptp(predict_values(model, planes[:sample])) < 1e-6)
 
 

@@ -120,7 +120,8 @@ def value_data_curve(data, sizes, folder, test_positions=3000, validation_positi
     unless asked: ``"auto"`` would pick bfloat16 on some CPUs, and a curve's
     points must be trained alike), its weights drawn from ``seed``; a network
     that dies in its training is trained anew from the next seed, ``tries``
-    times in all (:func:`~mockgo.learn.trainers.train_value_on_positions`)."""
+    times in all (:func:`~mockgo.learn.trainers.train_value_on_positions`),
+    and its point records the ``seed`` whose network lived."""
     # Keras: imported only when a network is trained (reading the batches needs none).
     from mockgo.learn.trainers import train_value_on_positions
     from mockgo.nets.io import save_for_play
@@ -160,6 +161,7 @@ def value_data_curve(data, sizes, folder, test_positions=3000, validation_positi
             phases = mse_by_phase(predict_values(model, data.planes[test]), data.outcomes[test],
                                   data.steps[test], list(edges), constant, movers[test])
             points[size] = {"positions": size, "epochs": len(history["loss"]),
+                            "seed": history["seed"],
                             **{key: [int(v) if key == "count" else round(float(v), 4)
                                      for v in values] for key, values in phases.items()}}
             save_for_play(model, folder / f"value_{size:06d}.keras", encoder="alphago49")
