@@ -33,7 +33,7 @@ import sys
 import mockgo
 from mockgo.errors import InputError
 
-__all__ = ["SUBCOMMANDS", "build_parser", "main", "positive_int"]
+__all__ = ["SUBCOMMANDS", "build_parser", "main"]
 
 #: ``name: (module, one-line help)`` for each subcommand of ``mockgo``.
 SUBCOMMANDS = {
@@ -69,16 +69,6 @@ def build_parser(argv=None):
             module.configure_parser(sub)
             sub.set_defaults(run=module.run_cli)
     return parser
-
-
-def positive_int(text):
-    """An argparse type for the command lines: a whole number of 1 or more
-    (games, workers, a batch), or argparse's error naming the option."""
-    digits = text.strip()
-    # isdigit alone takes '²' and other scripts' digits, which int() refuses or reads oddly.
-    if not (digits.isascii() and digits.isdigit() and len(digits) < 20) or int(digits) < 1:
-        raise argparse.ArgumentTypeError(f"a whole number of 1 or more, not {text!r}")
-    return int(digits)
 
 
 def main(argv=None):

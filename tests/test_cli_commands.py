@@ -11,7 +11,8 @@ import sys
 
 import pytest
 
-from mockgo.cli import main, positive_int
+from mockgo.cli import main
+from mockgo.errors import positive_int
 from mockgo.data import sgf_reader, sgf_writer
 from mockgo.data.dataset import read_manifest
 from mockgo.go import coords

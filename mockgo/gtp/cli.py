@@ -13,7 +13,7 @@ import logging
 import os
 import sys
 
-from mockgo.cli import positive_int
+from mockgo.errors import positive_int
 from mockgo.go.board import MAX_KOMI, check_komi
 from mockgo.gtp.analysis import PONDER_VISITS
 from mockgo.gtp.server import GTPServer

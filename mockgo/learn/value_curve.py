@@ -53,9 +53,9 @@ from pathlib import Path
 import numpy as np
 from tqdm.auto import tqdm
 
-from mockgo.cli import positive_int
 from mockgo.data.files import (atomic_path, atomic_write_text, check_same_settings, job_folder,
                                read_json, read_npz)
+from mockgo.errors import positive_int
 from mockgo.go.board import BLACK, WHITE
 from mockgo.learn.value import (ValueData, colours_to_move, mse_by_phase, position_from_planes,
                                 predict_values)
