@@ -31,6 +31,7 @@ import importlib
 import sys
 
 import mockgo
+from mockgo.cluster import share_one_gpu
 from mockgo.errors import InputError
 
 __all__ = ["SUBCOMMANDS", "build_parser", "main"]
@@ -76,6 +77,7 @@ def main(argv=None):
     returns the exit status (module docstring)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     args = build_parser(argv).parse_args(argv)
+    share_one_gpu()  # before any network loads: a command's workers share the GPU with it
     try:
         return args.run(args) or 0
     except KeyboardInterrupt:

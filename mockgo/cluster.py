@@ -322,7 +322,9 @@ def share_one_gpu():
     loads); a setting given in the environment wins. Workers started later
     inherit it: :class:`Processes` calls it as it starts them, which covers
     the workers but comes too late for a parent that has used the GPU
-    already (it keeps its three quarters): a command whose parent runs
+    already (it keeps its three quarters). So every ``mockgo`` command calls
+    it before it runs (:func:`mockgo.cli.main`), and so does a notebook's
+    :func:`mockgo.notebook.start`; a script of one's own whose parent runs
     networks too calls it first."""
     os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 

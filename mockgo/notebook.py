@@ -34,6 +34,7 @@ import warnings
 from pathlib import Path
 
 from mockgo import pretrained
+from mockgo.cluster import share_one_gpu
 from mockgo.data.download import archives_in
 from mockgo.go.features import ALPHAGO48, ALPHAGO49
 from mockgo.learn.supervised import build_policy
@@ -217,6 +218,7 @@ def start(notebook, quick=None, root=None, device=None):
     :func:`~mockgo.nets.device.compute_device`), its preset for that mode
     and device (:func:`~mockgo.presets.preset`), and its run folder, emptied first in quick
     mode (quick runs start from nothing every time) and created."""
+    share_one_gpu()  # before JAX first looks at the GPU: the notebook's workers share it
     quick = quick_mode() if quick is None else bool(quick)
     root = repo_root() if root is None else Path(root)
     device = compute_device() if device is None else device

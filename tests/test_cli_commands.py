@@ -6,6 +6,7 @@ on tiny boards and networks, bad input included."""
 import argparse
 import io
 import json
+import os
 import subprocess
 import sys
 
@@ -293,3 +294,15 @@ def test_counts_on_the_command_lines_are_whole_numbers_of_one_or_more():
         with pytest.raises(argparse.ArgumentTypeError,
                            match=f"a whole number of 1 or more, not {text!r}"):
             positive_int(text)
+
+
+@pytest.mark.parametrize("given, kept", [(None, "false"), ("true", "true")])
+def test_every_command_lets_its_workers_share_one_gpu(monkeypatch, capsys, given, kept):
+    """Before a command loads a network, XLA is told to take the GPU's memory as
+    it needs it, so the workers it starts fit beside it; a setting given wins."""
+    if given is None:
+        monkeypatch.delenv("XLA_PYTHON_CLIENT_PREALLOCATE", raising=False)
+    else:
+        monkeypatch.setenv("XLA_PYTHON_CLIENT_PREALLOCATE", given)
+    assert main(["models"]) == 0
+    assert os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] == kept

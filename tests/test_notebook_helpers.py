@@ -108,10 +108,12 @@ def test_the_gpu_presets_train_the_recipes_networks():
     assert value.size == 19
 
 
-def test_a_notebook_says_which_preset_and_device_ran(tmp_path):
+def test_a_notebook_says_which_preset_and_device_ran(tmp_path, monkeypatch):
     (tmp_path / "pyproject.toml").write_text("")
+    monkeypatch.delenv("XLA_PYTHON_CLIENT_PREALLOCATE", raising=False)
     nb = notebook.start("01_supervised", quick=False, root=tmp_path, device="GPU (NVIDIA H200)")
     assert nb.preset.layers == 13 and nb.preset_name == "gpu"
+    assert os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] == "false"  # its workers share the GPU
     first = nb.describe().splitlines()[0]
     assert first == ("01_supervised, full mode, the gpu preset on GPU (NVIDIA H200), "
                      "run folder runs/01_supervised/full")

@@ -48,7 +48,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mockgo.cluster import Processes, local_workers, share_one_gpu
+from mockgo.cluster import Processes, local_workers
 from mockgo.data.dataset import DatasetSpec, build_dataset
 from mockgo.data.files import atomic_write_text, read_json
 from mockgo.learn.recipe_config import PRESETS
@@ -229,7 +229,6 @@ def configure_parser(parser):
 
 
 def run_cli(args):
-    share_one_gpu()  # the value stage's worker processes share the GPU with this one
     archives = Path(args.archives)
     if not archives.exists():
         raise FileNotFoundError(f"no archives at {archives}: fetch them with data/download.sh "
