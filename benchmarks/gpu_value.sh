@@ -39,17 +39,8 @@ source benchmarks/gpu_env.sh  # OUT, PY, the wheels, PYTHONPATH, KERAS_BACKEND, 
 export XLA_PYTHON_CLIENT_PREALLOCATE=false
 quiet() { grep --line-buffered -v "^I0000\|^W0000\|^E0000\|it/s\]$"; }
 positions() {  # positions kept in the data folder (reads the outcomes alone)
-    "$PY" - "$FOLDER/value_data" <<'PYTHON'
-import sys
-from pathlib import Path
-import numpy as np
-kept, k = 0, 0
-while (Path(sys.argv[1]) / f"batch_{k:05d}.npz").exists():
-    with np.load(Path(sys.argv[1]) / f"batch_{k:05d}.npz") as batch:
-        kept += len(batch["outcomes"])
-    k += 1
-print(kept)
-PYTHON
+    "$PY" -c 'import sys; from mockgo.learn.value_curve import positions_saved
+print(positions_saved(sys.argv[1]))' "$FOLDER/value_data"
 }
 curve() {  # the curve's points SIZES, stopped 35 s before the deadline
     if [ "$(left)" -lt 60 ]; then log "no time left for the curve's points $1"; return; fi

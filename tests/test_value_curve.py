@@ -9,7 +9,7 @@ import pytest
 from conftest import decided_and_open_planes
 from mockgo.learn import trainers
 from mockgo.learn.value import gives_one_value, value_dataset
-from mockgo.learn.value_curve import saved_value_data, value_data_curve
+from mockgo.learn.value_curve import positions_saved, saved_value_data, value_data_curve
 from mockgo.nets.io import load_model
 from mockgo.play.random_player import RandomPlayer
 
@@ -31,7 +31,8 @@ def test_the_batches_played_so_far_are_read_in_order(folder):
     (folder.parent / "partial" / "batch_00002.npz").write_bytes(
         (folder / "batch_00002.npz").read_bytes())  # batch 1 missing: read up to it
     assert len(saved_value_data(folder.parent / "partial")) == len(np.load(
-        folder / "batch_00000.npz")["outcomes"])
+        folder / "batch_00000.npz")["outcomes"]) == positions_saved(folder.parent / "partial")
+    assert positions_saved(folder) == len(data) and positions_saved(folder.parent) == 0
     with pytest.raises(FileNotFoundError, match="holds no value data batches"):
         saved_value_data(folder.parent)
 

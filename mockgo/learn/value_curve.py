@@ -63,8 +63,8 @@ from mockgo.play.policy_player import PolicyPlayer
 from mockgo.play.runner import play_games
 
 __all__ = ["held_out_positions", "ideal_mse", "ideal_standard_error", "plot_value_data_curve",
-           "policy_rollout_values", "read_value_data_curve", "read_value_data_ideal",
-           "saved_value_data", "value_data_curve", "value_data_ideal"]
+           "policy_rollout_values", "positions_saved", "read_value_data_curve",
+           "read_value_data_ideal", "saved_value_data", "value_data_curve", "value_data_ideal"]
 
 CURVE = "curve.json"
 
@@ -87,6 +87,12 @@ def saved_value_data(folder):
     return ValueData(planes, outcomes, steps, played, played - len(outcomes),
                      sum(p[4] for p in parts))
 
+
+def positions_saved(folder):
+    """How many positions the batches :func:`saved_value_data` would read
+    hold (their outcomes read, not their planes: a quick count of a run in
+    progress); 0 for a folder with none."""
+    return sum(len(read_npz(path, ["outcomes"])["outcomes"]) for path in _batch_paths(folder))
 
 
 def held_out_positions(count, test_positions, validation_positions, seed):
@@ -246,8 +252,9 @@ def value_data_ideal(data, policy, folder, per_phase=400, rollouts=8, test_posit
     that ``policy`` plays out can gain over the constant guess in a phase,
     however many games it has."""
     if rollouts < 2 or per_phase < 1 or chunk < 1:
-        raise ValueError(f"the ideal needs 2 or more rollouts a position (got {rollouts}), and 1 or "
-                         f"more positions a phase (got {per_phase}) and a chunk (got {chunk})")
+        raise ValueError(f"the ideal needs 2 or more rollouts a position (got {rollouts}), and "
+                         f"1 or more positions a phase (got {per_phase}) and a chunk (got "
+                         f"{chunk})")
     folder = Path(folder)
     test, validation = held_out_positions(len(data), test_positions, validation_positions, seed)
     movers = colours_to_move(data.planes)
@@ -452,7 +459,7 @@ def _play_main(args):
                                               "run with --restart"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"value_curve: stopped with {_positions_saved(folder):,} positions kept in "
+        print(f"value_curve: stopped with {positions_saved(folder):,} positions kept in "
               f"{folder}; the same command goes on from them", file=sys.stderr)
         return 130
     finally:
@@ -461,12 +468,6 @@ def _play_main(args):
     print(f"{len(data):,} positions from {data.games_played:,} games in {folder} "
           f"(this call: {time.perf_counter() - started:.0f} s)")
     return 0
-
-
-def _positions_saved(folder):
-    """How many positions the batches of ``folder`` hold, up to the first one
-    missing (their outcomes read, not their planes)."""
-    return sum(len(read_npz(path, ["outcomes"])["outcomes"]) for path in _batch_paths(folder))
 
 
 def _batch_paths(folder):
