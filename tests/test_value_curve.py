@@ -2,13 +2,15 @@
 value-data folder's batches, one network a point, resumable."""
 
 import json
+import warnings
 
 import numpy as np
 import pytest
 
 from conftest import decided_and_open_planes
 from mockgo.learn import trainers
-from mockgo.learn.value import gives_one_value, value_dataset
+from mockgo.learn.value import (DeadNetworkWarning, build_value, fit_value_network,
+                                gives_one_value, value_dataset)
 from mockgo.learn.value_curve import positions_saved, saved_value_data, value_data_curve
 from mockgo.nets.io import load_model
 from mockgo.play.random_player import RandomPlayer
@@ -85,7 +87,7 @@ def test_a_network_that_died_in_training_is_trained_again_from_the_next_seed(
     settings = dict(test_positions=24, validation_positions=16, edges=(1, 11, 21, 33), layers=2,
                     filters=4, epochs=1, symmetries=False)
     monkeypatch.setattr(trainers, "fit_value_network", dies_from({0}))
-    with pytest.warns(RuntimeWarning, match="died in its training from seed 0.*again from seed 1"):
+    with pytest.warns(DeadNetworkWarning, match="died in its training from seed 0.*again from seed 1"):
         point, = value_data_curve(data, [16], tmp_path / "a", **settings)
     assert seeds == [0, 1] and point["seed"] == 1
     assert (tmp_path / "a" / "fit_000016").is_dir()
@@ -94,7 +96,7 @@ def test_a_network_that_died_in_training_is_trained_again_from_the_next_seed(
     seeds.clear()
     monkeypatch.setattr(trainers, "fit_value_network", dies_from({0, 1}))
     with pytest.raises(RuntimeError, match="died in each of 2 trainings"), \
-            pytest.warns(RuntimeWarning, match="again from seed 1"):
+            pytest.warns(DeadNetworkWarning, match="again from seed 1"):
         value_data_curve(data, [16], tmp_path / "b", tries=2, **settings)
     assert seeds == [0, 1] and not (tmp_path / "b" / "curve.json").exists()
     with pytest.raises(ValueError, match="tries=0"):
@@ -103,10 +105,10 @@ def test_a_network_that_died_in_training_is_trained_again_from_the_next_seed(
     # the second try's too: the same point.
     seeds.clear()
     monkeypatch.setattr(trainers, "fit_value_network", dies_from({0}))
-    with pytest.warns(RuntimeWarning, match="again from seed 1"):
+    with pytest.warns(DeadNetworkWarning, match="again from seed 1"):
         again, = value_data_curve(data, [16], tmp_path / "d", **settings)
     (tmp_path / "d" / "curve.json").unlink()
-    with pytest.warns(RuntimeWarning, match="again from seed 1"):
+    with pytest.warns(DeadNetworkWarning, match="again from seed 1"):
         assert value_data_curve(data, [16], tmp_path / "d", **settings) == [again]
 
 
@@ -122,7 +124,7 @@ def test_a_value_network_without_folders_is_tried_again_and_one_row_is_not_a_dea
         return history
 
     monkeypatch.setattr(trainers, "fit_value_network", dies_from_seed_0)
-    with pytest.warns(RuntimeWarning, match="again from seed 1"):
+    with pytest.warns(DeadNetworkWarning, match="again from seed 1"):
         model, history = trainers.train_value_on_positions(
             data.planes[:16], data.outcomes[:16], None, 5, 2, 4, epochs=1)
     assert history["seed"] == 1 and len(history["loss"]) == 1
@@ -289,3 +291,25 @@ def test_the_command_line_plays_the_data_with_shipped_policies_and_resumes(tmp_p
     monkeypatch.setattr(mockgo.learn.value, "value_dataset", stopped)
     assert main(play) == 130
     assert "stopped with 2 positions kept" in capsys.readouterr().err
+
+
+def test_a_dead_network_is_named_by_its_own_warning_which_the_trainer_handles(
+        folder, monkeypatch):
+    data = saved_value_data(folder)
+    net = build_value(2, 4, 5, data.planes.shape[-1], "float32", seed=0)
+    kill(net)  # a dead ReLU passes no gradient: training cannot bring it back
+    with pytest.warns(DeadNetworkWarning, match="gives every position the same value"):
+        fit_value_network(net, data.planes[:16], data.outcomes[:16], epochs=1)
+    real = trainers.fit_value_network
+
+    def dead_from_the_start(model, *args, **kwargs):
+        kill(model)
+        return real(model, *args, **kwargs)
+
+    monkeypatch.setattr(trainers, "fit_value_network", dead_from_the_start)
+    with warnings.catch_warnings(record=True) as caught, \
+            pytest.raises(RuntimeError, match="died in each of 1 trainings"):
+        warnings.simplefilter("always")
+        trainers.train_value_on_positions(data.planes[:16], data.outcomes[:16], None, 5, 2, 4,
+                                          epochs=1, tries=1)
+    assert not [w for w in caught if issubclass(w.category, DeadNetworkWarning)]

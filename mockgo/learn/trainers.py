@@ -32,7 +32,8 @@ from mockgo.data.dataset import read_manifest
 from mockgo.data.files import atomic_write_text, read_json
 from mockgo.go.features import get_encoder
 from mockgo.learn.supervised import build_policy, split_scores, train_policy
-from mockgo.learn.value import build_value, fit_value_network, gives_one_value
+from mockgo.learn.value import (DeadNetworkWarning, build_value, fit_value_network,
+                                gives_one_value)
 from mockgo.nets.device import resolve_precision, training_jit_compile
 from mockgo.nets.io import save_for_play
 
@@ -170,7 +171,8 @@ def train_value_on_positions(planes, outcomes, validation, board_size, layers, f
     stopped early after ``patience`` epochs without progress there (None:
     never), resuming from ``checkpoint_dir`` when given. A network that dies
     in its training (:func:`~mockgo.learn.value.gives_one_value`) is built
-    and trained anew from ``seed + 1``, with a warning (its checkpoints in a
+    and trained anew from ``seed + 1``, with a warning
+    (:class:`~mockgo.learn.value.DeadNetworkWarning`; its checkpoints in a
     folder beside ``checkpoint_dir``, named as it is with ``_seed1`` added),
     and so on, ``tries`` times in all; one that died every time is an error.
     Returns ``(network, history)``; ``history["seed"]`` is the seed whose
@@ -186,8 +188,7 @@ def train_value_on_positions(planes, outcomes, validation, board_size, layers, f
                           seed=weights_seed, hidden=hidden, encoder=encoder, name=name)
         with warnings.catch_warnings():
             # fit_value_network's own advice on a dead network is what happens next here.
-            warnings.filterwarnings("ignore", "(?s).*gives every position the same value",
-                                    RuntimeWarning)
+            warnings.simplefilter("ignore", DeadNetworkWarning)
             history = fit_value_network(net, planes, outcomes, validation=validation,
                                         epochs=epochs, batch_size=batch_size,
                                         learning_rate=learning_rate, symmetries=symmetries,
@@ -198,7 +199,7 @@ def train_value_on_positions(planes, outcomes, validation, board_size, layers, f
         if weights_seed + 1 < seed + tries:
             warnings.warn(f"{name} died in its training from seed {weights_seed} (it gives every "
                           f"position the same value): training it again from seed "
-                          f"{weights_seed + 1}", RuntimeWarning, stacklevel=2)
+                          f"{weights_seed + 1}", DeadNetworkWarning, stacklevel=2)
     where = "" if checkpoint_dir is None else f", in {checkpoint_dir} and beside it"
     raise RuntimeError(f"the value network died in each of {tries} trainings (seeds {seed} to "
                        f"{seed + tries - 1}{where}): train it with a lower learning_rate than "

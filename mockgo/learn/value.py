@@ -49,7 +49,7 @@ from mockgo.play.runner import play_games
 from mockgo.search.uct import score_value
 
 __all__ = ["ValueData", "add_colour_plane", "build_value", "colours_to_move", "decided_game",
-           "fit_value_network", "game_positions", "gives_one_value", "mse_by_phase",
+           "DeadNetworkWarning", "fit_value_network", "game_positions", "gives_one_value", "mse_by_phase",
            "position_from_planes", "predict_values", "rollout_values", "stones_from_planes",
            "value_curve", "value_dataset", "with_symmetries"]
 
@@ -470,8 +470,14 @@ def fit_value_network(model, planes, outcomes, validation=None, epochs=10, batch
         warnings.warn(f"{model.name} gives every position the same value: a ReLU layer that "
                       f"outputs 0 everywhere (a one-filter convolution can die so)? Train it "
                       f"again from another seed, or with a lower learning_rate (this one: "
-                      f"{learning_rate:g})", RuntimeWarning, stacklevel=2)
+                      f"{learning_rate:g})", DeadNetworkWarning, stacklevel=2)
     return state["history"]
+
+
+class DeadNetworkWarning(RuntimeWarning):
+    """A value network died in its training: it gives every position the
+    same value (:func:`gives_one_value`). Its own category, so that a caller
+    that trains such a network again itself can silence this advice alone."""
 
 
 def gives_one_value(model, planes, sample=256):
