@@ -86,6 +86,41 @@ def test_a_truncated_npz_is_named(tmp_path):
         read_npz(tmp_path / "train-00009.npz")
 
 
+def test_npz_arrays_read_back_as_numpy_reads_them(tmp_path):
+    arrays = dict(planes=np.arange(2 * 3 * 4, dtype=np.uint8).reshape(2, 3, 4),
+                  fortran=np.asfortranarray(np.arange(12.0).reshape(3, 4)),
+                  played=np.array(7), seconds=np.float64(1.5), empty=np.zeros((0, 5), np.int16),
+                  moves=np.arange(-3, 3, dtype=np.int64))
+    for save in (np.savez, np.savez_compressed):
+        save(tmp_path / "a.npz", **arrays)
+        read = read_npz(tmp_path / "a.npz")
+        assert list(read) == list(arrays)
+        for name, array in arrays.items():
+            assert read[name].dtype == array.dtype and read[name].shape == np.shape(array)
+            assert np.array_equal(read[name], array), name
+        read["planes"][0, 0, 0] = 99  # an array of its own, writable
+    np.savez(tmp_path / "b.npz", objects=np.array([{}], dtype=object))
+    with pytest.raises(CorruptFileError, match="b.npz is damaged.*Python objects"):
+        read_npz(tmp_path / "b.npz")
+
+
+def test_npz_headers_are_parsed_one_thread_at_a_time(tmp_path, monkeypatch):
+    """numpy parses a header with ast.literal_eval, which CPython 3.11 cannot
+    run in two threads at once: read_npz holds its lock while it does."""
+    from mockgo.data import files
+
+    real, held = files._HEADER_READERS[(1, 0)], []
+
+    def parse(stream):
+        held.append(files._HEADER_LOCK.locked())
+        return real(stream)
+
+    monkeypatch.setitem(files._HEADER_READERS, (1, 0), parse)
+    np.savez(tmp_path / "a.npz", x=np.arange(3), y=np.ones(2))
+    read_npz(tmp_path / "a.npz")
+    assert held == [True, True]
+
+
 def test_work_without_state_is_refused_then_discarded_on_request(tmp_path):
     for name in ("models/000000.keras", "models/000001.keras", "models/000002.keras",
                  "data/a/b.npz", "log.csv", "models/.000003.keras.x1y2_9ab.tmp.keras"):

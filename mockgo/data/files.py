@@ -18,11 +18,14 @@ same folder stops at once instead of writing over the first.
 """
 
 import contextlib
+import io
 import json
+import math
 import os
 import re
 import sys
 import tempfile
+import threading
 import zipfile
 import zlib
 from pathlib import Path
@@ -210,11 +213,44 @@ def read_npz(path, names=None):
     if not path.is_file():
         raise FileNotFoundError(f"{path} is missing")
     try:
-        with np.load(path) as archive:
-            return {name: archive[name] for name in (archive.files if names is None else names)}
+        with zipfile.ZipFile(path) as archive:
+            if names is None:
+                names = [n.removesuffix(".npy") for n in archive.namelist() if n.endswith(".npy")]
+            return {name: _read_npy(archive, name) for name in names}
     except (zipfile.BadZipFile, EOFError, zlib.error, KeyError, ValueError, OSError) as error:
         raise CorruptFileError(f"{path} is damaged: not a whole .npz archive "
                                f"({type(error).__name__}: {error})") from None
+
+
+# numpy parses an array's header with ast.literal_eval, and CPython 3.11's AST
+# builder keeps one recursion count for all of an interpreter's threads: two
+# threads parsing at once can fail with "SystemError: AST constructor recursion
+# depth mismatch" (the data pipeline's readers did, hours into a notebook's run).
+# So the headers are parsed one at a time, and the bytes read and inflated outside
+# the lock, in parallel, as before.
+_HEADER_LOCK = threading.Lock()
+_HEADER_READERS = {(1, 0): np.lib.format.read_array_header_1_0,
+                   (2, 0): np.lib.format.read_array_header_2_0}
+
+
+def _read_npy(archive, name):
+    """Array ``name`` of an open npz ``archive`` (a ZipFile), as ``np.load``
+    reads it (no object arrays), into memory of its own."""
+    member = archive.getinfo(f"{name}.npy")  # KeyError: no such array
+    raw = bytearray(member.file_size)
+    with archive.open(member) as stream:  # the CRC is checked as the end is read
+        if stream.readinto(raw) != len(raw):
+            raise EOFError(f"{name}.npy ends early")
+    head = io.BytesIO(raw[:1 << 16])  # the header is at most 64 KiB (numpy's limit: 10,000)
+    with _HEADER_LOCK:
+        version = np.lib.format.read_magic(head)
+        if version not in _HEADER_READERS:
+            raise ValueError(f"{name}.npy is in .npy format {version}, which mockgo does not write")
+        shape, fortran_order, dtype = _HEADER_READERS[version](head)
+    if dtype.hasobject:
+        raise ValueError(f"{name}.npy holds Python objects, which mockgo does not write")
+    array = np.frombuffer(raw, dtype, count=math.prod(shape), offset=head.tell())
+    return array.reshape(shape, order="F" if fortran_order else "C")
 
 
 # -------------------------------------------------- work without a state file
