@@ -237,11 +237,17 @@ def _read_npy(archive, name):
     """Array ``name`` of an open npz ``archive`` (a ZipFile), as ``np.load``
     reads it (no object arrays), into memory of its own."""
     member = archive.getinfo(f"{name}.npy")  # KeyError: no such array
-    raw = bytearray(member.file_size)
+    raw = np.empty(member.file_size, np.uint8)
     with archive.open(member) as stream:  # the CRC is checked as the end is read
-        if stream.readinto(raw) != len(raw):
-            raise EOFError(f"{name}.npy ends early")
-    head = io.BytesIO(raw[:1 << 16])  # the header is at most 64 KiB (numpy's limit: 10,000)
+        # In pieces, as numpy reads: the copies into raw let other threads run.
+        done = 0
+        while done < len(raw):
+            piece = stream.read(min(1 << 18, len(raw) - done))
+            if not piece:
+                raise EOFError(f"{name}.npy ends early")
+            raw[done:done + len(piece)] = np.frombuffer(piece, np.uint8)
+            done += len(piece)
+    head = io.BytesIO(raw[:1 << 16].tobytes())  # the header: at most 10,000 bytes in numpy
     with _HEADER_LOCK:
         version = np.lib.format.read_magic(head)
         if version not in _HEADER_READERS:
@@ -249,8 +255,12 @@ def _read_npy(archive, name):
         shape, fortran_order, dtype = _HEADER_READERS[version](head)
     if dtype.hasobject:
         raise ValueError(f"{name}.npy holds Python objects, which mockgo does not write")
-    array = np.frombuffer(raw, dtype, count=math.prod(shape), offset=head.tell())
-    return array.reshape(shape, order="F" if fortran_order else "C")
+    size = math.prod(shape) * dtype.itemsize
+    if len(raw) - head.tell() != size:
+        raise EOFError(f"{name}.npy holds {len(raw) - head.tell()} bytes of data, not {size}")
+    data = raw[head.tell():]
+    return (data.view(dtype) if size else np.empty(0, dtype)).reshape(
+        shape, order="F" if fortran_order else "C")
 
 
 # -------------------------------------------------- work without a state file
