@@ -5,6 +5,7 @@ kind of mess found in real game collections; the test on real KGS games
 reads an archive from the shared mirror and is skipped without it.
 """
 
+import datetime
 import io
 import os
 import pickle
@@ -606,6 +607,14 @@ def test_record_from_board_round_trip():
     again = read_sgf(to_sgf(record))
     assert again == record
     assert (final_board(again).stones == board.stones).all()
+
+
+def test_record_from_board_dates_a_game_today_or_not_at_all():
+    board = random_game(9, seed=3)
+    assert record_from_board(board).date == datetime.date.today().isoformat()
+    undated = record_from_board(board, date="")
+    assert undated.date is None and "DT[" not in to_sgf(undated)
+    assert read_sgf(to_sgf(undated)) == undated
 
 
 def test_record_from_board_with_handicap_and_resignation():

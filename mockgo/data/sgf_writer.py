@@ -92,7 +92,9 @@ def record_from_board(board, black="Black", white="White", rules="Chinese",
     """A GameRecord of the game played on ``board`` (its moves history), so
     self-play can save its games.
 
-    ``result`` defaults to ``board.result()``, ``date`` to today. Set-up
+    ``result`` defaults to ``board.result()``, ``date`` to today (``""``:
+    no date, for files that must not change with the day they are
+    written, as self-play's, which a resumed run writes again). Set-up
     stones (handicap) are found on the board (stones that no move put
     there); if some of them were captured, pass ``start``, the Board as it
     was before the first move.
@@ -112,7 +114,7 @@ def record_from_board(board, black="Black", white="White", rules="Chinese",
         handicap=handicap if handicap <= max(1, max_handicap(board.size)) else 0,
         setup_black=setup_black, setup_white=setup_white,
         black=black, white=white, rules=rules,
-        date=date or datetime.date.today().isoformat(),
+        date=datetime.date.today().isoformat() if date is None else (date or None),
         result=result, winner=winner, margin=margin, result_reason=reason,
         moves=[(int(color), int(move)) for color, move in board.history],
         comments=list(comments or []))
