@@ -87,7 +87,8 @@ def test_a_network_that_died_in_training_is_trained_again_from_the_next_seed(
     settings = dict(test_positions=24, validation_positions=16, edges=(1, 11, 21, 33), layers=2,
                     filters=4, epochs=1, symmetries=False)
     monkeypatch.setattr(trainers, "fit_value_network", dies_from({0}))
-    with pytest.warns(DeadNetworkWarning, match="died in its training from seed 0.*again from seed 1"):
+    with pytest.warns(DeadNetworkWarning,
+                      match="died in its training from seed 0.*again from seed 1"):
         point, = value_data_curve(data, [16], tmp_path / "a", **settings)
     assert seeds == [0, 1] and point["seed"] == 1
     assert (tmp_path / "a" / "fit_000016").is_dir()

@@ -48,8 +48,8 @@ from mockgo.play.specs import as_player
 from mockgo.play.runner import play_games
 from mockgo.search.uct import score_value
 
-__all__ = ["ValueData", "add_colour_plane", "build_value", "colours_to_move", "decided_game",
-           "DeadNetworkWarning", "fit_value_network", "game_positions", "gives_one_value", "mse_by_phase",
+__all__ = ["DeadNetworkWarning", "ValueData", "add_colour_plane", "build_value", "colours_to_move",
+           "decided_game", "fit_value_network", "game_positions", "gives_one_value", "mse_by_phase",
            "position_from_planes", "predict_values", "rollout_values", "stones_from_planes",
            "value_curve", "value_dataset", "with_symmetries"]
 
