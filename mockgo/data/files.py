@@ -258,9 +258,7 @@ def _read_npy(archive, name):
     size = math.prod(shape) * dtype.itemsize
     if len(raw) - head.tell() != size:
         raise EOFError(f"{name}.npy holds {len(raw) - head.tell()} bytes of data, not {size}")
-    data = raw[head.tell():]
-    return (data.view(dtype) if size else np.empty(0, dtype)).reshape(
-        shape, order="F" if fortran_order else "C")
+    return raw[head.tell():].view(dtype).reshape(shape, order="F" if fortran_order else "C")
 
 
 # -------------------------------------------------- work without a state file
