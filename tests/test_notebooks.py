@@ -103,9 +103,6 @@ DOCS_DIR = NOTEBOOKS_DIR.parent / "docs" / "notebooks"
 # machine that last executed them). Once regenerated, the test below says to
 # take the name out.
 STALE_DOCS = {
-    "02_value_net": "new cells: AlphaGo's value-data recipe written out and checked, the judges' "
-                    "costs, the value curve's reading, exercises; to be executed in full with "
-                    "the series",
     "03_policy_gradient": "new cells: the update and the opponents written out and checked, "
                           "sl-19-13x192 as full mode's partner, exercises; to be executed in "
                           "full with the series",
