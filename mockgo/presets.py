@@ -245,10 +245,7 @@ def _reinforce_presets():
     # (about 430 moves each). An iteration took a median of 71 s with the
     # value baseline (its network's calls included) and 60 s with baseline
     # zero on a 2-core machine with AVX-512, alone, in runs of 100 iterations;
-    # on 2 cores without AVX-512 (the executed copy in docs/notebooks/, with
-    # little else running), medians of 148 s, 135 s and 141 s (the partner's
-    # run), 75 minutes for the three runs' 30 iterations and 1.3 hours for the
-    # notebook. AlphaGo ran 10,000 iterations of 128 games. A stopped run
+    # about an hour for the notebook (below). AlphaGo ran 10,000 iterations of 128 games. A stopped run
     # resumes only from its own folder, which a new machine lacks, so the
     # notebook's three runs take 10 iterations each
     # (an evaluation against the SL policy, and a new pool member, every 5th):
@@ -257,16 +254,14 @@ def _reinforce_presets():
     # The sparring partner at 19x19: sl-19-13x192, AlphaGo's SL policy at its
     # published size (13 x 192, 3.9 million weights to the learner's 225,001),
     # another architecture than the learner's and a stronger player (28 of 40
-    # against GnuGo level 10 greedy, sl-19 14). Until it shipped the partner was
-    # rl-19, the learner's own 6 x 64: the executed copy's third run met it in 5
-    # of 10 iterations, won 24% of those games and, with baseline zero, fell to 9
-    # of 64 against the SL policy at its 10th iteration (docs/results.md). The
-    # 13 x 192 costs more a move: side by side on the 2 shared cores (load ~11,
-    # batches of 64 positions), sl-19 evaluated 135 to 200 positions/s and
-    # sl-19-13x192 11, so the partner's iterations will take several times the
-    # 141 s median above (not yet measured in a full run). Its run has a folder
-    # of its own (notebook.reinforce_dir), so a full run begun with rl-19 leaves
-    # that folder as it is and starts this one.
+    # against GnuGo level 10 greedy, sl-19 14). The 13 x 192 costs more a move:
+    # in the executed copy (2 cores with AVX-512, nothing else running) the
+    # partner's run took 206 to 253 s in its iterations against the partner and
+    # 52 to 80 s in the others, 24 minutes for its 10; baseline zero's run 10
+    # minutes. Until it shipped the partner was rl-19, the learner's own 6 x 64
+    # (docs/results.md has that run too). Each partner's run has a folder of its
+    # own (notebook.reinforce_dir), so a full run begun with one partner leaves
+    # that folder as it is and starts the other's.
     full = ReinforcePreset(ReinforceConfig(size=19, games=64, learning_rate=0.001,
                                            pool_every=5, eval_games=64, eval_every=5, seed=0),
                            iterations=10, final_games=400, record_every=5,

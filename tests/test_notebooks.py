@@ -103,9 +103,6 @@ DOCS_DIR = NOTEBOOKS_DIR.parent / "docs" / "notebooks"
 # machine that last executed them). Once regenerated, the test below says to
 # take the name out.
 STALE_DOCS = {
-    "03_policy_gradient": "new cells: the update and the opponents written out and checked, "
-                          "sl-19-13x192 as full mode's partner, exercises; to be executed in "
-                          "full with the series",
     "04_zero_selfplay": "new cells: the search, self-play and loss written out, the generations "
                         "against fixed players, exercises; to be executed in full with the series",
     "05_arena": "new cells: UCT written out and checked, a player of one's own on the ladder, "
