@@ -244,8 +244,8 @@ def _reinforce_presets():
     # Full: 19x19 with notebook 01's policy (6 x 64), 64 games an iteration
     # (about 430 moves each). An iteration took a median of 71 s with the
     # value baseline (its network's calls included) and 60 s with baseline
-    # zero on a 2-core machine with AVX-512, alone, in runs of 100 iterations;
-    # about an hour for the notebook (below). AlphaGo ran 10,000 iterations of 128 games. A stopped run
+    # zero on a 2-core machine with AVX-512, alone, in runs of 100 iterations.
+    # AlphaGo ran 10,000 iterations of 128 games. A stopped run
     # resumes only from its own folder, which a new machine lacks, so the
     # notebook's three runs take 10 iterations each
     # (an evaluation against the SL policy, and a new pool member, every 5th):
@@ -255,13 +255,15 @@ def _reinforce_presets():
     # published size (13 x 192, 3.9 million weights to the learner's 225,001),
     # another architecture than the learner's and a stronger player (28 of 40
     # against GnuGo level 10 greedy, sl-19 14). The 13 x 192 costs more a move:
-    # in the executed copy (2 cores with AVX-512, nothing else running) the
-    # partner's run took 206 to 253 s in its iterations against the partner and
-    # 52 to 80 s in the others, 24 minutes for its 10; baseline zero's run 10
-    # minutes. Until it shipped the partner was rl-19, the learner's own 6 x 64
-    # (docs/results.md has that run too). Each partner's run has a folder of its
-    # own (notebook.reinforce_dir), so a full run begun with one partner leaves
-    # that folder as it is and starts the other's.
+    # in the executed copy (2 cores with AVX-512) the partner's run took 206 to
+    # 253 s in its iterations against the partner and 52 to 80 s in the others,
+    # 24 minutes for its 10, and baseline zero's run 10 minutes, both with
+    # nothing else running; the value-baseline run, beside the test suite, 60 to
+    # 200 s an iteration. The three runs' iterations: 54 minutes. Until it
+    # shipped the partner was rl-19, the learner's own 6 x 64 (docs/results.md
+    # has that run too). Each partner's run has a folder of its own
+    # (notebook.reinforce_dir), so a full run begun with one partner leaves that
+    # folder as it is and starts the other's.
     full = ReinforcePreset(ReinforceConfig(size=19, games=64, learning_rate=0.001,
                                            pool_every=5, eval_games=64, eval_every=5, seed=0),
                            iterations=10, final_games=400, record_every=5,
