@@ -41,8 +41,8 @@ def _my_move_skeleton(board, mask, rng):
 
 def _my_move_solution(board, mask, rng):
     # Answer an atari: play the last liberty of a group of one's own that has
-    # only one left (the point that saves it, unless it is a self-atari);
-    # else a random sensible move.
+    # only one left (extending there may still leave it in atari: the rule
+    # does not look further); else a random sensible move.
     liberties = board.liberty_map()
     points = np.flatnonzero(mask[:-1])
     saving = [p for p in points
@@ -72,7 +72,7 @@ def _check_own_player(answer, games=6, size=9, matches=()):
         raise NotYet("your player only passed: it never put a stone on the board")
     rating = result.ratings[player.name]
     scale = ", ".join(f"{r.name} {r.elo:+.0f}" for key, r in result.ratings.items()
-                      if key.startswith("gnugo"))
+                      if key.startswith("gnugo") or key == "capturer")
     return (f"{played.n} legal games against random, {played.score_a:g} won; rated "
             f"{rating.elo:+.0f} Elo ({rating.low:+.0f} to {rating.high:+.0f})"
             + (f" on the ladder's scale, where {scale}" if scale else ", random at 0"))
