@@ -166,8 +166,10 @@ _VALUE_QUICK = ValuePreset(kgs_games=40, kgs_positions=3000, kgs_epochs=3,
 # are saved in the run folder as they go). Adam at 1e-3 killed these nets'
 # one-filter 1x1 ReLU layer within an epoch (every output 0, so the prediction
 # was a constant and the loss stuck at 0.96); at 1e-4 they learn. Measured
-# (2026-11-25, docs/notebooks/02_value_net.ipynb): 8,000 games in 24 minutes;
-# test MSE by phase 1.02 / 0.87 / 0.30 against the constant's 1.00 / 1.01 / 0.99.
+# in the executed copy (docs/notebooks/02_value_net.ipynb, 2 cores, nothing
+# else running): 8,000 games (and 380 that ended before their move U) in 50
+# minutes; test MSE by phase 0.99 / 0.86 / 0.28 against the constant's 0.99 /
+# 0.99 / 0.99.
 _VALUE_FULL = ValuePreset(kgs_games=1000, kgs_positions=100_000, kgs_epochs=10,
                           kgs_net=dict(layers=6, filters=64, hidden=256),
                           dual_net=dict(blocks=3, filters=64, value_hidden=256), size=19,

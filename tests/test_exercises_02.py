@@ -72,6 +72,20 @@ def test_one_position_per_game():
     assert not passed and "row k should be a position of game k" in message
     passed, message = exercise.run_check(lambda ids, rng: firsts[:3], game_ids=game_ids)
     assert not passed and "8 games should give 8 rows" in message
+    # The off-by-one answers: a game's last row, or its first, never drawn.
+    counts = np.asarray(lengths)
+    passed, message = exercise.run_check(lambda ids, rng: firsts + rng.integers(counts - 1),
+                                         game_ids=game_ids)
+    assert not passed and "a game's last position was drawn 0 times" in message
+    passed, message = exercise.run_check(lambda ids, rng: firsts + 1 + rng.integers(counts - 1),
+                                         game_ids=game_ids)
+    # (in games this short the mean place moves too, and says so first)
+    assert not passed and ("a game's first position was drawn 0 times" in message
+                           or "uniformly within each game" in message)
+    # Uniform, but not from the generator given.
+    passed, message = exercise.run_check(
+        lambda ids, rng: firsts + np.random.default_rng().integers(counts), game_ids=game_ids)
+    assert not passed and "draw them from rng" in message
 
 
 @pytest.fixture(scope="module")

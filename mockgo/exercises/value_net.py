@@ -115,6 +115,19 @@ def _check_one_position_per_game(answer, game_ids, draws=400):
         raise NotYet(f"the rows should be drawn uniformly within each game: over {draws} draws "
                      f"they fall in the tenths of their games {np.round(tenths, 2).tolist()} "
                      f"of the time (each about 0.1)")
+    # Each end of a game as often as any other row, 1/length of the draws: the
+    # off-by-one answers (a game's first or last row never drawn) barely move the mean.
+    places = np.rint(offsets * np.tile(lengths, draws)).astype(int)
+    for name, hits in (("first", places == 0), ("last", places == np.tile(lengths - 1, draws))):
+        due = draws * float(np.sum(1.0 / lengths))
+        if not 0.5 * due <= hits.sum() <= 1.5 * due:
+            raise NotYet(f"a game's {name} position was drawn {hits.sum()} times in {draws} draws "
+                         f"of every game, where a uniform draw gives about {due:.0f}: every row "
+                         f"of a game, its {name} too, should be as likely as any other")
+    again = [np.asarray(answer(game_ids, np.random.default_rng(1))) for _ in range(2)]
+    if not np.array_equal(*again):
+        raise NotYet("the same generator state should give the same rows: draw them from rng "
+                     "(rng.integers), not from another source of random numbers")
     return (f"one position from each of {len(games)} games, drawn over the whole of each game: "
             f"{len(games)} labels from {len(games)} results, where every position gives "
             f"{len(game_ids):,} labels from the same {len(games)} results")
