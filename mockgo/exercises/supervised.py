@@ -211,8 +211,9 @@ def _check_board_and_history(answer, plane_names, dataset, steps, **training):
                                  **training)
     return (f"the {len(chosen)} planes of the board and its history; trained side by side for "
             f"{steps:,} batches, the network on them predicts {few:.1%} of the test moves, the "
-            f"one on all {len(plane_names)} planes {every:.1%} (its favourite of all the points, "
-            f"legal or not: section 5 picks among the legal ones only, which scores at least as high)")
+            f"one on all {len(plane_names)} planes {every:.1%} (the favourite of all the points, "
+            f"legal or not: section 5 picks among the legal ones only, which scores at least "
+            f"as high)")
 
 
 board_and_history = Exercise(
