@@ -42,6 +42,13 @@ Used through nbconvert's command line (the Makefile's ``EXECUTE``)::
 or on a notebook already executed, without running it again::
 
     python -m mockgo.notebook_export --root /where/it/ran docs/notebooks/*.ipynb
+
+:func:`take_markdown` brings a notebook's edited prose into its executed
+copy, when only markdown changed since it ran: the outputs are still the
+code's, and a full run can take hours::
+
+    python -m mockgo.notebook_export --root . --markdown-from notebooks \
+        docs/notebooks/04_zero_selfplay.ipynb
 """
 
 import argparse
@@ -57,7 +64,8 @@ from traitlets import Unicode
 from mockgo.native_log import is_native_log_line
 
 __all__ = ["CleanOutputs", "DropNativeLogLines", "clean_text", "progress_summary",
-           "referenced_widgets", "relative_paths", "strip_ansi", "transient_bar"]
+           "referenced_widgets", "relative_paths", "strip_ansi", "take_markdown",
+           "transient_bar"]
 
 # ECMA-48 control sequences: ESC [ parameters intermediates final byte (colours,
 # cursor moves), and the two-byte escapes (ESC followed by one of @ to _).
@@ -250,6 +258,34 @@ def _joined(text):
     return "".join(text) if isinstance(text, list) else text
 
 
+def take_markdown(executed, source):
+    """``executed`` (a notebook node with outputs) with the markdown cells of
+    ``source``, the notebook it was executed from, edited since: the cells
+    are matched by id, and the code cells must be the same, source for
+    source, or the outputs would not be the code's (ValueError naming the
+    first cell that differs: execute the notebook again). Returns how many
+    markdown cells changed."""
+    ran = [cell for cell in executed.cells if cell.cell_type == "code"]
+    code = [cell for cell in source.cells if cell.cell_type == "code"]
+    for old, new in zip(ran, code):
+        if old.source != new.source or old.get("id") != new.get("id"):
+            raise ValueError(f"code cell {new.get('id')} differs from the one executed "
+                             f"({old.get('id')}): only markdown can be carried over; "
+                             f"execute the notebook again")
+    if len(ran) != len(code):
+        raise ValueError(f"{len(code)} code cells against the {len(ran)} executed: execute the "
+                         f"notebook again")
+    if [c.get("id") for c in executed.cells] != [c.get("id") for c in source.cells]:
+        raise ValueError("markdown cells were added, removed or moved: the cells' order differs; "
+                         "execute the notebook again")
+    changed = 0
+    for old, new in zip(executed.cells, source.cells):
+        if old.cell_type == "markdown" and old.source != new.source:
+            old.source = new.source
+            changed += 1
+    return changed
+
+
 def main(argv=None):
     """Clean notebooks already executed, in place (their outputs as stored;
     nothing is run)."""
@@ -261,9 +297,19 @@ def main(argv=None):
     parser.add_argument("notebooks", nargs="+", help=".ipynb files to clean in place")
     parser.add_argument("--root", required=True,
                         help="the repository folder the notebooks were executed in")
+    parser.add_argument("--markdown-from", metavar="FOLDER",
+                        help="the folder of the notebooks they were executed from: take their "
+                             "markdown cells, edited since (the code cells must be the same)")
     args = parser.parse_args(argv)
     for path in args.notebooks:
         nb = nbformat.read(path, as_version=4)
+        if args.markdown_from:
+            source = os.path.join(args.markdown_from, os.path.basename(path))
+            try:
+                changed = take_markdown(nb, nbformat.read(source, as_version=4))
+            except ValueError as error:
+                parser.exit(1, f"{path}: {error}\n")
+            print(f"{path}: {changed} markdown cells from {source}")
         nb, _ = DropNativeLogLines().preprocess(nb, {})
         nb, _ = CleanOutputs(root=args.root).preprocess(nb, {})
         nbformat.write(nb, path)

@@ -3,10 +3,13 @@ executed notebooks (mockgo.notebook_export), on the lines a full-mode run of
 notebook 01 wrote into its first Keras cell, and through nbconvert's command
 line as the Makefile calls it."""
 
+import copy
 import subprocess
 import sys
+from pathlib import Path
 
 import nbformat
+import pytest
 
 from mockgo.native_log import is_native_log_line
 from mockgo.notebook_export import DropNativeLogLines
@@ -188,3 +191,64 @@ def test_nbconvert_runs_the_cleaning_as_the_makefile_names_it(tmp_path):
     written = nbformat.read(tmp_path / "out" / "in.ipynb", as_version=4)
     assert written.cells[0].outputs[0].text.startswith("building dataset: 100% 28559/28559")
     assert written.cells[0].outputs[2].evalue == "x missing"
+
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def executed_and_source():
+    """A notebook as executed (outputs) and as edited since (its prose only)."""
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+    executed = new_notebook(cells=[new_markdown_cell("# Title", id="a"),
+                                   new_code_cell("x = 1\nprint(x)", id="b",
+                                                 outputs=[new_output("stream", text="1\n")]),
+                                   new_markdown_cell("One is printed.", id="c")])
+    source = nbformat.from_dict(copy.deepcopy(executed))
+    source.cells[1].outputs = []
+    source.cells[2].source = "The cell above prints one."
+    return executed, source
+
+
+def test_take_markdown_carries_the_edited_prose_and_keeps_the_outputs():
+    from mockgo.notebook_export import take_markdown
+    executed, source = executed_and_source()
+    assert take_markdown(executed, source) == 1
+    assert executed.cells[2].source == "The cell above prints one."
+    assert executed.cells[1].outputs[0].text == "1\n"
+    assert take_markdown(executed, source) == 0
+
+
+def test_take_markdown_refuses_a_notebook_whose_code_or_cells_changed():
+    from mockgo.notebook_export import take_markdown
+    executed, source = executed_and_source()
+    source.cells[1].source = "x = 2\nprint(x)"
+    with pytest.raises(ValueError, match="code cell b differs"):
+        take_markdown(executed, source)
+    executed, source = executed_and_source()
+    source.cells.insert(1, nbformat.v4.new_markdown_cell("New.", id="d"))
+    with pytest.raises(ValueError, match="order differs"):
+        take_markdown(executed, source)
+    assert executed.cells[2].source == "One is printed."
+
+
+def test_the_command_line_takes_markdown_into_an_executed_copy(tmp_path):
+    executed, source = executed_and_source()
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "docs").mkdir()
+    nbformat.write(source, tmp_path / "notebooks" / "n.ipynb")
+    nbformat.write(executed, tmp_path / "docs" / "n.ipynb")
+    done = subprocess.run([sys.executable, "-m", "mockgo.notebook_export", "--root", str(tmp_path),
+                           "--markdown-from", str(tmp_path / "notebooks"),
+                           str(tmp_path / "docs" / "n.ipynb")],
+                          capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    assert "1 markdown cells from" in done.stdout
+    written = nbformat.read(tmp_path / "docs" / "n.ipynb", as_version=4)
+    assert written.cells[2].source == "The cell above prints one."
+    source.cells[1].source = "x = 3"
+    nbformat.write(source, tmp_path / "notebooks" / "n.ipynb")
+    done = subprocess.run([sys.executable, "-m", "mockgo.notebook_export", "--root", str(tmp_path),
+                           "--markdown-from", str(tmp_path / "notebooks"),
+                           str(tmp_path / "docs" / "n.ipynb")],
+                          capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert done.returncode == 1 and "execute the notebook again" in done.stderr

@@ -123,3 +123,19 @@ def test_the_executed_copy_in_docs_ran_the_notebooks_present_code(path):
     else:
         assert ran == code, (f"{executed} ran other code than {path}: run "
                              f"`make docs DOCS={path.stem}`")
+
+
+@pytest.mark.parametrize("path", [p for p in NOTEBOOKS if p.stem not in STALE_DOCS],
+                         ids=lambda p: p.name)
+def test_the_executed_copy_in_docs_has_the_notebooks_present_prose(path):
+    """An executed copy that ran the present code shows the present prose
+    too: markdown edited since it ran is carried into it without running it
+    again (mockgo.notebook_export.take_markdown)."""
+    executed = DOCS_DIR / path.name
+    prose = [c.source for c in nbformat.read(path, as_version=4).cells
+             if c.cell_type == "markdown"]
+    shown = [c.source for c in nbformat.read(executed, as_version=4).cells
+             if c.cell_type == "markdown"]
+    copy = f"docs/notebooks/{path.name}"
+    assert shown == prose, (f"{copy}'s markdown is not notebooks/{path.name}'s: run `python -m "
+                            f"mockgo.notebook_export --root . --markdown-from notebooks {copy}`")
