@@ -335,7 +335,7 @@ def _zero_presets():
     # Full: stop any time, run the notebook again to go on. ZeroConfig's
     # defaults (those of `mockgo zero`: 4 x 32, 256 games a generation, 64
     # readouts) with KataGo's changes (`mockgo zero --katago`) and without
-    # evaluation matches (AlphaZero, as KataGo): every new network plays the
+    # evaluation matches (as AlphaZero; KataGo kept a light gate): every new network plays the
     # next self-play at once; 10 games against GnuGo level 1 every 5
     # generations. Beside it, the plain AlphaGo Zero settings, with their
     # evaluation matches, and the same strength curve. Matches of 40 games:

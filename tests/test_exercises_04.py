@@ -24,6 +24,10 @@ def test_pick_move():
     assert not passed and "at temperature 0.5" in message
     passed, message = exercise.run_check(lambda visits, t, rng: int(np.argmin(visits)))
     assert not passed and "at temperature 0 the most visited move" in message
+    # Right in proportion, but not drawn from the generator given.
+    passed, message = exercise.run_check(
+        lambda visits, t, rng: exercise.solution_function(visits, t, np.random.default_rng()))
+    assert not passed and "draw it from rng" in message
 
 
 @pytest.fixture(scope="module")
@@ -74,3 +78,6 @@ def test_without_one_change():
     assert not passed and "these fields changed too: readouts" in message
     passed, message = exercise.run_check(lambda c: c.to_dict(), config=config)
     assert not passed and "should be a ZeroConfig" in message
+    passed, message = exercise.run_check(lambda c: dataclasses.replace(c, score_head=False),
+                                         config=config)
+    assert not passed and "only half off: set ownership_head=False too" in message

@@ -51,6 +51,13 @@ def _check_pick_move(answer):
                          f"{np.round(found, 2).tolist()} of the time; expected "
                          f"{np.round(expected, 2).tolist()}")
         shares[temperature] = found[2]
+    def twenty_moves():
+        rng = np.random.default_rng(5)
+        return [answer(visits, 1.0, rng) for _ in range(20)]
+
+    if twenty_moves() != twenty_moves():
+        raise NotYet("the same generator state should give the same move: draw it from rng "
+                     "(rng.choice), not from another source of random numbers")
     return (f"the most visited move at temperature 0; the move with 60% of the visits drawn "
             f"{shares[1.0]:.0%} of the time at temperature 1 and {shares[0.5]:.0%} at 0.5: "
             f"a lower temperature sharpens the choice")
@@ -144,6 +151,10 @@ def _check_without_one_change(answer, config):
     if len(off) != 1:
         raise NotYet("exactly one change should be off, not " +
                      (", ".join(off) if off else "none"))
+    still_on = [f"{key}={value!r}" for key, value in KATAGO_CHANGES[off[0]].items()
+                if after[key] != value]
+    if still_on:
+        raise NotYet(f"{off[0]} are only half off: set {', '.join(still_on)} too")
     return (f"{off[0]} switched off, everything else as it was; run it beside the notebook's "
             f"run (bootstrap(folder, config).run(generations)) and compare their strength "
             f"curves and equal-cost matches")
