@@ -260,26 +260,21 @@ def _joined(text):
 
 def take_markdown(executed, source):
     """``executed`` (a notebook node with outputs) with the markdown cells of
-    ``source``, the notebook it was executed from, edited since: the cells
-    are matched by id, and the code cells must be the same, source for
-    source, or the outputs would not be the code's (ValueError naming the
-    first cell that differs: execute the notebook again). Returns how many
-    markdown cells changed."""
-    ran = [cell for cell in executed.cells if cell.cell_type == "code"]
-    code = [cell for cell in source.cells if cell.cell_type == "code"]
-    for old, new in zip(ran, code):
-        if old.source != new.source or old.get("id") != new.get("id"):
-            raise ValueError(f"code cell {new.get('id')} differs from the one executed "
-                             f"({old.get('id')}): only markdown can be carried over; "
-                             f"execute the notebook again")
-    if len(ran) != len(code):
-        raise ValueError(f"{len(code)} code cells against the {len(ran)} executed: execute the "
-                         f"notebook again")
+    ``source``, the notebook it was executed from, edited since. The cells
+    must be the same ones in the same order (their ids), and the code cells
+    the same, source for source, or the outputs would not be the code's:
+    ValueError naming the first that differs (execute the notebook again),
+    with nothing changed. Returns how many markdown cells changed."""
     if [c.get("id") for c in executed.cells] != [c.get("id") for c in source.cells]:
-        raise ValueError("markdown cells were added, removed or moved: the cells' order differs; "
-                         "execute the notebook again")
+        raise ValueError("cells were added, removed or moved since it ran: only markdown can be "
+                         "carried over; execute the notebook again")
+    pairs = list(zip(executed.cells, source.cells))
+    for old, new in pairs:
+        if old.cell_type == "code" and old.source != new.source:
+            raise ValueError(f"code cell {new.get('id')} differs from the one executed: only "
+                             f"markdown can be carried over; execute the notebook again")
     changed = 0
-    for old, new in zip(executed.cells, source.cells):
+    for old, new in pairs:
         if old.cell_type == "markdown" and old.source != new.source:
             old.source = new.source
             changed += 1

@@ -226,7 +226,7 @@ def test_take_markdown_refuses_a_notebook_whose_code_or_cells_changed():
         take_markdown(executed, source)
     executed, source = executed_and_source()
     source.cells.insert(1, nbformat.v4.new_markdown_cell("New.", id="d"))
-    with pytest.raises(ValueError, match="order differs"):
+    with pytest.raises(ValueError, match="added, removed or moved"):
         take_markdown(executed, source)
     assert executed.cells[2].source == "One is printed."
 

@@ -96,7 +96,7 @@ def _check_one_position_per_game(answer, game_ids, draws=400):
     game_ids = np.asarray(game_ids)
     games, starts, lengths = np.unique(game_ids, return_index=True, return_counts=True)
     rng = np.random.default_rng(0)
-    offsets = []
+    places = []  # each draw's row of each game, counted from the game's first
     for _ in range(draws):
         rows = np.asarray(answer(game_ids, rng))
         if rows.shape != (len(games),):
@@ -105,8 +105,9 @@ def _check_one_position_per_game(answer, game_ids, draws=400):
         if not np.array_equal(game_ids[rows], games):
             raise NotYet("row k should be a position of game k, one for each game in order "
                          f"(the games of the rows given: {game_ids[rows][:5].tolist()}...)")
-        offsets.append((rows - starts) / lengths)  # where in its game: 0 first, near 1 last
-    offsets = np.concatenate(offsets)
+        places.append(rows - starts)
+    places = np.stack(places)
+    offsets = (places / lengths).ravel()  # where in its game: 0 first, near 1 last
     # Uniform within each game: the relative place has mean 1/2 - 1/(2 length) on average
     # and fills every tenth of the games.
     expected = float(np.mean(0.5 - 0.5 / lengths))
@@ -117,9 +118,8 @@ def _check_one_position_per_game(answer, game_ids, draws=400):
                      f"of the time (each about 0.1)")
     # Each end of a game as often as any other row, 1/length of the draws: the
     # off-by-one answers (a game's first or last row never drawn) barely move the mean.
-    places = np.rint(offsets * np.tile(lengths, draws)).astype(int)
-    for name, hits in (("first", places == 0), ("last", places == np.tile(lengths - 1, draws))):
-        due = draws * float(np.sum(1.0 / lengths))
+    due = draws * float(np.sum(1.0 / lengths))
+    for name, hits in (("first", places == 0), ("last", places == lengths - 1)):
         if not 0.5 * due <= hits.sum() <= 1.5 * due:
             raise NotYet(f"a game's {name} position was drawn {hits.sum()} times in {draws} draws "
                          f"of every game, where a uniform draw gives about {due:.0f}: every row "

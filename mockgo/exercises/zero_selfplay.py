@@ -51,6 +51,7 @@ def _check_pick_move(answer):
                          f"{np.round(found, 2).tolist()} of the time; expected "
                          f"{np.round(expected, 2).tolist()}")
         shares[temperature] = found[2]
+
     def twenty_moves():
         rng = np.random.default_rng(5)
         return [answer(visits, 1.0, rng) for _ in range(20)]
