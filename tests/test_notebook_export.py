@@ -231,24 +231,26 @@ def test_take_markdown_refuses_a_notebook_whose_code_or_cells_changed():
     assert executed.cells[2].source == "One is printed."
 
 
+def take_markdown_command(tmp_path):
+    """The command line on tmp_path's docs/n.ipynb, its notebook in notebooks/."""
+    return subprocess.run([sys.executable, "-m", "mockgo.notebook_export", "--root", str(tmp_path),
+                           "--markdown-from", str(tmp_path / "notebooks"),
+                           str(tmp_path / "docs" / "n.ipynb")],
+                          capture_output=True, text=True, timeout=120, cwd=REPO)
+
+
 def test_the_command_line_takes_markdown_into_an_executed_copy(tmp_path):
     executed, source = executed_and_source()
     (tmp_path / "notebooks").mkdir()
     (tmp_path / "docs").mkdir()
     nbformat.write(source, tmp_path / "notebooks" / "n.ipynb")
     nbformat.write(executed, tmp_path / "docs" / "n.ipynb")
-    done = subprocess.run([sys.executable, "-m", "mockgo.notebook_export", "--root", str(tmp_path),
-                           "--markdown-from", str(tmp_path / "notebooks"),
-                           str(tmp_path / "docs" / "n.ipynb")],
-                          capture_output=True, text=True, timeout=120, cwd=REPO)
+    done = take_markdown_command(tmp_path)
     assert done.returncode == 0, done.stderr
     assert "1 markdown cells from" in done.stdout
     written = nbformat.read(tmp_path / "docs" / "n.ipynb", as_version=4)
     assert written.cells[2].source == "The cell above prints one."
     source.cells[1].source = "x = 3"
     nbformat.write(source, tmp_path / "notebooks" / "n.ipynb")
-    done = subprocess.run([sys.executable, "-m", "mockgo.notebook_export", "--root", str(tmp_path),
-                           "--markdown-from", str(tmp_path / "notebooks"),
-                           str(tmp_path / "docs" / "n.ipynb")],
-                          capture_output=True, text=True, timeout=120, cwd=REPO)
+    done = take_markdown_command(tmp_path)
     assert done.returncode == 1 and "execute the notebook again" in done.stderr
