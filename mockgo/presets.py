@@ -295,7 +295,11 @@ class ZeroPreset:
     plain_generations: int = 0
     chain_every: int = 1
     warmup: dict = dataclasses.field(default_factory=dict)
-    warmup_readouts: int = 64
+    # 128: the warm-up's training is not bit-identical from one CPU to another (oneDNN's
+    # kernels): at 64 readouts a search over one machine's network kept 2 losing moves
+    # of 4,520 where an earlier machine's kept none; over the same network, 128 and 256
+    # readouts kept none.
+    warmup_readouts: int = 128
     # The generations rated against fixed players of notebook 05's 9x9 ladder
     # (mockgo.arena.generations): every ``anchored_every``-th and the last, each
     # playing ``anchored_games`` games against each of ``anchors``.
