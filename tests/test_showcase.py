@@ -78,6 +78,9 @@ def test_the_zero_agent_joins_last_when_notebook_04_trained_one(tmp_path):
     zero = lineup.players[-1]
     assert zero.startswith("mcts:path=") and str(folder / "models" / "000025.keras") in zero
     assert f"readouts={FULL.zero_readouts}" in zero and not lineup.notes
+    # The listing names the network as the repository does, not by this machine's path.
+    assert ("mcts:path=runs/04_zero/full/katago/models/000025.keras," in lineup.describe()
+            and str(tmp_path) not in lineup.describe())
 
 
 @pytest.mark.parametrize("best, model, reason", [(0, True, "generation 0"),
@@ -118,11 +121,14 @@ def test_big_board_lineup_adds_the_networks_that_exist(tmp_path):
         path.parent.mkdir(parents=True)
         path.write_bytes(b"")
     full = big_board_lineup(FULL, tmp_path, *networks(tmp_path), gnugo=False)
-    assert full.anchors == ["random"] and len(full.notes) == 1 + len(FULL.big_recorded)  # GnuGo's, the records'
+    # the notes: GnuGo's, and the records'
+    assert full.anchors == ["random"] and len(full.notes) == 1 + len(FULL.big_recorded)
     sl, rl_spec, alphago = full.players
     assert rl_spec == f"policy:path={rl.resolve()},name=rl-policy"
     assert alphago.startswith("alphago:policy_pretrained=sl-19,value=")
     assert f"readouts={FULL.alphago_readouts}" in alphago
+    assert str(tmp_path) not in full.describe()
+    assert f"policy:path={rl.relative_to(tmp_path)},name=rl-policy" in full.describe()
 
 
 def test_the_big_board_lineup_reads_the_recorded_matches_named_as_the_repository_names_them():

@@ -27,7 +27,7 @@ from mockgo.data.files import read_json
 from mockgo.play.gtp_engine import find_gnugo
 from mockgo.play.match_folder import MATCH_SETTINGS, read_match
 from mockgo.play.results import format_elo
-from mockgo.play.specs import format_spec
+from mockgo.play.specs import format_spec, parse_spec
 from mockgo.zero.layout import RunLayout
 
 __all__ = ["Lineup", "arena_lineup", "big_board_lineup", "recorded_matches",
@@ -39,18 +39,21 @@ class Lineup:
     """A ladder's anchors (the first fixed at 0 Elo) and players, with a
     note for each one left out or replaced, saying why; ``recorded``: the
     finished matches (:class:`~mockgo.play.results.MatchResult`, read back)
-    whose games join the fit without being played."""
+    whose games join the fit without being played; ``root``: the repository,
+    which :meth:`describe` writes the players' files relative to."""
 
     size: int
     anchors: list
     players: list
     notes: list
     recorded: list = dataclasses.field(default_factory=list)
+    root: Path | None = None
 
     def describe(self):
+        players = [_spec_shown(spec, self.root) for spec in self.players]
         lines = [f"{self.size}x{self.size}: anchors {', '.join(self.anchors)} "
                  f"({self.anchors[0]} = 0 Elo)",
-                 f"players: {', '.join(self.players) or 'none'}"]
+                 f"players: {', '.join(players) or 'none'}"]
         lines += [f"recorded, not played here: {m.name_a} vs {m.name_b}, {m.n} games "
                   f"({m.out_dir})" for m in self.recorded]
         return "\n".join(lines + [f"  - {note}" for note in self.notes])
@@ -92,6 +95,17 @@ def _shown(path, root):
         return Path(path).resolve().relative_to(Path(root).resolve())
     except ValueError:
         return path
+
+
+def _spec_shown(spec, root):
+    """The player ``spec`` with every option that names a file under
+    ``root`` written relative to it (a listing shows no machine's path; the
+    spec that plays keeps its absolute path, for worker processes)."""
+    if root is None:
+        return spec
+    kind, options = parse_spec(spec)
+    return format_spec(kind, **{key: _shown(value, root) if Path(value).is_absolute() else value
+                                for key, value in options.items()})
 
 
 def _gnugo_available(gnugo):
@@ -216,7 +230,7 @@ def arena_lineup(preset, root, zero_run, gnugo=None):
                                        name=f"zero-9-{readouts}"))
         else:
             notes.append(why + "; the Zero agent is left out")
-    return Lineup(preset.size, anchors, players, notes)
+    return Lineup(preset.size, anchors, players, notes, root=Path(root))
 
 
 def big_board_lineup(preset, root, rl_policy, value_network, gnugo=None):
@@ -243,7 +257,8 @@ def big_board_lineup(preset, root, rl_policy, value_network, gnugo=None):
         notes.append("notebook 03's RL policy and the AlphaGo search with notebook 02's value "
                      "network are left out in quick mode")
         return Lineup(preset.big_size, anchors, players, notes,
-                      recorded_matches(preset.big_recorded, root, notes, anchors + players))
+                      recorded_matches(preset.big_recorded, root, notes, anchors + players),
+                      Path(root))
     rl_policy = Path(rl_policy)
     if rl_policy.exists():
         players.append(format_spec("policy", path=rl_policy.resolve(), name="rl-policy"))
@@ -271,4 +286,4 @@ def big_board_lineup(preset, root, rl_policy, value_network, gnugo=None):
         notes.append(f"no AlphaGo search: notebook 02's value network {_shown(value, root)} "
                      f"does not exist (run notebook 02 in full mode)")
     return Lineup(preset.big_size, anchors, players, notes,
-                  recorded_matches(preset.big_recorded, root, notes, anchors + players))
+                  recorded_matches(preset.big_recorded, root, notes, anchors + players), Path(root))
