@@ -103,9 +103,6 @@ DOCS_DIR = NOTEBOOKS_DIR.parent / "docs" / "notebooks"
 # machine that last executed them). Once regenerated, the test below says to
 # take the name out.
 STALE_DOCS = {
-    "05_arena": "new cells: UCT written out and checked, a player of one's own on the ladder, "
-                "AlphaGo's leaf evaluation written out and its λ ablation read back, "
-                "exercises; to be executed in full with the series",
 }
 
 
