@@ -1,6 +1,7 @@
 """Matches with an out_dir are resumable jobs (mockgo.arena.matches)."""
 
 import argparse
+import dataclasses
 import json
 import time
 import warnings
@@ -181,3 +182,29 @@ def test_reading_a_match_names_a_folder_that_holds_none(tmp_path):
     (tmp_path / "m" / FINISHED_GAMES).unlink()
     with pytest.raises(ValueError, match="m holds no finished game"):
         read_match(tmp_path / "m")
+
+
+def test_a_match_a_program_seeded_with_several_numbers_reads_back_without_a_command(tmp_path):
+    """A Zero run's own matches (equal-cost, evaluation, strength) are seeded
+    by a list of ints: a record all the same, with no command line to replay
+    it (its players were networks the run held in memory)."""
+    from mockgo.arena.ladder import ladder
+    from mockgo.play.match_folder import read_match
+
+    folder = tmp_path / "zero-like"
+    played = match("random:seed=1", "random:seed=2", games=2, size=5, seed=[0, 14, 5],
+                   out_dir=folder)
+    record = read_match(folder)
+    assert record.seed == [0, 14, 5] and _results(record) == _results(played)
+    assert record.command() is None
+    table = ladder([], anchors=["random:seed=2"], size=5, workers=1, out_dir=None, plot=None,
+                   verbose=False, recorded=[record]).table()
+    assert "played by a program, not by a command" in table
+    # So is one whose players are names no spec makes (a Zero run's strength matches).
+    assert dataclasses.replace(record, seed=3, spec_a="000020").command() is None
+    assert dataclasses.replace(record, seed=3).command().startswith("mockgo match --black random")
+    # A seed of another shape is still named as damage.
+    settings = json.loads((folder / "match.json").read_text())
+    (folder / "match.json").write_text(json.dumps({**settings, "seed": [0, "x"]}))
+    with pytest.raises(ValueError, match=r"field 'seed' should be an int or an array of ints"):
+        read_match(folder)

@@ -219,9 +219,12 @@ class LadderResult:
                      "virtual draw per pair;")
         lines.append("  intervals from the likelihood's curvature (see mockgo.arena.ladder).")
         for m in self.recorded:
+            command = m.command()
             lines.append(f"recorded, not played here: {m.name_a} vs {m.name_b}, {m.score_a:g} of "
-                         f"{m.n}, read from {m.out_dir}, played by:")
-            lines.append(f"  {m.command()}")
+                         f"{m.n}, read from {m.out_dir}, played by"
+                         + (":" if command else " a program, not by a command"))
+            if command:
+                lines.append(f"  {command}")
         return "\n".join(lines)
 
 

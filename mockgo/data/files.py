@@ -144,9 +144,10 @@ def check_schema(value, schema, what="the file", where=""):
     another program), and reading a field of it would end in a bare
     KeyError or TypeError far from the file. ``schema`` says the shape:
 
-    - a type (``int``, ``str``, ``dict``...), or a tuple of them, where
-      ``None`` allows null: ``int`` takes no ``true`` and no ``2.0``, and
-      ``float`` takes whole numbers too, as JSON writes them (``1``);
+    - a type (``int``, ``str``, ``dict``...), or a tuple of alternatives
+      (types, or the shapes below), where ``None`` allows null: ``int``
+      takes no ``true`` and no ``2.0``, and ``float`` takes whole numbers
+      too, as JSON writes them (``1``);
     - a dict ``{field: schema}``: an object with at least those fields
       (others may be there); a field written ``"name?"`` may be missing;
     - a list ``[schema]``: an array whose items all have that shape.
@@ -157,6 +158,8 @@ def check_schema(value, schema, what="the file", where=""):
     field 'best' is missing
     >>> print(check_schema([], {"latest": int}))
     the file should be an object, not []
+    >>> print(check_schema({"seed": [1, "x"]}, {"seed": (int, [int])}))
+    field 'seed' should be an int or an array of ints, not [1, "x"]
     """
     if isinstance(schema, dict):
         if not isinstance(value, dict):
@@ -183,18 +186,33 @@ def check_schema(value, schema, what="the file", where=""):
     if value is None and None in types:
         return None
     for kind in types:
+        if isinstance(kind, (list, dict)):  # an alternative with a shape of its own
+            if check_schema(value, kind, what, where) is None:
+                return None
+            continue
         if kind is not None and isinstance(value, kind) and not (
                 isinstance(value, bool) and kind is not bool):
             return None
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
             return None
-    names = " or ".join("null" if kind is None else _TYPE_NAMES.get(kind, kind.__name__)
-                        for kind in types)
+    names = " or ".join(_shape_name(kind) for kind in types)
     return _wrong(what, where, names, value)
 
 
 _TYPE_NAMES = {int: "an int", float: "a number", str: "a string", bool: "true or false",
                dict: "an object", list: "an array"}
+
+
+def _shape_name(schema):
+    """How an error message calls a schema: "an int", "an array of ints"..."""
+    if schema is None:
+        return "null"
+    if isinstance(schema, list):
+        inner = _shape_name(schema[0])
+        return f"an array of {inner.removeprefix('an ').removeprefix('a ')}s"
+    if isinstance(schema, dict):
+        return "an object"
+    return _TYPE_NAMES.get(schema, schema.__name__)
 
 
 def _wrong(what, where, expected, value):

@@ -59,8 +59,10 @@ def open_folder(out_dir, settings):
 
 
 # The fields of match.json that read_match needs (match_settings writes them).
+# A seed is an int, or a list of ints where a program (a Zero run's matches)
+# seeded its match from several numbers.
 SETTINGS_SCHEMA = {"spec_a": str, "spec_b": str, "size": int, "komi": float,
-                   "max_moves": (int, None), "seed": int, "scorer": str}
+                   "max_moves": (int, None), "seed": (int, [int]), "scorer": str}
 
 
 def read_match(folder, confidence=0.95):

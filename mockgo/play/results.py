@@ -93,7 +93,7 @@ class MatchResult:
     out_dir: str | None = None
     scorer: str = "tromp-taylor"
     confidence: float = 0.95
-    seed: int = 0  # the match's seed (each game's comes from it and its number)
+    seed: int | list = 0  # the match's seed (each game's comes from it and its number)
     max_moves: int | None = None  # the move cap asked for (None: the default)
 
     @staticmethod
@@ -222,7 +222,17 @@ class MatchResult:
     def command(self):
         """The ``mockgo match`` command that plays this match: run from
         where ``out_dir`` is named, it resumes from the games in that folder
-        (all of them finished: it plays nothing and prints the table)."""
+        (all of them finished: it plays nothing and prints the table).
+        None for a match that a program played with players no spec makes
+        (a Zero run's own matches, between networks it held in memory, some
+        seeded with several numbers): no command line plays that one again."""
+        # specs imports every kind of player (networks, engines); a result
+        # needs it only here.
+        from mockgo.play.specs import PLAYER_KINDS, parse_spec
+
+        kinds = [parse_spec(spec)[0] for spec in (self.spec_a, self.spec_b)]
+        if not isinstance(self.seed, int) or any(kind not in PLAYER_KINDS for kind in kinds):
+            return None
         parts = ["mockgo match", f"--black {self.spec_a}", f"--white {self.spec_b}",
                  f"--games {self.n}", f"--size {self.size}", f"--komi {self.komi:g}"]
         if self.max_moves is not None:
