@@ -220,9 +220,9 @@ class LadderResult:
         lines.append("  intervals from the likelihood's curvature (see mockgo.arena.ladder).")
         for m in self.recorded:
             command = m.command()
+            how = "played by:" if command else "played by a program, not by a command"
             lines.append(f"recorded, not played here: {m.name_a} vs {m.name_b}, {m.score_a:g} of "
-                         f"{m.n}, read from {m.out_dir}, played by"
-                         + (":" if command else " a program, not by a command"))
+                         f"{m.n}, read from {m.out_dir}, {how}")
             if command:
                 lines.append(f"  {command}")
         return "\n".join(lines)
