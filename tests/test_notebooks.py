@@ -103,10 +103,8 @@ DOCS_DIR = NOTEBOOKS_DIR.parent / "docs" / "notebooks"
 # machine that last executed them). Once regenerated, the test below says to
 # take the name out.
 STALE_DOCS = {
-    # one name for one thing: the games whose planes are checked are long_games
-    "01_supervised",
-    # one name for one thing: a game's values, a phase's name, the policy that played out
-    "02_value_net",
+    "01_supervised": "one name for one thing: the games whose planes are checked are long_games",
+    "02_value_net": "one name for one thing: a game's values, a phase's name, the playout policy",
 }
 
 
