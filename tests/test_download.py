@@ -227,7 +227,7 @@ def test_source_order(tmp_path, folder_mirror):
     assert download.resolve_source(None, {}, repo).location == download.OFFICIAL_INDEX
     shared = fill_mirror(tmp_path / "shared" / "data" / "kgs")
     assert download.resolve_source(None, {}, repo) == download.Source(
-        "folder", str(shared), "../shared/data/kgs beside the repository")
+        "folder", str(shared), "the shared mirror beside the repository")
     env = {"MOCKGO_KGS_MIRROR": "http://127.0.0.1:1/kgs/"}
     assert download.resolve_source(None, env, repo).location == "http://127.0.0.1:1/kgs/"
     source = download.resolve_source(str(folder_mirror), env, repo)

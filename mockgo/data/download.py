@@ -279,8 +279,7 @@ def resolve_source(mirror, environ, repo_root, collection=DEFAULT_COLLECTION):
         return _source_from(environ[variable], f"${variable}")
     shared = Path(repo_root).parent / "shared" / "data" / collection.folder
     if shared.is_dir():
-        return Source("folder", str(shared.resolve()),
-                      f"../shared/data/{collection.folder} beside the repository")
+        return Source("folder", str(shared.resolve()), "the shared mirror beside the repository")
     return Source("url", collection.index, "u-go.net, no mirror configured")
 
 
