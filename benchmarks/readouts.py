@@ -41,6 +41,9 @@ import numpy as np
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # before TensorFlow is imported
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from search import rate  # noqa: E402
+
 from mockgo.data.sgf_reader import load_sgf, replay  # noqa: E402
 from mockgo.play.specs import make_player  # noqa: E402
 
@@ -88,12 +91,7 @@ def raw_rate(evaluate, board, parallel, seconds=3.0):
     def step():
         for network, planes in batches:
             network.predict(planes)
-    step()  # compiled first
-    count, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        step()
-        count += 1
-    return parallel * count / (time.perf_counter() - start)
+    return parallel * rate(step, seconds)
 
 
 def measure(player, steps, game):
