@@ -78,11 +78,11 @@ def move_pairs(folder, name, pairs):
 def raw_rate(evaluate, board, parallel, seconds=3.0):
     """Positions a second through the networks alone, on batches of
     ``parallel`` copies of ``board``'s encoding (as the search calls them)."""
-    encoders = [(evaluate.policy, evaluate.policy_encoder)]
+    networks = [(evaluate.policy, evaluate.policy_encoder)]
     if evaluate.value is not None and not evaluate.shared:
-        encoders.append((evaluate.value, evaluate.value_encoder))
+        networks.append((evaluate.value, evaluate.value_encoder))
     batches = []
-    for network, encoder in encoders:
+    for network, encoder in networks:
         planes = np.zeros((parallel, *encoder.shape), np.uint8)
         for i in range(parallel):
             encoder.encode_into(board, planes[i])
