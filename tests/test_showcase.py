@@ -159,17 +159,21 @@ def test_what_search_buys_compares_the_searches_with_the_policy_against_one_oppo
     from mockgo.arena.ladder import LadderResult, fit_ratings
 
     policy, opponent = "policy:pretrained=sl-19", "gnugo:level=10"
-    weak, strong = "alphago:readouts=100,name=a-100", "alphago:readouts=1600,name=a-1600"
+    weak = "alphago:policy_pretrained=sl-19,readouts=100,name=a-100"
+    strong = "alphago:policy_pretrained=sl-19,readouts=1600,name=a-1600"
+    # A search over another policy is rated higher still, and is not sl-19's to compare.
+    other = "alphago:policy_pretrained=sl-19-13x192,seconds=9.5,name=a-large"
     results = [(policy, "random", 40, 40), (opponent, "random", 40, 40), (policy, opponent, 14, 40),
-               (weak, opponent, 8, 40), (strong, opponent, 19, 40)]
+               (weak, opponent, 8, 40), (strong, opponent, 19, 40), (other, opponent, 35, 40)]
     ratings = fit_ratings(results, "random")
-    for spec, name in ((policy, "sl-19"), (weak, "a-100"), (strong, "a-1600")):
+    for spec, name in ((policy, "sl-19"), (weak, "a-100"), (strong, "a-1600"), (other, "a-large")):
         ratings[spec].name = name
     text, gap = what_search_buys(LadderResult(ratings, results, []), policy, opponent)
     # The gap is the best-rated search's, on the fitted scale: more games won, higher.
     assert gap == pytest.approx(ratings[strong].elo - ratings[policy].elo) and gap > 0
     lines = text.splitlines()
     assert [line.split(":")[0] for line in lines[:3]] == ["sl-19", "a-1600", "a-100"]
+    assert "a-large" not in text
     assert lines[1].startswith("a-1600: 19 of 40 against gnugo:level=10 (47.5%, 95% 32.9% to")
     assert lines[3] == f"the best-rated search, a-1600, against sl-19 alone: {gap:+.0f} Elo"
     # Nothing to compare: said, and no gap.
@@ -177,16 +181,33 @@ def test_what_search_buys_compares_the_searches_with_the_policy_against_one_oppo
     assert gap is None and "nothing to compare" in text
 
 
+@pytest.mark.parametrize("search, policy, built_on", [
+    ("alphago:policy_pretrained=sl-19,readouts=100", "policy:pretrained=sl-19", True),
+    ("alphago:policy_pretrained=sl-19-13x192,seconds=9.5", "policy:pretrained=sl-19", False),
+    ("alphago:policy=/nets/p.keras,value=/nets/v.keras", "policy:path=/nets/p.keras,name=p", True),
+    ("alphago:policy=/nets/p.keras", "policy:path=/nets/q.keras", False),
+    ("alphago:policy_pretrained=sl-19", "policy:path=/nets/p.keras", False),
+    ("policy:pretrained=sl-19", "policy:pretrained=sl-19", False),
+])
+def test_a_search_is_built_on_the_policy_it_names(search, policy, built_on):
+    from mockgo.arena.lineups import _built_on
+
+    assert _built_on(search, policy) is built_on
+
+
 def test_what_a_bigger_network_buys_compares_it_with_the_small_one_and_its_searches():
     from mockgo.arena.ladder import LadderResult, fit_ratings
 
     small, large, opponent = "policy:pretrained=sl-19", "policy:pretrained=sl-19-13x192", \
         "gnugo:level=10"
-    search = "alphago:readouts=1600,name=a-1600"
+    search = "alphago:policy_pretrained=sl-19,readouts=1600,name=a-1600"
+    # The large network's own search is rated above it: not one of the small one's.
+    over_large = "alphago:policy_pretrained=sl-19-13x192,seconds=9.5,name=a-large"
     results = [(small, "random", 40, 40), (opponent, "random", 40, 40), (small, opponent, 14, 40),
-               (search, opponent, 19, 40), (large, opponent, 28, 40)]
+               (search, opponent, 19, 40), (large, opponent, 28, 40), (over_large, opponent, 35, 40)]
     ratings = fit_ratings(results, "random")
-    for spec, name in ((small, "sl-19"), (large, "sl-19-13x192"), (search, "a-1600")):
+    for spec, name in ((small, "sl-19"), (large, "sl-19-13x192"), (search, "a-1600"),
+                       (over_large, "a-large")):
         ratings[spec].name = name
     text, gap = what_a_bigger_network_buys(LadderResult(ratings, results, []), small,
                                                     large, opponent)

@@ -130,25 +130,39 @@ def _met(result, spec, opponent):
     return result.record(spec, opponent)[1] > 0
 
 
-def _searches_that_met(result, opponent):
-    """The ``alphago:`` searches on the ladder ``result`` that played
-    ``opponent``, best-rated first (the order of the ratings)."""
+def _built_on(search, policy):
+    """Whether the ``alphago:`` spec ``search`` searches with the policy
+    network of the ``policy:`` spec ``policy`` (the same shipped name, or
+    the same file)."""
+    kind, options = parse_spec(search)
+    own_kind, own = parse_spec(policy)
+    if kind != "alphago" or own_kind != "policy":
+        return False
+    if "pretrained" in own:
+        return options.get("policy_pretrained") == own["pretrained"]
+    return "path" in own and options.get("policy") == own["path"]
+
+
+def _searches_that_met(result, policy, opponent):
+    """The ``alphago:`` searches built on ``policy`` (:func:`_built_on`) on
+    the ladder ``result`` that played ``opponent``, best-rated first (the
+    order of the ratings)."""
     return [spec for spec in result.ratings
-            if spec.startswith("alphago:") and _met(result, spec, opponent)]
+            if _built_on(spec, policy) and _met(result, spec, opponent)]
 
 
 def what_search_buys(result, policy, opponent):
     """What AlphaGo's search buys on a ladder ``result``
     (:class:`~mockgo.arena.ladder.LadderResult`): ``policy`` alone and each
-    ``alphago:`` search that met ``opponent``, each with its score against
+    ``alphago:`` search built on it that met ``opponent``, each with its score against
     it and its rating (:meth:`~mockgo.arena.ladder.LadderResult.against`),
     then the gap between the best-rated search and the policy. Returns
     ``(text, gap in Elo)``; the gap is None, and the text says why, when the
     ladder has no such search or the policy never met ``opponent``."""
-    searches = _searches_that_met(result, opponent)
+    searches = _searches_that_met(result, policy, opponent)
     if opponent not in result.ratings or not _met(result, policy, opponent) or not searches:
-        return (f"no AlphaGo search and {policy} both met {opponent} on this ladder: nothing "
-                f"to compare"), None
+        return (f"no AlphaGo search built on {policy} and that policy alone both met "
+                f"{opponent} on this ladder: nothing to compare"), None
     best = searches[0]  # the ratings are best first
     gap = result.ratings[best].elo - result.ratings[policy].elo
     return (result.against(opponent, [policy, *searches])
@@ -160,15 +174,15 @@ def what_a_bigger_network_buys(result, small, large, opponent):
     """What a bigger policy network buys on a ladder ``result``: ``small``
     and ``large`` (two policies, no search) with their scores against
     ``opponent`` and their ratings, then the gap between ``large`` and the
-    best-rated of ``small`` and every ``alphago:`` search that met
-    ``opponent`` (the searches built on the small network). Returns ``(text,
+    best-rated of ``small`` and every ``alphago:`` search built on ``small``
+    that met ``opponent`` (searches over ``large`` do not count). Returns ``(text,
     gap in Elo)``; the gap is None, and the text says why, when the two did
     not both meet ``opponent`` on this ladder."""
     if opponent not in result.ratings or not all(_met(result, spec, opponent)
                                                  for spec in (small, large)):
         return (f"{small} and {large} did not both meet {opponent} on this ladder: nothing "
                 f"to compare"), None
-    best = max([small, *_searches_that_met(result, opponent)],
+    best = max([small, *_searches_that_met(result, small, opponent)],
                key=lambda spec: result.ratings[spec].elo)
     gap = result.ratings[large].elo - result.ratings[best].elo
     return (result.against(opponent, [small, large])
