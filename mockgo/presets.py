@@ -444,7 +444,8 @@ _ARENA_QUICK = ArenaPreset(size=9, anchors=("random", "gnugo:level=1"),
 # 1.66 s a move on two cores (docs/results.md: about four hours for its 40
 # games), so that match joins the fit from its recorded folder instead of
 # being played again, as does sl-19-13x192's match against level 10 (a
-# network trained on a GPU by mockgo recipe).
+# network trained on a GPU by mockgo recipe). The anchors' own 40-game match
+# joins their 10 games here: 10 alone could not tell the two levels apart.
 _ARENA_FULL = ArenaPreset(size=9, anchors=("random", "gnugo:level=1", "gnugo:level=10"),
                           players=("uct:playouts=1000", "uct:playouts=1000,rave=1",
                                    "uct:playouts=5000,rave=1", "uct:playouts=5000,rave=1,heavy=1"),
@@ -455,7 +456,8 @@ _ARENA_FULL = ArenaPreset(size=9, anchors=("random", "gnugo:level=1", "gnugo:lev
                           big_networks=True, big_games=40, big_anchor_games=10,
                           alphago_readouts=100, alphago_mix=0.5,
                           big_recorded=("docs/matches/alphago1600-vs-gnugo10",
-                                        "docs/matches/sl19-13x192-vs-gnugo10"), workers=2)
+                                        "docs/matches/sl19-13x192-vs-gnugo10",
+                                        "docs/matches/gnugo1-vs-gnugo10-19x19"), workers=2)
 
 
 _PRESETS = {

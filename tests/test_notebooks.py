@@ -104,7 +104,9 @@ DOCS_DIR = NOTEBOOKS_DIR.parent / "docs" / "notebooks"
 # take the name out.
 STALE_DOCS = {
     "01_supervised": "one name for one thing: the games whose planes are checked are long_games",
-    "02_value_net": "one name for one thing: a game's values, a phase's name, the playout policy",
+    "02_value_net": "the value network and its errors by phase written out; one name for one thing",
+    "03_policy_gradient": "the partner's noise term read from the measured mean results",
+    "05_arena": "each policy compared with its own searches; the Elo fit and Wilson written out",
 }
 
 
