@@ -302,17 +302,20 @@ class ZeroPreset:
     warmup_readouts: int = 128
     # The generations rated against fixed players of notebook 05's 9x9 ladder
     # (mockgo.arena.generations): every ``anchored_every``-th and the last, each
-    # playing ``anchored_games`` games against each of ``anchors``.
-    anchors: tuple = ("random", "uct:playouts=1000")
+    # playing ``anchored_games`` games against each of ``anchors``. GnuGo level 1
+    # is stronger than every generation: without an anchor above them, the
+    # generations that win every game are rated by the fit's virtual draw alone.
+    anchors: tuple = ("random", "uct:playouts=1000", "gnugo:level=1")
     anchored_every: int = 10
     anchored_games: int = 40
 
     def without_gnugo(self):
-        """The same preset with no strength curve (for a machine without
-        GnuGo, which plays the curve's matches)."""
+        """The same preset with no strength curve and no GnuGo anchor (for a
+        machine without GnuGo, which plays the curve's matches)."""
         return dataclasses.replace(
             self, config=dataclasses.replace(self.config, strength_every=0),
-            plain=dataclasses.replace(self.plain, strength_every=0))
+            plain=dataclasses.replace(self.plain, strength_every=0),
+            anchors=tuple(a for a in self.anchors if not a.startswith("gnugo")))
 
 
 def _zero_presets():

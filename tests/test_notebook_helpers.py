@@ -63,6 +63,10 @@ def test_presets_are_what_the_notebooks_were_measured_with():
     assert zero.plain.evaluate and not zero.plain.ownership_head  # AlphaGo Zero's
     assert zero.config.strength_every == zero.plain.strength_every == zero.chain_every == 5
     assert zero.without_gnugo().config.strength_every == 0
+    # An anchor above every generation, so that none is rated by the virtual draw alone;
+    # none of GnuGo's without it.
+    assert "gnugo:level=1" in zero.anchors
+    assert not any(a.startswith("gnugo") for a in zero.without_gnugo().anchors)
     assert notebook.zero_dir("/r", False, "plain") == Path("/r/runs/04_zero/full/plain")
     with pytest.raises(ValueError, match="katago"):
         notebook.zero_dir("/r", False, "other")

@@ -106,6 +106,7 @@ STALE_DOCS = {
     "01_supervised": "one name for one thing: the games whose planes are checked are long_games",
     "02_value_net": "the value network and its errors by phase written out; one name for one thing",
     "03_policy_gradient": "the partner's noise term read from the measured mean results",
+    "04_zero_selfplay": "the generations rated against GnuGo level 1 too, an anchor above them",
     "05_arena": "each policy compared with its own searches; the Elo fit and Wilson written out",
 }
 
