@@ -205,7 +205,8 @@ def test_what_a_bigger_network_buys_compares_it_with_the_small_one_and_its_searc
     # The large network's own search is rated above it: not one of the small one's.
     over_large = "alphago:policy_pretrained=sl-19-13x192,seconds=9.5,name=a-large"
     results = [(small, "random", 40, 40), (opponent, "random", 40, 40), (small, opponent, 14, 40),
-               (search, opponent, 19, 40), (large, opponent, 28, 40), (over_large, opponent, 35, 40)]
+               (search, opponent, 19, 40), (large, opponent, 28, 40),
+               (over_large, opponent, 35, 40)]
     ratings = fit_ratings(results, "random")
     for spec, name in ((small, "sl-19"), (large, "sl-19-13x192"), (search, "a-1600"),
                        (over_large, "a-large")):
